@@ -1,0 +1,53 @@
+/**
+ * End-to-end tests drive Debian's Chromium against the production build (`vite build` +
+ * `vite preview`). WebGPU runs on SwiftShader with the switches in shared/TESTING.md; the
+ * `no-webgpu` project launches without them, so the adapter request answers null and the app
+ * must fall back to the CPU backend.
+ */
+import { defineConfig } from '@playwright/test';
+
+const executablePath = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+const quietSwitches = [
+  '--no-sandbox',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
+const webgpuSwitches = [
+  '--enable-unsafe-webgpu',
+  '--enable-features=Vulkan',
+  '--use-vulkan=swiftshader',
+  '--use-webgpu-adapter=swiftshader',
+];
+const port = Number(process.env.E2E_PORT ?? 4317);
+
+export default defineConfig({
+  testDir: 'e2e',
+  timeout: 120_000,
+  expect: { timeout: 20_000 },
+  workers: 1,
+  retries: process.env.CI ? 1 : 0,
+  reporter: process.env.CI ? 'line' : 'list',
+  use: {
+    baseURL: `http://127.0.0.1:${port}`,
+    trace: 'retain-on-failure',
+  },
+  projects: [
+    {
+      name: 'webgpu',
+      testIgnore: /no-webgpu\.spec\.ts/,
+      use: { launchOptions: { executablePath, args: [...quietSwitches, ...webgpuSwitches] } },
+    },
+    {
+      name: 'no-webgpu',
+      testMatch: /no-webgpu\.spec\.ts/,
+      use: { launchOptions: { executablePath, args: quietSwitches } },
+    },
+  ],
+  webServer: {
+    command: `npx vite preview --port ${port} --strictPort --host 127.0.0.1`,
+    url: `http://127.0.0.1:${port}`,
+    reuseExistingServer: !process.env.CI,
+    timeout: 60_000,
+  },
+});

@@ -1,0 +1,63 @@
+/**
+ * HTTP headers for every way the app is served (vite dev, vite preview, `npm start`), as a Vite
+ * plugin.
+ *
+ * COOP/COEP make the page cross-origin isolated, which enables SharedArrayBuffer: the page uses it
+ * to interrupt a running cell without killing the kernel. Two Content-Security-Policies:
+ * - the page: only our own scripts, no inline script, no eval; `connect-src 'self'`.
+ * - worker scripts (requested with `Sec-Fetch-Dest: worker`): the kernel compiles cells, so it
+ *   needs `'unsafe-eval'`; it is where notebook code runs, so `connect-src 'self'` there is what
+ *   stops a shared notebook from sending the user's other notebooks (same-origin IndexedDB) away.
+ */
+import type { Connect, Plugin } from 'vite';
+
+const common = [
+  "default-src 'self'",
+  "img-src 'self' data: blob:",
+  "font-src 'self' data:",
+  "connect-src 'self'",
+  "object-src 'none'",
+  "base-uri 'self'",
+  "form-action 'none'",
+];
+
+export const pageContentSecurityPolicy = [
+  ...common,
+  "script-src 'self' 'wasm-unsafe-eval'",
+  "worker-src 'self' blob:",
+  "style-src 'self' 'unsafe-inline'",
+  "frame-ancestors 'self'",
+].join('; ');
+
+export const workerContentSecurityPolicy = [
+  ...common,
+  "script-src 'self' 'unsafe-eval' 'wasm-unsafe-eval'",
+].join('; ');
+
+export const isolationHeaders: Record<string, string> = {
+  'Cross-Origin-Opener-Policy': 'same-origin',
+  'Cross-Origin-Embedder-Policy': 'require-corp',
+  'X-Content-Type-Options': 'nosniff',
+};
+
+const setHeaders: Connect.NextHandleFunction = (req, res, next) => {
+  for (const [name, value] of Object.entries(isolationHeaders)) res.setHeader(name, value);
+  const isWorker = req.headers['sec-fetch-dest'] === 'worker';
+  res.setHeader(
+    'Content-Security-Policy',
+    isWorker ? workerContentSecurityPolicy : pageContentSecurityPolicy,
+  );
+  next();
+};
+
+export function securityHeaders(): Plugin {
+  return {
+    name: 'gpubook-security-headers',
+    configureServer(server) {
+      server.middlewares.use(setHeaders);
+    },
+    configurePreviewServer(server) {
+      server.middlewares.use(setHeaders);
+    },
+  };
+}

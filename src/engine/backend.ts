@@ -1,0 +1,185 @@
+/**
+ * The contract every backend (CPU, WebGPU) fulfils: memory blocks and a small set of kernels.
+ *
+ * Ops (shape rule, forward, backward) are defined once in `ops/` and call only these kernels, so a
+ * backend never knows about autograd, broadcasting rules or dtypes promotion. Kernels read strided
+ * views (so transposes, broadcasts and slices cost nothing until a kernel reads them) and write a
+ * contiguous output they are handed. GPU kernels only enqueue work; `read` is the one place that
+ * waits for a device.
+ */
+
+export type DType = 'float32' | 'int32';
+export type TypedArray = Float32Array | Int32Array;
+
+/** A backend's handle to one block of device memory. Backends keep their own fields behind it. */
+export interface DeviceBuffer {
+  readonly bytes: number;
+}
+
+/** How a kernel sees a tensor: a buffer plus a strided layout, all counted in elements. */
+export interface View {
+  readonly buffer: DeviceBuffer;
+  readonly dtype: DType;
+  readonly shape: readonly number[];
+  /** Element strides; 0 for a broadcast dimension. */
+  readonly strides: readonly number[];
+  /** Element offset of index [0, 0, …] in the buffer. */
+  readonly offset: number;
+}
+
+/** A contiguous (row-major, offset 0) output the kernel fills. */
+export type OutView = View;
+
+export type UnaryOp =
+  | 'copy' // also casts when out.dtype differs from x.dtype (float→int truncates toward zero)
+  | 'neg'
+  | 'exp'
+  | 'log'
+  | 'sqrt'
+  | 'rsqrt'
+  | 'abs'
+  | 'sign'
+  | 'square'
+  | 'reciprocal'
+  | 'relu'
+  | 'sigmoid'
+  | 'tanh'
+  | 'floor'
+  | 'step'; // 1 where x > 0, else 0 (relu's derivative)
+
+/** Comparisons write 1 or 0 in the output's dtype. */
+export type BinaryOp =
+  | 'add'
+  | 'sub'
+  | 'mul'
+  | 'div'
+  | 'pow'
+  | 'maximum'
+  | 'minimum'
+  | 'eq'
+  | 'ne'
+  | 'lt'
+  | 'le'
+  | 'gt'
+  | 'ge';
+
+export type ReduceOp = 'sum' | 'max' | 'min' | 'argmax' | 'argmin';
+
+export interface Conv2dGeometry {
+  batch: number;
+  inChannels: number;
+  inHeight: number;
+  inWidth: number;
+  kernelHeight: number;
+  kernelWidth: number;
+  strideH: number;
+  strideW: number;
+  padH: number;
+  padW: number;
+  dilationH: number;
+  dilationW: number;
+  outHeight: number;
+  outWidth: number;
+}
+
+/**
+ * Pooling windows. For ordinary pooling, window i along an axis covers
+ * [i*stride - pad, i*stride - pad + kernel). For adaptive pooling (`adaptive: true`) it covers
+ * [floor(i*in/out), ceil((i+1)*in/out)) and kernel/stride/pad are ignored.
+ */
+export interface Pool2dGeometry {
+  batch: number;
+  channels: number;
+  inHeight: number;
+  inWidth: number;
+  outHeight: number;
+  outWidth: number;
+  kernelHeight: number;
+  kernelWidth: number;
+  strideH: number;
+  strideW: number;
+  padH: number;
+  padW: number;
+  adaptive: boolean;
+}
+
+export type RandomKind = 'uniform' | 'normal';
+
+/**
+ * Counter-based random numbers: element i of the output is a pure function of (seed, counter + i),
+ * the same on every backend, so a seed reproduces a tensor on any device.
+ */
+export interface RandomParams {
+  kind: RandomKind;
+  seed: number;
+  counter: number;
+  /** uniform: [a, b); normal: mean a, standard deviation b. */
+  a: number;
+  b: number;
+}
+
+export interface Backend {
+  readonly kind: 'cpu' | 'webgpu';
+
+  // Memory. Accounting and limits live in the Device that owns the backend, not here.
+  allocate(bytes: number): DeviceBuffer;
+  release(buffer: DeviceBuffer): void;
+  /** Writes host data at element 0 of a buffer. */
+  write(buffer: DeviceBuffer, data: TypedArray): void;
+  /** Reads a contiguous range back to the host; the only call that waits for the device. */
+  read(buffer: DeviceBuffer, dtype: DType, offset: number, length: number): Promise<TypedArray>;
+  /** Resolves when all queued work has finished. */
+  synchronize(): Promise<void>;
+  /** Gives pooled, unused memory back to the device. */
+  emptyCache(): void;
+
+  /**
+   * Fills a buffer from host data that is not ready yet (a read from another device). Work enqueued
+   * on this backend after the call must observe the data, as if `write` had run at call time.
+   * Optional: without it, copies from another device into this one throw a clear error.
+   */
+  writeAsync?(buffer: DeviceBuffer, data: Promise<TypedArray>): void;
+
+  // Kernels. Inputs are strided views already broadcast to the output's shape where that applies.
+  fill(out: OutView, value: number): void;
+  /**
+   * Copies x into `out`, a strided view (any strides > 0, any offset) into an existing buffer, with
+   * x's shape; out's elements do not overlap. Casts like unary 'copy'. Used by cat/stack, the
+   * gradient of slicing and in-place updates of views. Other elements of the buffer are untouched.
+   */
+  assign(x: View, out: View): void;
+  random(out: OutView, params: RandomParams): void;
+  unary(op: UnaryOp, x: View, out: OutView): void;
+  binary(op: BinaryOp, a: View, b: View, out: OutView): void;
+  /** `a op scalar`, or `scalar op a` when `scalarFirst`. */
+  binaryScalar(op: BinaryOp, a: View, scalar: number, scalarFirst: boolean, out: OutView): void;
+  /**
+   * Reduces the last `reducedDims` dimensions of x. out.shape is x.shape without them.
+   * argmax/argmin write int32 flat indices into the reduced block (first occurrence wins).
+   */
+  reduce(op: ReduceOp, x: View, reducedDims: number, out: OutView): void;
+  /**
+   * out[b] = a[b] @ b[b] with a: [B, M, K], b: [B, K, N], out: [B, M, N]. a and b may be any
+   * strided views (transposed, batch-broadcast with stride 0); kernels take fast paths when the
+   * inner dimensions are contiguous.
+   */
+  matmul(a: View, b: View, out: OutView): void;
+  /** Row-wise over the last dimension of a 2-D view [rows, cols]. */
+  softmax(x: View, out: OutView, log: boolean): void;
+  /** out[r] = x[r, index[r]] for x: [R, C], index int32 [R]. */
+  gatherColumns(x: View, index: View, out: OutView): void;
+  /** out[r, c] = c == index[r] ? values[r] : 0 for out: [R, C]. */
+  scatterColumns(values: View, index: View, out: OutView): void;
+  /** out[i, :] = table[index[i], :] for table: [V, D], index int32 [N], out: [N, D]. */
+  indexSelect(table: View, index: View, out: OutView): void;
+  /** out (zero-filled by the kernel) [V, D] += values[i, :] at row index[i], values: [N, D]. */
+  indexAdd(values: View, index: View, out: OutView): void;
+  /** x: [N, C, H, W] → columns [N * outH * outW, C * kH * kW]. */
+  im2col(x: View, geometry: Conv2dGeometry, out: OutView): void;
+  /** Inverse scatter of im2col, summed (gather form, no atomics): columns → [N, C, H, W]. */
+  col2im(columns: View, geometry: Conv2dGeometry, out: OutView): void;
+  /** Max pooling of [N, C, H, W]; indices (int32, same shape as out) hold the flat h*W+w of each max. */
+  maxPool2d(x: View, geometry: Pool2dGeometry, out: OutView, indices: OutView): void;
+  /** Routes gradOut back to the argmax positions, summing overlaps: → [N, C, H, W]. */
+  maxPool2dBackward(gradOut: View, indices: View, geometry: Pool2dGeometry, out: OutView): void;
+}

@@ -1,0 +1,125 @@
+/**
+ * Collects a cell's outputs in call order and posts them in batches.
+ *
+ * An output may still be computing (a tensor being read back from the GPU): it holds its place,
+ * and nothing after it is posted until it is ready, so outputs always arrive in call order.
+ * Batching keeps a cell that prints a million lines from flooding the page; past the per-cell
+ * caps, outputs are counted and dropped.
+ */
+import type { CellOutput, MimeBundle } from './protocol';
+
+export interface OutputSinkLimits {
+  maxOutputs: number;
+  maxTextChars: number;
+  flushIntervalMs: number;
+}
+
+export const DEFAULT_LIMITS: OutputSinkLimits = {
+  maxOutputs: 2_000,
+  maxTextChars: 2_000_000,
+  flushIntervalMs: 50,
+};
+
+type Pending = CellOutput | Promise<CellOutput>;
+
+export interface OutputPoster {
+  outputs(outputs: CellOutput[]): void;
+  updateDisplay(displayId: string, data: MimeBundle): void;
+}
+
+export class OutputSink {
+  private readonly pending: Pending[] = [];
+  private readonly ready: CellOutput[] = [];
+  private timer: ReturnType<typeof setTimeout> | null = null;
+  private kept = 0;
+  private textChars = 0;
+  private dropped = 0;
+  private draining: Promise<void> = Promise.resolve();
+  private drainingNow = false;
+
+  constructor(
+    private readonly post: OutputPoster,
+    private readonly limits: OutputSinkLimits = DEFAULT_LIMITS,
+  ) {}
+
+  get droppedOutputs(): number {
+    return this.dropped;
+  }
+
+  add(output: Pending): void {
+    if (this.pending.length === 0 && !(output instanceof Promise)) {
+      this.accept(output);
+      this.schedule();
+      return;
+    }
+    this.pending.push(
+      output instanceof Promise
+        ? output.catch(
+            (error: unknown): CellOutput => ({
+              kind: 'stream',
+              name: 'stderr',
+              text: `[output failed: ${error instanceof Error ? error.message : String(error)}]\n`,
+            }),
+          )
+        : output,
+    );
+    if (!this.drainingNow) this.draining = this.drain();
+  }
+
+  /** Replaces a live display (chart, progress bar) in place; the newest update wins. */
+  updateDisplay(displayId: string, data: MimeBundle): void {
+    this.flushNow();
+    this.post.updateDisplay(displayId, data);
+  }
+
+  /** Waits for every pending output and posts everything. */
+  async close(): Promise<void> {
+    await this.draining;
+    this.flushNow();
+  }
+
+  private async drain(): Promise<void> {
+    this.drainingNow = true;
+    try {
+      while (this.pending.length > 0) {
+        const output = await this.pending[0];
+        this.pending.shift();
+        this.accept(output);
+        this.schedule();
+      }
+    } finally {
+      this.drainingNow = false;
+    }
+  }
+
+  private accept(output: CellOutput): void {
+    const chars = output.kind === 'stream' ? output.text.length : 0;
+    if (
+      output.kind !== 'error' &&
+      (this.kept >= this.limits.maxOutputs || this.textChars + chars > this.limits.maxTextChars)
+    ) {
+      this.dropped++;
+      return;
+    }
+    const last = this.ready[this.ready.length - 1];
+    if (output.kind === 'stream' && last?.kind === 'stream' && last.name === output.name) {
+      this.ready[this.ready.length - 1] = { ...last, text: last.text + output.text };
+    } else {
+      this.ready.push(output);
+      this.kept++;
+    }
+    this.textChars += chars;
+  }
+
+  private schedule(): void {
+    if (this.timer !== null || this.ready.length === 0) return;
+    this.timer = setTimeout(() => this.flushNow(), this.limits.flushIntervalMs);
+  }
+
+  private flushNow(): void {
+    if (this.timer !== null) clearTimeout(this.timer);
+    this.timer = null;
+    if (this.ready.length === 0) return;
+    this.post.outputs(this.ready.splice(0));
+  }
+}

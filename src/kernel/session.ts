@@ -1,0 +1,163 @@
+/**
+ * The kernel's state machine, independent of `self` so it can be tested in Node: one scope object
+ * shared by all cells, cells run one at a time, outputs streamed through an OutputSink, errors
+ * reported against the cell's lines, interrupts honoured.
+ */
+import { KernelInterrupt, reportError, type CellErrorReport } from './cell-errors';
+import { compileCell, declareNames, RunControl } from './execute';
+import { createIoGlobals } from './globals';
+import { toMimeBundle } from './display';
+import { DEFAULT_LIMITS, OutputSink } from './output-sink';
+import type { CellOutput, ExecuteRequest, HostRequest, KernelInfo, WorkerEvent } from './protocol';
+
+export interface EngineSetup {
+  info: KernelInfo;
+  /** Cell API globals (torch, tf, …) layered under the notebook's own names. */
+  globals: Record<string, unknown>;
+  /** Lets the engine walk the notebook's names to see which tensors are still reachable. */
+  setRoots?(roots: () => Iterable<unknown>): void;
+  /** Called before and after each cell (the engine may sync devices, sweep memory). */
+  afterCell?(): Promise<void>;
+}
+
+export type SetupEngine = (params: Record<string, string>) => Promise<EngineSetup>;
+
+/** Lines the wrapper puts before a cell's first line; the same for every cell. */
+const CELL_LINE_OFFSET = compileCell('', 0).lineOffset;
+
+interface ActiveRun {
+  request: ExecuteRequest;
+  control: RunControl;
+  sink: OutputSink;
+  unhandled: CellErrorReport | null;
+  interrupted: () => void;
+}
+
+export class KernelSession {
+  private scope: Record<string, unknown> = {};
+  private interruptFlag: Int32Array | null = null;
+  private active: ActiveRun | null = null;
+  private queue: Promise<void> = Promise.resolve();
+  private lastCellId: string | null = null;
+  private engine: EngineSetup | null = null;
+
+  constructor(
+    private readonly post: (event: WorkerEvent) => void,
+    private readonly setupEngine: SetupEngine,
+  ) {}
+
+  handle(request: HostRequest): void {
+    switch (request.type) {
+      case 'init':
+        this.queue = this.queue.then(() => this.init(request.params, request.interruptFlag));
+        break;
+      case 'execute':
+        this.queue = this.queue.then(() => this.execute(request));
+        break;
+      case 'interrupt':
+        this.active?.interrupted();
+        break;
+    }
+  }
+
+  /** For `unhandledrejection` / `error` events of the worker: charged to the running cell. */
+  reportUnhandled(error: unknown): void {
+    const report = reportError(error, 0);
+    report.evalue = `${report.evalue} (in a promise nobody awaited)`;
+    if (this.active) {
+      this.active.unhandled ??= report;
+      this.active.sink.add({ kind: 'error', ...report });
+    } else if (this.lastCellId) {
+      this.post({ type: 'output', cellId: this.lastCellId, outputs: [{ kind: 'error', ...report }] });
+    }
+  }
+
+  private async init(params: Record<string, string>, flag: SharedArrayBuffer | null): Promise<void> {
+    this.interruptFlag = flag ? new Int32Array(flag) : null;
+    const sessionTarget = { current: () => this.active?.sink ?? null };
+    const io = createIoGlobals(sessionTarget, params);
+    let setup: EngineSetup;
+    try {
+      setup = await this.setupEngine(params);
+    } catch (error) {
+      const message = error instanceof Error ? error.message : String(error);
+      setup = {
+        info: { backend: 'cpu', adapter: `engine failed to start: ${message}`, cooperativeInterrupt: false },
+        globals: {},
+      };
+    }
+    this.engine = setup;
+    const globals = Object.assign(Object.create(null) as object, setup.globals, io);
+    this.scope = Object.create(globals) as Record<string, unknown>;
+    setup.setRoots?.(() => Object.values(this.scope));
+    this.post({
+      type: 'ready',
+      info: { ...setup.info, cooperativeInterrupt: this.interruptFlag !== null },
+    });
+  }
+
+  private async execute(request: ExecuteRequest): Promise<void> {
+    const { cellId } = request;
+    this.lastCellId = cellId;
+    const sink = new OutputSink({
+      outputs: (outputs) => this.post({ type: 'output', cellId, outputs }),
+      updateDisplay: (displayId, data) =>
+        this.post({ type: 'update-display', cellId, displayId, data }),
+    });
+    let interrupt: () => void = () => {};
+    const interrupted = new Promise<'interrupted'>((resolve) => {
+      interrupt = () => resolve('interrupted');
+    });
+    const control = new RunControl(this.interruptFlag);
+    const run: ActiveRun = {
+      request,
+      control,
+      sink,
+      unhandled: null,
+      interrupted: () => {
+        control.cancel();
+        interrupt();
+      },
+    };
+    this.active = run;
+    this.post({ type: 'started', cellId });
+
+    let status: 'ok' | 'error' | 'interrupted' = 'ok';
+    try {
+      const cell = compileCell(request.code, request.executionCount);
+      declareNames(this.scope, cell.declaredNames);
+      const outcome = await Promise.race([
+        cell.run(this.scope, control).then((value) => ({ value })),
+        interrupted,
+      ]);
+      if (outcome === 'interrupted') throw new KernelInterrupt();
+      if (outcome.value !== undefined) {
+        const bundle = toMimeBundle(outcome.value);
+        const executionCount = request.executionCount;
+        sink.add(
+          bundle instanceof Promise
+            ? bundle.then((data): CellOutput => ({ kind: 'result', executionCount, data }))
+            : { kind: 'result', executionCount, data: bundle },
+        );
+      }
+      // Let promise rejections nobody awaited surface while this cell is still the active one.
+      await new Promise((resolve) => setTimeout(resolve, 0));
+      await this.engine?.afterCell?.();
+      if (run.unhandled) status = 'error';
+    } catch (error) {
+      const interruptedRun = error instanceof KernelInterrupt || control.cancelled;
+      status = interruptedRun ? 'interrupted' : 'error';
+      const report = interruptedRun
+        ? { ename: 'KeyboardInterrupt', evalue: 'Interrupted by the user', traceback: [] }
+        : reportError(error, CELL_LINE_OFFSET);
+      sink.add({ kind: 'error', ...report });
+    }
+    await sink.close();
+    this.active = null;
+    if (sink.droppedOutputs > 0) {
+      const text = `[${sink.droppedOutputs} more outputs were not kept: a cell keeps at most the first ${DEFAULT_LIMITS.maxOutputs} outputs and ${DEFAULT_LIMITS.maxTextChars} characters of text]\n`;
+      this.post({ type: 'output', cellId, outputs: [{ kind: 'stream', name: 'stderr', text }] });
+    }
+    this.post({ type: 'done', cellId, status, droppedOutputs: sink.droppedOutputs });
+  }
+}
