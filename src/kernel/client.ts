@@ -147,7 +147,8 @@ export class KernelClient {
         for (const l of this.listeners) l.output?.(event.cellId, event.outputs);
         break;
       case 'update-display':
-        for (const l of this.listeners) l.updateDisplay?.(event.cellId, event.displayId, event.data);
+        for (const l of this.listeners)
+          l.updateDisplay?.(event.cellId, event.displayId, event.data);
         break;
       case 'done':
         for (const l of this.listeners) l.done?.(event);

@@ -71,9 +71,7 @@ export function asTable(value: unknown): TableData | null {
       }
     }
   }
-  const rows = value.map((row: Record<string, unknown>) =>
-    columns.map((c) => toCell(row[c])),
-  );
+  const rows = value.map((row: Record<string, unknown>) => columns.map((c) => toCell(row[c])));
   return { columns, rows };
 }
 
@@ -86,9 +84,7 @@ function toCell(value: unknown): unknown {
 export function tableText(table: TableData): string {
   const cells = [table.columns, ...table.rows.map((r) => r.map((c) => cellText(c)))];
   const widths = table.columns.map((_, i) => Math.max(...cells.map((r) => String(r[i]).length)));
-  return cells
-    .map((row) => row.map((c, i) => String(c).padStart(widths[i])).join('  '))
-    .join('\n');
+  return cells.map((row) => row.map((c, i) => String(c).padStart(widths[i])).join('  ')).join('\n');
 }
 
 function cellText(value: unknown): string {

@@ -11,7 +11,9 @@ export async function setupEngine(): Promise<EngineSetup> {
   return {
     info: {
       backend: adapter ? 'webgpu' : 'cpu',
-      adapter: info ? [info.vendor, info.architecture, info.description].filter(Boolean).join(' ') : null,
+      adapter: info
+        ? [info.vendor, info.architecture, info.description].filter(Boolean).join(' ')
+        : null,
       cooperativeInterrupt: false,
     },
     globals: {},

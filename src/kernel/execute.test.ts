@@ -96,7 +96,9 @@ describe('syntax errors', () => {
   });
 
   it('refuses import with a clear message', () => {
-    expect(() => compileCell('import x from "y";', 1)).toThrow(/import and export are not available/);
+    expect(() => compileCell('import x from "y";', 1)).toThrow(
+      /import and export are not available/,
+    );
   });
 });
 
@@ -126,7 +128,10 @@ describe('interrupt', () => {
   it('stops a synchronous endless loop when the shared flag is set', async () => {
     const flag = new Int32Array(new SharedArrayBuffer(4));
     const repl = makeRepl({ raise: () => Atomics.store(flag, 0, 1) });
-    const run = repl.run('let n = 0; while (true) { n++; if (n === 1000) raise(); }', new RunControl(flag));
+    const run = repl.run(
+      'let n = 0; while (true) { n++; if (n === 1000) raise(); }',
+      new RunControl(flag),
+    );
     await expect(run).rejects.toBeInstanceOf(KernelInterrupt);
     expect(repl.scope.n).toBe(1000);
   });

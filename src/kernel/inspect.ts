@@ -48,7 +48,9 @@ function format(
     case 'symbol':
       return value.toString();
     case 'function':
-      return isClass(value) ? `[class ${value.name || 'anonymous'}]` : `[Function: ${value.name || 'anonymous'}]`;
+      return isClass(value)
+        ? `[class ${value.name || 'anonymous'}]`
+        : `[Function: ${value.name || 'anonymous'}]`;
   }
   if (value === null) return 'null';
   const object = value as object;

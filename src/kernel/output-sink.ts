@@ -54,13 +54,11 @@ export class OutputSink {
     }
     this.pending.push(
       output instanceof Promise
-        ? output.catch(
-            (error: unknown): CellOutput => ({
-              kind: 'stream',
-              name: 'stderr',
-              text: `[output failed: ${error instanceof Error ? error.message : String(error)}]\n`,
-            }),
-          )
+        ? output.catch((error: unknown): CellOutput => ({
+            kind: 'stream',
+            name: 'stderr',
+            text: `[output failed: ${error instanceof Error ? error.message : String(error)}]\n`,
+          }))
         : output,
     );
     if (!this.drainingNow) this.draining = this.drain();

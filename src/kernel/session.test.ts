@@ -44,7 +44,11 @@ function startSession() {
 const textOf = (outputs: CellOutput[]) =>
   outputs
     .map((o) =>
-      o.kind === 'stream' ? o.text : o.kind === 'error' ? `${o.ename}: ${o.evalue}` : o.data['text/plain'],
+      o.kind === 'stream'
+        ? o.text
+        : o.kind === 'error'
+          ? `${o.ename}: ${o.evalue}`
+          : o.data['text/plain'],
     )
     .join('');
 

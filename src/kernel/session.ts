@@ -68,11 +68,18 @@ export class KernelSession {
       this.active.unhandled ??= report;
       this.active.sink.add({ kind: 'error', ...report });
     } else if (this.lastCellId) {
-      this.post({ type: 'output', cellId: this.lastCellId, outputs: [{ kind: 'error', ...report }] });
+      this.post({
+        type: 'output',
+        cellId: this.lastCellId,
+        outputs: [{ kind: 'error', ...report }],
+      });
     }
   }
 
-  private async init(params: Record<string, string>, flag: SharedArrayBuffer | null): Promise<void> {
+  private async init(
+    params: Record<string, string>,
+    flag: SharedArrayBuffer | null,
+  ): Promise<void> {
     this.interruptFlag = flag ? new Int32Array(flag) : null;
     const sessionTarget = { current: () => this.active?.sink ?? null };
     const io = createIoGlobals(sessionTarget, params);
@@ -82,7 +89,11 @@ export class KernelSession {
     } catch (error) {
       const message = error instanceof Error ? error.message : String(error);
       setup = {
-        info: { backend: 'cpu', adapter: `engine failed to start: ${message}`, cooperativeInterrupt: false },
+        info: {
+          backend: 'cpu',
+          adapter: `engine failed to start: ${message}`,
+          cooperativeInterrupt: false,
+        },
         globals: {},
       };
     }

@@ -10,7 +10,10 @@ import type { HostRequest, WorkerEvent } from './protocol';
 interface WorkerScope {
   postMessage(message: WorkerEvent): void;
   onmessage: ((event: MessageEvent<HostRequest>) => void) | null;
-  addEventListener(type: 'unhandledrejection', listener: (event: PromiseRejectionEvent) => void): void;
+  addEventListener(
+    type: 'unhandledrejection',
+    listener: (event: PromiseRejectionEvent) => void,
+  ): void;
   addEventListener(type: 'error', listener: (event: ErrorEvent) => void): void;
 }
 
