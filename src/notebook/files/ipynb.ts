@@ -1,0 +1,267 @@
+/**
+ * Reads and writes nbformat 4 `.ipynb` JSON (shared/TESTING.md): the same notebook opens in
+ * Jupyter and in gpubook. Reading validates as it goes and names the first thing that is wrong;
+ * HTML outputs from other tools are kept only as their plain-text form, since we never render
+ * markup from a notebook.
+ */
+import type { CellOutput, MimeBundle } from '../../kernel/protocol';
+import { createNotebook, GPUBOOK_KERNELSPEC, type Cell, type Notebook } from '../model';
+import { newId } from '../ids';
+
+export class NotebookFileError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'NotebookFileError';
+  }
+}
+
+type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
+type JsonObject = { [key: string]: Json };
+
+export interface IpynbNotebook {
+  nbformat: 4;
+  nbformat_minor: number;
+  metadata: JsonObject;
+  cells: JsonObject[];
+}
+
+/** Where we keep what nbformat has no field for (the title). */
+const OWN_METADATA = 'gpubook';
+
+export function toIpynb(notebook: Notebook): IpynbNotebook {
+  return {
+    nbformat: 4,
+    nbformat_minor: 5,
+    metadata: {
+      ...(notebook.metadata as JsonObject),
+      kernelspec: { ...GPUBOOK_KERNELSPEC },
+      language_info: { name: 'typescript' },
+      [OWN_METADATA]: { title: notebook.title },
+    },
+    cells: notebook.cells.map(cellToIpynb),
+  };
+}
+
+function cellToIpynb(cell: Cell): JsonObject {
+  const common = {
+    id: cell.id,
+    cell_type: cell.type,
+    metadata: cell.metadata as JsonObject,
+    source: splitLines(cell.source),
+  };
+  if (cell.type === 'markdown') return common;
+  return {
+    ...common,
+    execution_count: cell.executionCount,
+    outputs: cell.outputs.map(outputToIpynb),
+  };
+}
+
+function outputToIpynb(output: CellOutput): JsonObject {
+  switch (output.kind) {
+    case 'stream':
+      return { output_type: 'stream', name: output.name, text: splitLines(output.text) };
+    case 'result':
+      return {
+        output_type: 'execute_result',
+        execution_count: output.executionCount,
+        data: bundleToIpynb(output.data),
+        metadata: {},
+      };
+    case 'display':
+      return {
+        output_type: 'display_data',
+        data: bundleToIpynb(output.data),
+        metadata: {},
+        ...(output.displayId ? { transient: { display_id: output.displayId } } : {}),
+      };
+    case 'error':
+      return {
+        output_type: 'error',
+        ename: output.ename,
+        evalue: output.evalue,
+        traceback: output.traceback,
+      };
+  }
+}
+
+function bundleToIpynb(bundle: MimeBundle): JsonObject {
+  const data: JsonObject = {};
+  for (const [mime, value] of Object.entries(bundle)) {
+    if (value === undefined) continue;
+    data[mime] = mime.startsWith('text/') ? splitLines(String(value)) : (value as Json);
+  }
+  return data;
+}
+
+/** nbformat stores multi-line strings as lists of lines, each keeping its newline. */
+function splitLines(text: string): string[] {
+  return text.match(/[^\n]*\n|[^\n]+$/g) ?? [];
+}
+
+// ---------------------------------------------------------------------------------------------
+
+export function fromIpynb(value: unknown, fallbackTitle = 'Imported notebook'): Notebook {
+  const nb = expectObject(value, 'The file is not a notebook: expected a JSON object');
+  if (nb.nbformat !== 4) {
+    throw new NotebookFileError(
+      `Only nbformat 4 notebooks can be opened (this file says nbformat ${JSON.stringify(nb.nbformat ?? null)}).`,
+    );
+  }
+  if (!Array.isArray(nb.cells)) throw new NotebookFileError('The notebook has no "cells" list.');
+  const metadata =
+    nb.metadata === undefined
+      ? {}
+      : expectObject(nb.metadata, 'Notebook "metadata" must be an object');
+  const { [OWN_METADATA]: ownValue, ...foreign } = metadata;
+  const own = (ownValue ?? {}) as JsonObject;
+  const title = typeof own.title === 'string' && own.title.trim() ? own.title : fallbackTitle;
+  const seenIds = new Set<string>();
+  const cells = nb.cells.map((cell, i) => cellFromIpynb(cell, i + 1, seenIds));
+  const notebook = createNotebook({ title, cells });
+  return {
+    ...notebook,
+    metadata: { ...(foreign as Record<string, unknown>), ...notebook.metadata },
+  };
+}
+
+function cellFromIpynb(value: Json, position: number, seenIds: Set<string>): Cell {
+  const where = `Cell ${position}`;
+  const cell = expectObject(value, `${where} is not an object`);
+  const type = cell.cell_type;
+  if (type !== 'code' && type !== 'markdown' && type !== 'raw') {
+    throw new NotebookFileError(
+      `${where} has an unknown cell_type ${JSON.stringify(type ?? null)}.`,
+    );
+  }
+  let id = typeof cell.id === 'string' && /^[a-zA-Z0-9_-]{1,64}$/.test(cell.id) ? cell.id : newId();
+  if (seenIds.has(id)) id = newId();
+  seenIds.add(id);
+  const metadata =
+    cell.metadata === undefined
+      ? {}
+      : expectObject(cell.metadata, `${where}: "metadata" must be an object`);
+  const source = joinText(cell.source, `${where}: "source"`);
+  if (type !== 'code') {
+    return {
+      id,
+      type: 'markdown',
+      source,
+      outputs: [],
+      executionCount: null,
+      status: 'idle',
+      metadata,
+    };
+  }
+  const outputs = cell.outputs === undefined ? [] : cell.outputs;
+  if (!Array.isArray(outputs)) throw new NotebookFileError(`${where}: "outputs" must be a list.`);
+  const count = cell.execution_count;
+  return {
+    id,
+    type: 'code',
+    source,
+    outputs: outputs.map((o, j) => outputFromIpynb(o, `${where}, output ${j + 1}`)),
+    executionCount: typeof count === 'number' && Number.isInteger(count) ? count : null,
+    status: 'idle',
+    metadata,
+  };
+}
+
+function outputFromIpynb(value: Json, where: string): CellOutput {
+  const output = expectObject(value, `${where} is not an object`);
+  switch (output.output_type) {
+    case 'stream':
+      return {
+        kind: 'stream',
+        name: output.name === 'stderr' ? 'stderr' : 'stdout',
+        text: joinText(output.text, `${where}: "text"`),
+      };
+    case 'execute_result':
+      return {
+        kind: 'result',
+        executionCount: typeof output.execution_count === 'number' ? output.execution_count : 0,
+        data: bundleFromIpynb(output.data, where),
+      };
+    case 'display_data': {
+      const transient = (output.transient ?? {}) as JsonObject;
+      const displayId = typeof transient.display_id === 'string' ? transient.display_id : undefined;
+      return {
+        kind: 'display',
+        data: bundleFromIpynb(output.data, where),
+        ...(displayId ? { displayId } : {}),
+      };
+    }
+    case 'error':
+      return {
+        kind: 'error',
+        ename: String(output.ename ?? 'Error'),
+        evalue: String(output.evalue ?? ''),
+        traceback: Array.isArray(output.traceback) ? output.traceback.map(String) : [],
+      };
+    default:
+      throw new NotebookFileError(
+        `${where} has an unknown output_type ${JSON.stringify(output.output_type ?? null)}.`,
+      );
+  }
+}
+
+/** Keeps the MIME types we render; markup from elsewhere survives only as its plain text. */
+function bundleFromIpynb(value: Json | undefined, where: string): MimeBundle {
+  const data = expectObject(value ?? {}, `${where}: "data" must be an object`);
+  const bundle: MimeBundle = {
+    'text/plain':
+      data['text/plain'] === undefined ? '' : joinText(data['text/plain'], `${where}: text/plain`),
+  };
+  for (const [mime, content] of Object.entries(data)) {
+    if (mime === 'image/png' || mime === 'image/svg+xml') {
+      bundle[mime] = joinText(content, `${where}: ${mime}`);
+    } else if (/^application\/vnd\.gpubook\.[a-z0-9-]+\+json$/.test(mime)) {
+      bundle[mime as `application/vnd.gpubook.${string}+json`] = content;
+    }
+  }
+  if (!bundle['text/plain'] && typeof data['text/html'] !== 'undefined') {
+    bundle['text/plain'] = '[HTML output not shown: gpubook displays no markup from notebooks]';
+  }
+  return bundle;
+}
+
+function joinText(value: Json | undefined, where: string): string {
+  if (value === undefined || value === null) return '';
+  if (typeof value === 'string') return value;
+  if (Array.isArray(value) && value.every((v) => typeof v === 'string')) return value.join('');
+  throw new NotebookFileError(`${where} must be a string or a list of strings.`);
+}
+
+function expectObject(value: Json | unknown, message: string): JsonObject {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+    throw new NotebookFileError(`${message}.`.replace(/\.\.$/, '.'));
+  }
+  return value as JsonObject;
+}
+
+/** "Download as .ts": the code cells in order, markdown as comments (as Colab's .py download). */
+export function toTypeScript(notebook: Notebook): string {
+  const parts = notebook.cells.map((cell, i) => {
+    const header = `// %% [${cell.type}] cell ${i + 1}`;
+    const body =
+      cell.type === 'code'
+        ? cell.source
+        : cell.source
+            .split('\n')
+            .map((line) => `// ${line}`.trimEnd())
+            .join('\n');
+    return `${header}\n${body}\n`;
+  });
+  return `// ${notebook.title} — exported from gpubook\n\n${parts.join('\n')}`;
+}
+
+/** Parses file text; invalid JSON becomes a NotebookFileError like every other problem. */
+export function parseIpynbText(text: string, fallbackTitle?: string): Notebook {
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch {
+    throw new NotebookFileError('The file is not valid JSON, so it is not an .ipynb notebook.');
+  }
+  return fromIpynb(json, fallbackTitle);
+}
