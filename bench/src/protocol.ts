@@ -1,0 +1,32 @@
+/** Messages between the benchmark page and its per-engine workers. */
+
+export type EngineName =
+  'peak-fma' | 'ours-webgpu' | 'ours-cpu' | 'tfjs-webgpu' | 'tfjs-wasm' | 'tfjs-cpu';
+
+export interface CaseRequest {
+  name: string;
+  /** Floating-point operations of one repetition, for GFLOPS; 0 when not meaningful. */
+  flops: number;
+  params: Record<string, number>;
+  warmup: number;
+  repeats: number;
+  /** Stop repeating once this many milliseconds were spent (slow engines on big shapes). */
+  budgetMs: number;
+}
+
+export interface CaseResult {
+  name: string;
+  engine: EngineName;
+  params: Record<string, number>;
+  flops: number;
+  /** Seconds per repetition, one entry per timed repetition. */
+  seconds: number[];
+  error?: string;
+  note?: string;
+}
+
+export type BenchRequest = { engine: EngineName; cases: CaseRequest[] };
+export type BenchEvent =
+  | { type: 'adapter'; description: string }
+  | { type: 'result'; result: CaseResult }
+  | { type: 'done' };

@@ -1,0 +1,45 @@
+/** One benchmark worker: starts one engine, runs the cases it is sent, posts each result. */
+import type { BenchEvent, BenchRequest } from './protocol';
+import { timeCase, type CaseSetup } from './timing';
+import { oursCases } from './engines/ours';
+import { peakCases } from './engines/peak';
+import { tfjsCases } from './engines/tfjs';
+
+const post = (event: BenchEvent) => (self as unknown as Worker).postMessage(event);
+
+self.onmessage = async (message: MessageEvent<BenchRequest>) => {
+  const { engine, cases } = message.data;
+  let setups: Record<string, CaseSetup> = {};
+  let startError: string | null = null;
+  try {
+    if (engine === 'peak-fma') {
+      setups = await peakCases();
+      const adapter = await navigator.gpu.requestAdapter();
+      const info = adapter?.info;
+      post({
+        type: 'adapter',
+        description: info
+          ? `${info.vendor} ${info.architecture} ${info.description}`.trim()
+          : 'none',
+      });
+    } else if (engine === 'ours-webgpu') setups = await oursCases('webgpu');
+    else if (engine === 'ours-cpu') setups = await oursCases('cpu');
+    else setups = await tfjsCases(engine.replace('tfjs-', '') as 'webgpu' | 'wasm' | 'cpu');
+  } catch (error) {
+    startError = error instanceof Error ? error.message : String(error);
+  }
+  for (const request of cases) {
+    const result = startError
+      ? {
+          name: request.name,
+          engine,
+          params: request.params,
+          flops: request.flops,
+          seconds: [],
+          error: startError,
+        }
+      : await timeCase(engine, request, setups[request.name]);
+    post({ type: 'result', result });
+  }
+  post({ type: 'done' });
+};

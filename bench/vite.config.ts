@@ -1,0 +1,15 @@
+/**
+ * Builds the benchmark page (bench/index.html) on its own, so TensorFlow.js — used only here, to
+ * compare against — never enters the app's bundle.
+ */
+import { defineConfig } from 'vite';
+import { securityHeaders } from '../scripts/security-headers';
+
+export default defineConfig({
+  root: 'bench',
+  base: './',
+  plugins: [securityHeaders()],
+  worker: { format: 'es' },
+  build: { outDir: 'dist', emptyOutDir: true, target: 'es2022', chunkSizeWarningLimit: 20000 },
+  preview: { port: 4399 },
+});

@@ -1,0 +1,11 @@
+/** The bundled datasets and their helpers, free of DOM and Node APIs (the Node reader is apart). */
+export { fetchAssetReader, type ReadAsset } from './read-asset';
+export { gunzip, gunzipIfNeeded, isGzip } from './gunzip';
+export { loadMnist, type MnistData, type MnistOptions } from './mnist';
+export {
+  loadTextCorpus,
+  type TextCorpus,
+  type TextCorpusOptions,
+  type TextSplit,
+} from './text-corpus';
+export { padSequences, type PadSequencesOptions, type PaddedSequences } from './pad-sequences';
