@@ -13,7 +13,11 @@ const lock = existsSync('package-lock.json') ? 'package-lock.json' : 'package.js
 const stamp = 'node_modules/.package-lock.json';
 if (!existsSync(stamp) || statSync(stamp).mtimeMs < statSync(lock).mtimeMs) {
   console.log('Installing npm packages…');
-  run(existsSync('package-lock.json') ? 'npm ci --no-audit --no-fund' : 'npm install --no-audit --no-fund');
+  run(
+    existsSync('package-lock.json')
+      ? 'npm ci --no-audit --no-fund'
+      : 'npm install --no-audit --no-fund',
+  );
 }
 
 if (process.argv.includes('--browser')) {

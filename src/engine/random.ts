@@ -17,7 +17,8 @@ export class Generator {
   private counter = 0;
 
   manualSeed(seed: number): this {
-    if (!Number.isFinite(seed)) throw new TypeError(`manualSeed: seed must be a number, got ${seed}`);
+    if (!Number.isFinite(seed))
+      throw new TypeError(`manualSeed: seed must be a number, got ${seed}`);
     // Seeds are 32-bit on the devices; larger integers keep their low bits as Python's would.
     this.seed = ((Math.trunc(seed) % 2 ** 32) + 2 ** 32) % 2 ** 32;
     this.counter = 0;

@@ -44,7 +44,9 @@ export function shapesEqual(a: Shape, b: Shape): boolean {
 export function checkShape(shape: Shape, op: string): number[] {
   for (const d of shape) {
     if (!Number.isInteger(d) || d < 0) {
-      throw new ShapeError(`${op}: invalid shape ${formatShape(shape)}; sizes must be integers >= 0`);
+      throw new ShapeError(
+        `${op}: invalid shape ${formatShape(shape)}; sizes must be integers >= 0`,
+      );
     }
   }
   return [...shape];
@@ -102,7 +104,8 @@ export function normalizeDims(
   if (dims === undefined || dims === null) return Array.from({ length: rank }, (_, i) => i);
   const list = typeof dims === 'number' ? [dims] : dims;
   const out = [...new Set(list.map((d) => normalizeDim(d, rank, op)))].sort((a, b) => a - b);
-  if (out.length !== list.length) throw new ShapeError(`${op}: a dimension appears twice in [${list.join(', ')}]`);
+  if (out.length !== list.length)
+    throw new ShapeError(`${op}: a dimension appears twice in [${list.join(', ')}]`);
   return rank === 0 ? [] : out;
 }
 
@@ -123,11 +126,15 @@ export function inferShape(requested: Shape, size: number, op: string, from: Sha
   const out = [...requested];
   if (infer >= 0) {
     if (known === 0 || size % known !== 0) {
-      throw new ShapeError(`${op}: shape ${formatShape(requested)} is invalid for input of size ${size} (shape ${formatShape(from)})`);
+      throw new ShapeError(
+        `${op}: shape ${formatShape(requested)} is invalid for input of size ${size} (shape ${formatShape(from)})`,
+      );
     }
     out[infer] = size / known;
   } else if (known !== size) {
-    throw new ShapeError(`${op}: shape ${formatShape(requested)} is invalid for input of size ${size} (shape ${formatShape(from)})`);
+    throw new ShapeError(
+      `${op}: shape ${formatShape(requested)} is invalid for input of size ${size} (shape ${formatShape(from)})`,
+    );
   }
   return out;
 }
@@ -138,6 +145,8 @@ export function inferShape(requested: Shape, size: number, op: string, from: Sha
  */
 export function viewStrides(oldShape: Shape, oldStrides: Shape, newShape: Shape): number[] | null {
   if (numel(oldShape) === 0) return contiguousStrides(newShape);
+  // A 0-d tensor holds one element: any all-ones shape views it.
+  if (oldShape.length === 0) return newShape.map(() => 1);
   const newStrides = new Array<number>(newShape.length).fill(0);
   let viewD = newShape.length - 1;
   let chunkBase = oldStrides[oldStrides.length - 1] ?? 1;

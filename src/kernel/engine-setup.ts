@@ -1,21 +1,31 @@
 /**
  * Starts the engine inside the worker and hands the session its cell API globals.
- * The backend is WebGPU when `navigator.gpu` gives an adapter here, otherwise the CPU.
+ * The backend is WebGPU when `navigator.gpu` gives an adapter here, otherwise the CPU; tensors
+ * print and display through the engine's formatter (reading values back is async, which the
+ * output sink's ordering absorbs).
  */
+import * as api from '../api';
+import { formatTensor, initEngine, listDevices, setRootProvider, Tensor } from '../engine';
+import { registerDisplayConverter, registerTextFormatter } from './display';
 import type { EngineSetup } from './session';
+
+registerTextFormatter((value) => (value instanceof Tensor ? formatTensor(value) : null));
+registerDisplayConverter((value) =>
+  value instanceof Tensor ? formatTensor(value).then((text) => ({ 'text/plain': text })) : null,
+);
 
 export async function setupEngine(): Promise<EngineSetup> {
   const gpu = (globalThis.navigator as Navigator | undefined)?.gpu ?? null;
-  const adapter = gpu ? await gpu.requestAdapter() : null;
-  const info = adapter?.info;
+  const status = await initEngine({ gpu });
+  const gpuDevice = listDevices().find((d) => d.kind === 'gpu');
   return {
     info: {
-      backend: adapter ? 'webgpu' : 'cpu',
-      adapter: info
-        ? [info.vendor, info.architecture, info.description].filter(Boolean).join(' ')
-        : null,
+      backend: status.backend,
+      adapter: gpuDevice ? gpuDevice.info.label : (status.reason ?? null),
       cooperativeInterrupt: false,
     },
-    globals: {},
+    globals: { ...api },
+    setRoots: (roots) => setRootProvider(roots),
   };
 }
+

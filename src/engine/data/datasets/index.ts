@@ -9,3 +9,4 @@ export {
   type TextSplit,
 } from './text-corpus';
 export { padSequences, type PadSequencesOptions, type PaddedSequences } from './pad-sequences';
+export { getAssetReader, setAssetReader } from './asset-reader';

@@ -1,0 +1,12 @@
+import { createServer } from 'vite';
+import { chromium } from '@playwright/test';
+const server = await createServer({ root: '/work/main/.tmp-browser', server: { port: 5199, fs: { allow: ['/work/main'] } }, logLevel: 'error' });
+await server.listen();
+const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: ['--no-sandbox', '--enable-unsafe-webgpu', '--enable-features=Vulkan', '--use-vulkan=swiftshader', '--use-webgpu-adapter=swiftshader', '--disable-background-networking'] });
+const page = await browser.newPage();
+page.on('console', (m) => console.log('console:', m.text()));
+await page.goto('http://localhost:5199/');
+await page.waitForFunction(() => document.getElementById('out').textContent !== 'running', null, { timeout: 120000 });
+console.log(await page.textContent('#out'));
+await browser.close();
+await server.close();

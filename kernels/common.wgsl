@@ -1,0 +1,44 @@
+// Prelude of every kernel: the per-dispatch parameter block and small shared helpers.
+// Parameters arrive as 64 u32 words in a uniform buffer (one 256-byte slot per dispatch, bound
+// with a dynamic offset), so one compiled shader serves every shape. Storage bindings start at 1,
+// outputs first.
+
+struct Params {
+  v: array<vec4<u32>, 16>,
+}
+
+@group(0) @binding(0) var<uniform> params: Params;
+
+fn P(i: u32) -> u32 {
+  return params.v[i >> 2u][i & 3u];
+}
+
+fn PF(i: u32) -> f32 {
+  return bitcast<f32>(P(i));
+}
+
+fn PI(i: u32) -> i32 {
+  return bitcast<i32>(P(i));
+}
+
+// Flat index of an invocation in a grid of 64-wide workgroups that may wrap onto a second axis
+// (one axis holds at most 65535 workgroups).
+fn flatId(gid: vec3<u32>, nwg: vec3<u32>) -> u32 {
+  return gid.x + gid.y * nwg.x * 64u;
+}
+
+// Flat index of a workgroup in a grid that may wrap onto a second axis.
+fn flatGroup(wid: vec3<u32>, nwg: vec3<u32>) -> u32 {
+  return wid.x + wid.y * nwg.x;
+}
+
+// +infinity. WGSL rejects infinite constant expressions, so the bits go through a variable.
+fn infinity() -> f32 {
+  var bits = 0x7f800000u;
+  return bitcast<f32>(bits);
+}
+
+fn notANumber() -> f32 {
+  var bits = 0x7fc00000u;
+  return bitcast<f32>(bits);
+}

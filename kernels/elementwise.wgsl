@@ -1,0 +1,153 @@
+// Element-wise map: OUT[i] = EXPR(a, b) over strided inputs already broadcast to the output's
+// shape (stride 0 on broadcast dimensions). The output is contiguous, except with OUT_STRIDED
+// (assign: copy into a strided view).
+// Placeholders: A_T, B_T, OUT_T storage types (f32 | i32); C compute type; EXPR the op, an
+// expression of `a` and `b` of type C; RANK dimensions after merging (1..6).
+// Flags: HAS_B (second tensor input), SCALAR_B (b is the scalar in params), SCALAR_FIRST (the
+// scalar is `a` and the tensor `b`), RANK1 (plain strided walk, no index arithmetic),
+// OUT_STRIDED (output strides and offset in params),
+// VEC4 (contiguous fast path: four elements per invocation through vec4 loads and stores; each
+// tensor input is contiguous with a 4-aligned offset, or a broadcast scalar: A_SPLAT / B_SPLAT).
+// Params: 0 n | 2..7 out shape | 8..13 a strides | 14 a offset | 15..20 b strides | 21 b offset |
+//         22 scalar bits (as C) | 23..28 out strides | 29 out offset
+
+//#if VEC4
+@group(0) @binding(1) var<storage, read_write> OUT: array<vec4</*OUT_T*/>>;
+//#else
+@group(0) @binding(1) var<storage, read_write> OUT: array</*OUT_T*/>;
+//#endif
+//#if VEC4 && !A_SPLAT
+@group(0) @binding(2) var<storage, read> A: array<vec4</*A_T*/>>;
+//#else
+@group(0) @binding(2) var<storage, read> A: array</*A_T*/>;
+//#endif
+//#if HAS_B && VEC4 && !B_SPLAT
+@group(0) @binding(3) var<storage, read> B: array<vec4</*B_T*/>>;
+//#elif HAS_B
+@group(0) @binding(3) var<storage, read> B: array</*B_T*/>;
+//#endif
+
+// pow for every sign of the base: WGSL's pow is undefined for a < 0 and gives NaN for 0^0.
+fn powSafe(a: f32, b: f32) -> f32 {
+  if (b == 0.0) {
+    return 1.0;
+  }
+  let magnitude = pow(abs(a), b);
+  if (a >= 0.0) {
+    return magnitude;
+  }
+  if (floor(b) != b) {
+    return notANumber();
+  }
+  let odd = floor(b * 0.5) * 2.0 != b;
+  return select(magnitude, -magnitude, odd);
+}
+
+// tanh without inf/inf for large |x| (some drivers compute tanh as a ratio of exponentials).
+fn tanhSafe(x: f32) -> f32 {
+  let t = exp(-2.0 * abs(x));
+  return sign(x) * (1.0 - t) / (1.0 + t);
+}
+
+fn sigmoid(x: f32) -> f32 {
+  return 1.0 / (1.0 + exp(-x));
+}
+
+// The op on one element (unary ops ignore b).
+fn op(a: /*C*/, b: /*C*/) -> /*OUT_T*/ {
+  return /*OUT_T*/(/*EXPR*/);
+}
+
+//#if VEC4
+@compute @workgroup_size(64)
+fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>) {
+  let q = flatId(gid, nwg);
+  let n = P(0u);
+  if (q * 4u >= n) {
+    return;
+  }
+//#if A_SPLAT
+  let x = vec4</*C*/>(/*C*/(A[P(14u)]));
+//#else
+  let x = vec4</*C*/>(A[(P(14u) >> 2u) + q]);
+//#endif
+//#if HAS_B && B_SPLAT
+  let a = x;
+  let b = vec4</*C*/>(/*C*/(B[P(21u)]));
+//#elif HAS_B
+  let a = x;
+  let b = vec4</*C*/>(B[(P(21u) >> 2u) + q]);
+//#elif SCALAR_FIRST
+  let a = vec4</*C*/>(bitcast</*C*/>(P(22u)));
+  let b = x;
+//#elif SCALAR_B
+  let a = x;
+  let b = vec4</*C*/>(bitcast</*C*/>(P(22u)));
+//#else
+  let a = x;
+  let b = x;
+//#endif
+  let result = vec4</*OUT_T*/>(op(a.x, b.x), op(a.y, b.y), op(a.z, b.z), op(a.w, b.w));
+  if (q * 4u + 4u <= n) {
+    OUT[q] = result;
+    return;
+  }
+  // The last, partial vector: keep the elements past the end as they were.
+  var merged = OUT[q];
+  for (var j = 0u; q * 4u + j < n; j++) {
+    merged[j] = result[j];
+  }
+  OUT[q] = merged;
+}
+//#else
+@compute @workgroup_size(64)
+fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>) {
+  let i = flatId(gid, nwg);
+  if (i >= P(0u)) {
+    return;
+  }
+  var ia = P(14u);
+//#if HAS_B
+  var ib = P(21u);
+//#endif
+//#if OUT_STRIDED
+  var io = P(29u);
+//#else
+  let io = i;
+//#endif
+//#if RANK1
+  ia += i * P(8u);
+//#if HAS_B
+  ib += i * P(15u);
+//#endif
+//#if OUT_STRIDED
+  io += i * P(23u);
+//#endif
+//#else
+  var rest = i;
+  for (var d = /*RANK*/u; d > 0u; d--) {
+    let size = P(1u + d);
+    let next = rest / size;
+    let index = rest - next * size;
+    rest = next;
+    ia += index * P(7u + d);
+//#if HAS_B
+    ib += index * P(14u + d);
+//#endif
+//#if OUT_STRIDED
+    io += index * P(22u + d);
+//#endif
+  }
+//#endif
+  let x = /*C*/(A[ia]);
+//#if HAS_B
+  OUT[io] = op(x, /*C*/(B[ib]));
+//#elif SCALAR_FIRST
+  OUT[io] = op(bitcast</*C*/>(P(22u)), x);
+//#elif SCALAR_B
+  OUT[io] = op(x, bitcast</*C*/>(P(22u)));
+//#else
+  OUT[io] = op(x, x);
+//#endif
+}
+//#endif

@@ -1,0 +1,175 @@
+// Reduction over the last dimensions of a strided view. Task t = (row, chunk) reduces elements
+// [chunk * chunkLen, min(inner, (chunk + 1) * chunkLen)) of its row's reduced block; with more than
+// one chunk per row a second dispatch reduces the partial results (see reduce.ts).
+// WORKGROUP: 64 invocations per task, a strided loop then a shared-memory tree (rows that are
+// long and contiguous). Otherwise one invocation per task with a serial loop (short rows, or
+// reductions along a strided axis, where neighbouring invocations then read neighbouring
+// elements). No atomics.
+// Placeholders: T (f32 | i32), IDENTITY (an expression of type T), KEEP_RANK (0..6), RED_RANK (1..6).
+// Flags: OP_SUM | OP_MAX | OP_MIN; WRITE_VAL, WRITE_IDX (which outputs exist); READ_IDX (second
+// pass of an arg-reduction: element indices come from the partial-index input); RED1 (reduced
+// block is one strided run); WORKGROUP.
+// Params: 0 rows | 1 inner | 2 chunkLen | 3 chunks | 4 x offset | 5..10 kept shape | 11..16 kept
+//         strides | 17..22 reduced shape | 23..28 reduced strides
+
+//#if WRITE_VAL && WRITE_IDX
+@group(0) @binding(1) var<storage, read_write> OUT_VAL: array</*T*/>;
+@group(0) @binding(2) var<storage, read_write> OUT_IDX: array<i32>;
+@group(0) @binding(3) var<storage, read> X: array</*T*/>;
+//#elif WRITE_IDX
+@group(0) @binding(1) var<storage, read_write> OUT_IDX: array<i32>;
+@group(0) @binding(2) var<storage, read> X: array</*T*/>;
+//#if READ_IDX
+@group(0) @binding(3) var<storage, read> X_IDX: array<i32>;
+//#endif
+//#else
+@group(0) @binding(1) var<storage, read_write> OUT_VAL: array</*T*/>;
+@group(0) @binding(2) var<storage, read> X: array</*T*/>;
+//#endif
+
+// Index of an accumulator that has seen no element yet.
+const EMPTY = 0xffffffffu;
+
+struct Acc {
+  v: /*T*/,
+  i: u32,
+}
+
+// Folds element v (at flat index i of the block) into acc; the first occurrence of a max wins.
+fn fold(acc: Acc, v: /*T*/, i: u32) -> Acc {
+//#if OP_SUM
+  return Acc(acc.v + v, i);
+//#elif OP_MAX
+  if (acc.i == EMPTY || v > acc.v) {
+    return Acc(v, i);
+  }
+  return acc;
+//#else
+  if (acc.i == EMPTY || v < acc.v) {
+    return Acc(v, i);
+  }
+  return acc;
+//#endif
+}
+
+// Combines two partial results; on equal values the smaller index (first occurrence) wins.
+fn merge(a: Acc, b: Acc) -> Acc {
+  if (a.i == EMPTY) {
+    return b;
+  }
+  if (b.i == EMPTY) {
+    return a;
+  }
+//#if OP_SUM
+  return Acc(a.v + b.v, min(a.i, b.i));
+//#elif OP_MAX
+  if (b.v > a.v || (b.v == a.v && b.i < a.i)) {
+    return b;
+  }
+  return a;
+//#else
+  if (b.v < a.v || (b.v == a.v && b.i < a.i)) {
+    return b;
+  }
+  return a;
+//#endif
+}
+
+fn keptOffset(row: u32) -> u32 {
+  var offset = 0u;
+  var rest = row;
+  for (var d = /*KEEP_RANK*/u; d > 0u; d--) {
+    let size = P(4u + d);
+    let next = rest / size;
+    offset += (rest - next * size) * P(10u + d);
+    rest = next;
+  }
+  return offset;
+}
+
+fn reducedOffset(j: u32) -> u32 {
+//#if RED1
+  return j * P(23u);
+//#else
+  var offset = 0u;
+  var rest = j;
+  for (var d = /*RED_RANK*/u; d > 0u; d--) {
+    let size = P(16u + d);
+    let next = rest / size;
+    offset += (rest - next * size) * P(22u + d);
+    rest = next;
+  }
+  return offset;
+//#endif
+}
+
+// Reduces elements start, start + step, ... below end of the block at base.
+fn reduceRun(base: u32, start: u32, end: u32, step: u32) -> Acc {
+  var acc = Acc(/*IDENTITY*/, EMPTY);
+  for (var j = start; j < end; j += step) {
+    let at = base + reducedOffset(j);
+//#if READ_IDX
+    acc = fold(acc, X[at], u32(X_IDX[at]));
+//#else
+    acc = fold(acc, X[at], j);
+//#endif
+  }
+  return acc;
+}
+
+fn store(task: u32, acc: Acc) {
+//#if WRITE_VAL
+  OUT_VAL[task] = acc.v;
+//#endif
+//#if WRITE_IDX
+  OUT_IDX[task] = i32(acc.i);
+//#endif
+}
+
+//#if WORKGROUP
+var<workgroup> sharedVal: array</*T*/, 64>;
+var<workgroup> sharedIdx: array<u32, 64>;
+
+@compute @workgroup_size(64)
+fn main(
+  @builtin(workgroup_id) wid: vec3<u32>,
+  @builtin(num_workgroups) nwg: vec3<u32>,
+  @builtin(local_invocation_index) lid: u32,
+) {
+  let task = flatGroup(wid, nwg);
+  let chunks = P(3u);
+  if (task >= P(0u) * chunks) {
+    return;
+  }
+  let row = task / chunks;
+  let start = (task - row * chunks) * P(2u);
+  let end = min(P(1u), start + P(2u));
+  let acc = reduceRun(P(4u) + keptOffset(row), start + lid, end, 64u);
+  sharedVal[lid] = acc.v;
+  sharedIdx[lid] = acc.i;
+  for (var s = 32u; s > 0u; s >>= 1u) {
+    workgroupBarrier();
+    if (lid < s) {
+      let merged = merge(Acc(sharedVal[lid], sharedIdx[lid]), Acc(sharedVal[lid + s], sharedIdx[lid + s]));
+      sharedVal[lid] = merged.v;
+      sharedIdx[lid] = merged.i;
+    }
+  }
+  if (lid == 0u) {
+    store(task, Acc(sharedVal[0], sharedIdx[0]));
+  }
+}
+//#else
+@compute @workgroup_size(64)
+fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>) {
+  let task = flatId(gid, nwg);
+  let chunks = P(3u);
+  if (task >= P(0u) * chunks) {
+    return;
+  }
+  let row = task / chunks;
+  let start = (task - row * chunks) * P(2u);
+  let end = min(P(1u), start + P(2u));
+  store(task, reduceRun(P(4u) + keptOffset(row), start, end, 1u));
+}
+//#endif

@@ -1,0 +1,3 @@
+/** The cell API's torch- and tf-shaped namespaces (API.md). */
+export { torch } from './torch';
+export { tf } from './tf';

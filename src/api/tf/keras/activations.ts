@@ -1,0 +1,45 @@
+/**
+ * Keras activations by name ('relu', 'softmax', 'sigmoid', 'tanh', 'linear') or as functions.
+ * A softmax output remembers its logits, as Keras's `_keras_logits` does, so a cross-entropy on
+ * probabilities can work from the logits (exact and numerically stable) instead of log(p).
+ */
+import { ops, type Tensor } from '../../../engine';
+
+export type ActivationFn = (x: Tensor) => Tensor;
+
+const logitsOf = new WeakMap<Tensor, Tensor>();
+
+/** The logits a softmax output was computed from, when it came from a Keras softmax. */
+export function kerasLogits(probabilities: Tensor): Tensor | undefined {
+  return logitsOf.get(probabilities);
+}
+
+export function softmax(x: Tensor): Tensor {
+  const y = ops.softmax(x, -1);
+  logitsOf.set(y, x);
+  return y;
+}
+
+const NAMED: Record<string, ActivationFn> = {
+  relu: (x) => ops.relu(x),
+  softmax,
+  sigmoid: (x) => ops.sigmoid(x),
+  tanh: (x) => ops.tanh(x),
+  linear: (x) => x,
+};
+
+export interface Activation {
+  /** Keras's name for the summary and errors ('linear' when none was given). */
+  name: string;
+  fn: ActivationFn;
+}
+
+export function getActivation(spec: unknown, what: string): Activation {
+  if (spec === undefined || spec === null) return { name: 'linear', fn: NAMED.linear };
+  if (typeof spec === 'function')
+    return { name: (spec as { name?: string }).name || 'custom', fn: spec as ActivationFn };
+  if (typeof spec === 'string' && spec in NAMED) return { name: spec, fn: NAMED[spec] };
+  throw new TypeError(
+    `${what}: unknown activation ${JSON.stringify(spec)}; use one of ${Object.keys(NAMED).join(', ')}, or a function`,
+  );
+}

@@ -1,0 +1,35 @@
+/** `tf.keras.layers`: the channels-last Keras layers, with Keras's aliases (MaxPool1D, …). */
+import { Conv1D, Conv2D } from './conv';
+import { Dense } from './dense';
+import { Embedding } from './embedding';
+import { MaxPooling1D, MaxPooling2D } from './pooling';
+import { Activation, Dropout, Flatten } from './shaping';
+
+export { Layer, type CallOptions, type ShapeSpec } from './layer';
+export {
+  Activation,
+  Conv1D,
+  Conv2D,
+  Dense,
+  Dropout,
+  Embedding,
+  Flatten,
+  MaxPooling1D,
+  MaxPooling2D,
+};
+
+export const layers = {
+  Activation,
+  Conv1D,
+  Convolution1D: Conv1D,
+  Conv2D,
+  Convolution2D: Conv2D,
+  Dense,
+  Dropout,
+  Embedding,
+  Flatten,
+  MaxPool1D: MaxPooling1D,
+  MaxPooling1D,
+  MaxPool2D: MaxPooling2D,
+  MaxPooling2D,
+};

@@ -1,0 +1,268 @@
+/**
+ * The Keras Layer: a callable object (`layer(x, { training })`) that creates its weights on first
+ * use from the input's shape (or from a declared `inputShape`), checks inputs against what it was
+ * built for with Keras's messages, and exposes `weights` / `trainableVariables` / `countParams()`.
+ * Weights are persistent engine tensors on the default tf device at build time.
+ */
+import { defaultDevice, ops, ShapeError, Tensor } from '../../../../engine';
+import { bindArgs, isOptionsObject, optional, asBool, type BoundArgs } from '../../../args';
+import { Callable } from '../../callable';
+import type { InitializerFn } from '../initializers';
+import { uniqueName } from '../naming';
+
+/** A Keras shape: sizes with null for "any" (the batch dimension, usually). */
+export type ShapeSpec = readonly (number | null)[];
+
+export interface CallOptions {
+  /** Dropout and similar layers act only when training. */
+  training?: boolean;
+}
+
+/** The keyword arguments every Keras layer accepts (camelCased). */
+export const LAYER_KWARGS = [
+  'name',
+  'inputShape',
+  'batchInputShape',
+  'batchSize',
+  'inputDim',
+  'trainable',
+  'dtype',
+] as const;
+
+/** Keras's `InputSpec`: what inputs the built layer accepts. */
+export interface InputSpec {
+  ndim?: number;
+  minNdim?: number;
+  /** Required sizes by axis (negative counts from the end). */
+  axes?: Record<number, number>;
+}
+
+export interface Weight {
+  /** Keras's variable name: 'dense/kernel:0'. */
+  name: string;
+  value: Tensor;
+  trainable: boolean;
+}
+
+/** Keras's `to_snake_case`: 'MaxPooling1D' → 'max_pooling1d', 'Conv1D' → 'conv1d'. */
+export function toSnakeCase(name: string): string {
+  return name
+    .replace(/(.)([A-Z][a-z0-9]+)/g, '$1_$2')
+    .replace(/([a-z])([A-Z])/g, '$1_$2')
+    .toLowerCase();
+}
+
+export function formatShapeSpec(shape: ShapeSpec): string {
+  const parts = shape.map((d) => (d === null ? 'None' : String(d)));
+  return `(${parts.join(', ')}${parts.length === 1 ? ',' : ''})`;
+}
+
+export interface Layer {
+  (inputs: unknown, options?: CallOptions): Tensor;
+}
+
+export abstract class Layer extends Callable<[unknown, CallOptions?], Tensor> {
+  /** The class name Keras shows in summaries ('Embedding', 'MaxPooling1D'). */
+  readonly className: string;
+  name: string;
+  trainable: boolean;
+  built = false;
+  /** The input shape given at construction (`inputShape`, `inputLength`, …), batch first. */
+  declaredInputShape: ShapeSpec | null;
+  protected inputSpec: InputSpec | null = null;
+  private readonly weightList: Weight[] = [];
+  private builtInput: ShapeSpec | null = null;
+  private builtOutput: ShapeSpec | null = null;
+
+  protected constructor(className: string, kwargs: BoundArgs) {
+    super();
+    this.className = className;
+    this.name =
+      kwargs.name === undefined ? uniqueName(toSnakeCase(className)) : String(kwargs.name);
+    this.trainable = optional(kwargs.trainable, asBool, `${className}: trainable`, true);
+    this.declaredInputShape = declaredShape(className, kwargs);
+  }
+
+  // -------------------------------------------------------------------------------------------
+  // What subclasses provide.
+
+  /** Output shape for an input shape (batch first, null = unknown). */
+  abstract computeOutputShape(inputShape: ShapeSpec): ShapeSpec;
+
+  /** Creates the weights for this input shape (layers without weights need not override). */
+  protected buildWeights(_inputShape: ShapeSpec): void {}
+
+  /** The forward computation on an input already checked against the built shape. */
+  protected abstract call(x: Tensor, training: boolean): Tensor;
+
+  // -------------------------------------------------------------------------------------------
+  // Building and calling.
+
+  /** Keras's `build(input_shape)`: creates the weights once. */
+  build(inputShape: ShapeSpec): void {
+    if (this.built) return;
+    this.buildWeights(inputShape);
+    this.builtInput = [...inputShape];
+    this.builtOutput = this.computeOutputShape(inputShape);
+    this.built = true;
+  }
+
+  /** The input shape the layer was built for (batch first). */
+  get inputShape(): ShapeSpec {
+    if (!this.builtInput)
+      throw new Error(
+        `The layer "${this.name}" has never been called and thus has no defined input shape.`,
+      );
+    return this.builtInput;
+  }
+
+  /** The output shape the layer produces (batch first). */
+  get outputShape(): ShapeSpec {
+    if (!this.builtOutput)
+      throw new Error(
+        `The layer "${this.name}" has never been called and thus has no defined output shape.`,
+      );
+    return this.builtOutput;
+  }
+
+  protected invoke(inputs: unknown, options?: CallOptions): Tensor {
+    const training = isOptionsObject(options)
+      ? optional(options.training, asBool, 'training', false)
+      : false;
+    let x = toTensor(inputs);
+    if (!this.built) this.build([null, ...x.shape.slice(1)]);
+    this.checkInput(x);
+    const device = this.weightList[0]?.value.deviceObject;
+    // TensorFlow copies inputs to the variables' device; our ops require one device, so do it here.
+    if (device && x.deviceObject !== device) x = x.to(device);
+    return this.call(x, training);
+  }
+
+  /** Throws Keras's message when an input does not fit the built layer. */
+  protected checkInput(x: Tensor): void {
+    const spec = this.inputSpec;
+    if (!spec) return;
+    const shape = formatShapeSpec(x.shape);
+    const head = `Input 0 of layer "${this.name}" is incompatible with the layer:`;
+    if (spec.ndim !== undefined && x.ndim !== spec.ndim) {
+      throw new ShapeError(
+        `${head} expected ndim=${spec.ndim}, found ndim=${x.ndim}. Full shape received: ${shape}`,
+      );
+    }
+    if (spec.minNdim !== undefined && x.ndim < spec.minNdim) {
+      throw new ShapeError(
+        `${head} expected min_ndim=${spec.minNdim}, found ndim=${x.ndim}. Full shape received: ${shape}`,
+      );
+    }
+    for (const [axisText, size] of Object.entries(spec.axes ?? {})) {
+      const axis = Number(axisText);
+      const actual = x.shape[axis < 0 ? x.ndim + axis : axis];
+      if (actual !== size) {
+        throw new ShapeError(
+          `${head} expected axis ${axis} of input shape to have value ${size}, but received input with shape ${shape}`,
+        );
+      }
+    }
+  }
+
+  // -------------------------------------------------------------------------------------------
+  // Weights.
+
+  /** Keras's `add_weight`: a persistent tensor on the default tf device. */
+  protected addWeight(
+    name: string,
+    shape: readonly number[],
+    initializer: InitializerFn,
+    trainable = true,
+  ): Tensor {
+    const value = initializer(shape, defaultDevice('tf'));
+    const owned = value.isContiguous() ? value : ops.contiguous(value);
+    owned.requiresGrad = trainable && this.trainable;
+    owned.keep();
+    this.weightList.push({ name: `${this.name}/${name}:0`, value: owned, trainable });
+    return owned;
+  }
+
+  /** Every weight with its Keras name. */
+  get namedWeights(): readonly Weight[] {
+    return this.weightList;
+  }
+
+  get weights(): Tensor[] {
+    return [...this.trainableWeights, ...this.nonTrainableWeights];
+  }
+
+  get trainableWeights(): Tensor[] {
+    return this.trainable ? this.weightList.filter((w) => w.trainable).map((w) => w.value) : [];
+  }
+
+  get nonTrainableWeights(): Tensor[] {
+    return this.weightList.filter((w) => !this.trainable || !w.trainable).map((w) => w.value);
+  }
+
+  get trainableVariables(): Tensor[] {
+    return this.trainableWeights;
+  }
+
+  get variables(): Tensor[] {
+    return this.weights;
+  }
+
+  countParams(): number {
+    if (!this.built) {
+      throw new Error(
+        `You tried to call \`countParams\` on layer ${this.name}, but the layer isn't built. ` +
+          `You can build it manually via: \`${this.name}.build(batchInputShape)\`.`,
+      );
+    }
+    return this.weightList.reduce((n, w) => n + w.value.numel(), 0);
+  }
+
+  override toString(): string {
+    return `<${this.className} name=${this.name}, built=${this.built}>`;
+  }
+}
+
+/** `inputShape` (without batch), `batchInputShape`, or `inputDim` (Dense), batch first. */
+function declaredShape(className: string, kwargs: BoundArgs): ShapeSpec | null {
+  if (kwargs.batchInputShape !== undefined)
+    return shapeList(kwargs.batchInputShape, `${className}: batchInputShape`);
+  const batch = kwargs.batchSize === undefined ? null : Number(kwargs.batchSize);
+  if (kwargs.inputShape !== undefined) {
+    return [batch, ...shapeList(kwargs.inputShape, `${className}: inputShape`)];
+  }
+  if (kwargs.inputDim !== undefined) return [batch, Number(kwargs.inputDim)];
+  return null;
+}
+
+function shapeList(value: unknown, what: string): (number | null)[] {
+  const list = typeof value === 'number' ? [value] : value;
+  if (
+    !Array.isArray(list) ||
+    !list.every((d) => d === null || (Number.isInteger(d) && (d as number) >= 0))
+  ) {
+    throw new TypeError(`${what} must be a list of sizes (null for any), e.g. [28, 28, 1]`);
+  }
+  return list as (number | null)[];
+}
+
+/** Layer inputs: a tensor, or nested arrays / a typed array made into one on the default tf device. */
+export function toTensor(inputs: unknown): Tensor {
+  if (inputs instanceof Tensor) return inputs;
+  if (Array.isArray(inputs) || ArrayBuffer.isView(inputs) || typeof inputs === 'number') {
+    return ops.fromData(inputs, { device: defaultDevice('tf') });
+  }
+  throw new TypeError(
+    `a layer expects a tensor (or nested arrays of numbers), got ${inputs === null ? 'null' : typeof inputs}`,
+  );
+}
+
+/** Binds a Keras layer constructor's arguments: Python positional params plus the common kwargs. */
+export function bindLayerArgs(
+  name: string,
+  params: readonly string[],
+  keywordOnly: readonly string[],
+  args: readonly unknown[],
+): BoundArgs {
+  return bindArgs({ name, params, keywordOnly: [...keywordOnly, ...LAYER_KWARGS] }, args);
+}

@@ -1,0 +1,47 @@
+/**
+ * Keras's `model.summary()` table for sequential models, character for character as TF 2.x
+ * prints it: 65 columns split at 29 and 55, names cut to fit with a space before the next column,
+ * '=' rules around the body, thousands separators in the totals.
+ */
+import { formatShapeSpec, type Layer } from '../layers/layer';
+
+export interface SummaryOptions {
+  lineLength?: number;
+  /** Column ends as fractions of the line (≤ 1) or as absolute positions. */
+  positions?: number[];
+  /** Where lines go (default: the notebook's output). */
+  printFn?: (line: string) => void;
+}
+
+/** Keras's print_row: each field cut at its column end, the previous column's last char a space. */
+function row(fields: string[], positions: number[]): string {
+  let line = '';
+  fields.forEach((field, i) => {
+    if (i > 0) line = `${line.slice(0, -1)} `;
+    line += field;
+    line = line.slice(0, positions[i]);
+    line += ' '.repeat(Math.max(0, positions[i] - line.length));
+  });
+  return line;
+}
+
+const thousands = (n: number): string => n.toLocaleString('en-US');
+
+export function summaryLines(modelName: string, layers: readonly Layer[], options: SummaryOptions = {}): string[] {
+  const lineLength = options.lineLength ?? 65;
+  const fractions = options.positions ?? [0.45, 0.85, 1];
+  const positions = fractions[fractions.length - 1] <= 1 ? fractions.map((p) => Math.floor(lineLength * p)) : fractions;
+  const lines = [`Model: "${modelName}"`, '_'.repeat(lineLength), row(['Layer (type)', 'Output Shape', 'Param #'], positions), '='.repeat(lineLength)];
+  layers.forEach((layer, i) => {
+    lines.push(row([`${layer.name} (${layer.className})`, formatShapeSpec(layer.outputShape), String(layer.countParams())], positions));
+    lines.push((i === layers.length - 1 ? '=' : '_').repeat(lineLength));
+  });
+  if (layers.length === 0) lines.push('='.repeat(lineLength));
+  const trainable = layers.reduce((n, l) => n + l.trainableWeights.reduce((m, w) => m + w.numel(), 0), 0);
+  const total = layers.reduce((n, l) => n + l.countParams(), 0);
+  lines.push(`Total params: ${thousands(total)}`);
+  lines.push(`Trainable params: ${thousands(trainable)}`);
+  lines.push(`Non-trainable params: ${thousands(total - trainable)}`);
+  lines.push('_'.repeat(lineLength));
+  return lines;
+}

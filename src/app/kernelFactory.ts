@@ -1,0 +1,16 @@
+/**
+ * Makes the page's KernelClient: the one place that names the kernel worker's file, so the
+ * bundler emits the worker and everything else deals only with KernelClient.
+ */
+import { KernelClient } from '../kernel/client';
+
+export function createKernelClient(params: Record<string, string>): KernelClient {
+  return new KernelClient({
+    createWorker: () =>
+      new Worker(new URL('../kernel/worker.ts', import.meta.url), {
+        type: 'module',
+        name: 'gpubook-kernel',
+      }),
+    params,
+  });
+}

@@ -1,0 +1,63 @@
+/**
+ * Which page the URL shows: `?nb=<id>` is an open local notebook, anything else the home page.
+ * (`?open=` and `#nb=` are reserved for bundled and shared notebooks.) Plain history API, no
+ * router library; other query parameters (e.g. `size`) are kept when moving between pages.
+ */
+import { useSyncExternalStore } from 'react';
+
+export type Route = { page: 'home' } | { page: 'notebook'; notebookId: string };
+
+const NOTEBOOK_PARAM = 'nb';
+const CHANGE_EVENT = 'gpubook:navigate';
+
+export function routeFromUrl(url: URL): Route {
+  const id = url.searchParams.get(NOTEBOOK_PARAM);
+  return id ? { page: 'notebook', notebookId: id } : { page: 'home' };
+}
+
+export function urlForRoute(route: Route, current: URL): string {
+  const url = new URL(current.href);
+  url.hash = '';
+  if (route.page === 'notebook') url.searchParams.set(NOTEBOOK_PARAM, route.notebookId);
+  else url.searchParams.delete(NOTEBOOK_PARAM);
+  return `${url.pathname}${url.search}`;
+}
+
+export function navigate(route: Route, options: { replace?: boolean } = {}): void {
+  const target = urlForRoute(route, new URL(window.location.href));
+  if (options.replace) window.history.replaceState(null, '', target);
+  else window.history.pushState(null, '', target);
+  window.dispatchEvent(new Event(CHANGE_EVENT));
+}
+
+/** The link's query parameters for cells (`params`), without the app's own routing key. */
+export function linkParams(url: URL): Record<string, string> {
+  const params: Record<string, string> = {};
+  for (const [key, value] of url.searchParams) if (key !== NOTEBOOK_PARAM) params[key] = value;
+  return params;
+}
+
+function subscribe(onChange: () => void): () => void {
+  window.addEventListener('popstate', onChange);
+  window.addEventListener(CHANGE_EVENT, onChange);
+  return () => {
+    window.removeEventListener('popstate', onChange);
+    window.removeEventListener(CHANGE_EVENT, onChange);
+  };
+}
+
+let lastHref = '';
+let lastRoute: Route = { page: 'home' };
+
+function snapshot(): Route {
+  // Same URL, same object: useSyncExternalStore needs a stable snapshot.
+  if (window.location.href !== lastHref) {
+    lastHref = window.location.href;
+    lastRoute = routeFromUrl(new URL(lastHref));
+  }
+  return lastRoute;
+}
+
+export function useRoute(): Route {
+  return useSyncExternalStore(subscribe, snapshot);
+}

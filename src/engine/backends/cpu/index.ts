@@ -1,0 +1,214 @@
+/**
+ * The CPU backend: typed-array loops that run at once. Copies from a GPU can only arrive later, so
+ * the backend also keeps an in-order queue: while a copy is pending every kernel is queued behind
+ * it (like work on a GPU queue), and `read`/`synchronize` wait for the queue to drain.
+ */
+import type {
+  Backend,
+  BinaryOp,
+  Conv2dGeometry,
+  DType,
+  DeviceBuffer,
+  OutView,
+  Pool2dGeometry,
+  RandomParams,
+  ReduceOp,
+  TypedArray,
+  UnaryOp,
+  View,
+} from '../../backend';
+import { randomFill } from '../../random';
+import { CpuBuffer, arrayOf, asCpuBuffer } from './buffer';
+import { col2imKernel, im2colKernel, maxPool2dBackwardKernel, maxPool2dKernel } from './conv';
+import { binaryKernel, binaryScalarKernel, unaryKernel } from './elementwise';
+import { matmulKernel } from './matmul';
+import { reduceKernel } from './reduce';
+import {
+  gatherColumnsKernel,
+  indexAddKernel,
+  indexSelectKernel,
+  scatterColumnsKernel,
+  softmaxKernel,
+} from './rows';
+
+export { CpuBuffer };
+
+export class CpuBackend implements Backend {
+  readonly kind = 'cpu' as const;
+  /** Tail of queued work; null when everything has run (the usual case). */
+  private pending: Promise<void> | null = null;
+  private queuedError: unknown = null;
+
+  /** Runs now, or after queued work when a cross-device copy is still on its way. */
+  private run(kernel: () => void): void {
+    if (this.pending === null) {
+      kernel();
+      return;
+    }
+    const tail: Promise<void> = this.pending.then(() => {
+      try {
+        kernel();
+      } catch (error) {
+        this.queuedError ??= error;
+      }
+    });
+    this.pending = tail;
+    void tail.then(() => {
+      if (this.pending === tail) this.pending = null;
+    });
+  }
+
+  private async drain(): Promise<void> {
+    while (this.pending !== null) await this.pending;
+    if (this.queuedError !== null) {
+      const error = this.queuedError;
+      this.queuedError = null;
+      throw error;
+    }
+  }
+
+  /** True when no queued work is outstanding, so buffers can be read synchronously. */
+  get idle(): boolean {
+    return this.pending === null;
+  }
+
+  allocate(bytes: number): DeviceBuffer {
+    return new CpuBuffer(bytes);
+  }
+
+  release(_buffer: DeviceBuffer): void {
+    // The garbage collector reclaims the ArrayBuffer; queued kernels keep it alive until they ran.
+  }
+
+  write(buffer: DeviceBuffer, data: TypedArray): void {
+    const target = asCpuBuffer(buffer);
+    // A queued write must not see later changes the caller makes to its array.
+    const values = this.pending === null ? data : data.slice();
+    this.run(() => (values instanceof Int32Array ? target.i32 : target.f32).set(values));
+  }
+
+  writeAsync(buffer: DeviceBuffer, data: Promise<TypedArray>): void {
+    const target = asCpuBuffer(buffer);
+    const previous = this.pending ?? Promise.resolve();
+    const tail = Promise.all([previous, data]).then(
+      ([, values]) => {
+        (values instanceof Int32Array ? target.i32 : target.f32).set(values);
+      },
+      (error: unknown) => {
+        this.queuedError ??= error;
+      },
+    );
+    this.pending = tail;
+    void tail.then(() => {
+      if (this.pending === tail) this.pending = null;
+    });
+  }
+
+  async read(
+    buffer: DeviceBuffer,
+    dtype: DType,
+    offset: number,
+    length: number,
+  ): Promise<TypedArray> {
+    await this.drain();
+    return this.readNow(buffer, dtype, offset, length);
+  }
+
+  /** A copy of the data when no queued work is outstanding, else null. */
+  readSync(buffer: DeviceBuffer, dtype: DType, offset: number, length: number): TypedArray | null {
+    return this.pending === null ? this.readNow(buffer, dtype, offset, length) : null;
+  }
+
+  private readNow(buffer: DeviceBuffer, dtype: DType, offset: number, length: number): TypedArray {
+    const source = asCpuBuffer(buffer);
+    const array = dtype === 'int32' ? source.i32 : source.f32;
+    return array.slice(offset, offset + length);
+  }
+
+  async synchronize(): Promise<void> {
+    await this.drain();
+  }
+
+  emptyCache(): void {}
+
+  fill(out: OutView, value: number): void {
+    this.run(() => {
+      const o = arrayOf(out);
+      o.fill(value, out.offset, out.offset + sizeOf(out));
+    });
+  }
+
+  random(out: OutView, params: RandomParams): void {
+    this.run(() => {
+      const o = arrayOf(out);
+      if (!(o instanceof Float32Array)) throw new TypeError('random: output must be float32');
+      randomFill(o.subarray(out.offset, out.offset + sizeOf(out)), params);
+    });
+  }
+
+  assign(x: View, out: View): void {
+    this.run(() => unaryKernel('copy', x, out));
+  }
+
+  unary(op: UnaryOp, x: View, out: OutView): void {
+    this.run(() => unaryKernel(op, x, out));
+  }
+
+  binary(op: BinaryOp, a: View, b: View, out: OutView): void {
+    this.run(() => binaryKernel(op, a, b, out));
+  }
+
+  binaryScalar(op: BinaryOp, a: View, scalar: number, scalarFirst: boolean, out: OutView): void {
+    this.run(() => binaryScalarKernel(op, a, scalar, scalarFirst, out));
+  }
+
+  reduce(op: ReduceOp, x: View, reducedDims: number, out: OutView): void {
+    this.run(() => reduceKernel(op, x, reducedDims, out));
+  }
+
+  matmul(a: View, b: View, out: OutView): void {
+    this.run(() => matmulKernel(a, b, out));
+  }
+
+  softmax(x: View, out: OutView, log: boolean): void {
+    this.run(() => softmaxKernel(x, out, log));
+  }
+
+  gatherColumns(x: View, index: View, out: OutView): void {
+    this.run(() => gatherColumnsKernel(x, index, out));
+  }
+
+  scatterColumns(values: View, index: View, out: OutView): void {
+    this.run(() => scatterColumnsKernel(values, index, out));
+  }
+
+  indexSelect(table: View, index: View, out: OutView): void {
+    this.run(() => indexSelectKernel(table, index, out));
+  }
+
+  indexAdd(values: View, index: View, out: OutView): void {
+    this.run(() => indexAddKernel(values, index, out));
+  }
+
+  im2col(x: View, geometry: Conv2dGeometry, out: OutView): void {
+    this.run(() => im2colKernel(x, geometry, out));
+  }
+
+  col2im(columns: View, geometry: Conv2dGeometry, out: OutView): void {
+    this.run(() => col2imKernel(columns, geometry, out));
+  }
+
+  maxPool2d(x: View, geometry: Pool2dGeometry, out: OutView, indices: OutView): void {
+    this.run(() => maxPool2dKernel(x, geometry, out, indices));
+  }
+
+  maxPool2dBackward(gradOut: View, indices: View, geometry: Pool2dGeometry, out: OutView): void {
+    this.run(() => maxPool2dBackwardKernel(gradOut, indices, geometry, out));
+  }
+}
+
+function sizeOf(view: View): number {
+  let n = 1;
+  for (const d of view.shape) n *= d;
+  return n;
+}

@@ -1,0 +1,119 @@
+/**
+ * CPU batched matmul: each batch's operands are made row-major contiguous (copied only when they
+ * are not), then multiplied in i-k-j order over contiguous rows of B, four rows of A at a time so
+ * each loaded element of B feeds four accumulators (float64, for accuracy).
+ */
+import type { OutView, View } from '../../backend';
+import { arrayOf } from './buffer';
+
+/** Scratch reused across calls: matmul allocates nothing per element and little per call. */
+let scratchA = new Float32Array(0);
+let scratchB = new Float32Array(0);
+let scratchAcc = new Float64Array(0);
+
+function floats(view: View): Float32Array {
+  const array = arrayOf(view);
+  if (!(array instanceof Float32Array)) throw new TypeError('matmul: operands must be float32');
+  return array;
+}
+
+/** Returns [array, offset] of a rows×cols row-major copy of a strided 2-D slice. */
+function rowMajor(
+  src: Float32Array,
+  offset: number,
+  rows: number,
+  cols: number,
+  rowStride: number,
+  colStride: number,
+  scratch: Float32Array,
+): [Float32Array, number] {
+  if ((colStride === 1 || cols === 1) && (rowStride === cols || rows === 1)) return [src, offset];
+  for (let r = 0; r < rows; r++) {
+    const base = offset + r * rowStride;
+    const to = r * cols;
+    for (let c = 0; c < cols; c++) scratch[to + c] = src[base + c * colStride];
+  }
+  return [scratch, 0];
+}
+
+/** C[m×n] = A[m×k] @ B[k×n], all row-major. */
+function gemm(
+  A: Float32Array,
+  aOff: number,
+  B: Float32Array,
+  bOff: number,
+  C: Float32Array,
+  cOff: number,
+  m: number,
+  k: number,
+  n: number,
+  acc: Float64Array,
+): void {
+  for (let i = 0; i < m; i += 4) {
+    const rows = Math.min(4, m - i);
+    acc.fill(0, 0, 4 * n);
+    const a0 = aOff + i * k;
+    if (rows === 4) {
+      const n2 = 2 * n;
+      const n3 = 3 * n;
+      for (let p = 0; p < k; p++) {
+        const x0 = A[a0 + p];
+        const x1 = A[a0 + k + p];
+        const x2 = A[a0 + 2 * k + p];
+        const x3 = A[a0 + 3 * k + p];
+        const br = bOff + p * n;
+        for (let j = 0; j < n; j++) {
+          const b = B[br + j];
+          acc[j] += x0 * b;
+          acc[n + j] += x1 * b;
+          acc[n2 + j] += x2 * b;
+          acc[n3 + j] += x3 * b;
+        }
+      }
+    } else {
+      for (let r = 0; r < rows; r++) {
+        const ar = a0 + r * k;
+        const cr = r * n;
+        for (let p = 0; p < k; p++) {
+          const x = A[ar + p];
+          const br = bOff + p * n;
+          for (let j = 0; j < n; j++) acc[cr + j] += x * B[br + j];
+        }
+      }
+    }
+    const c0 = cOff + i * n;
+    for (let t = 0; t < rows * n; t++) C[c0 + t] = acc[t];
+  }
+}
+
+export function matmulKernel(a: View, b: View, out: OutView): void {
+  const [batch, m, k] = a.shape;
+  const n = b.shape[2];
+  const aArr = floats(a);
+  const bArr = floats(b);
+  const o = floats(out);
+  if (scratchA.length < m * k) scratchA = new Float32Array(m * k);
+  if (scratchB.length < k * n) scratchB = new Float32Array(k * n);
+  if (scratchAcc.length < 4 * n) scratchAcc = new Float64Array(4 * n);
+  for (let bi = 0; bi < batch; bi++) {
+    const [A, aOff] = rowMajor(
+      aArr,
+      a.offset + bi * a.strides[0],
+      m,
+      k,
+      a.strides[1],
+      a.strides[2],
+      scratchA,
+    );
+    const [B, bOff] = rowMajor(
+      bArr,
+      b.offset + bi * b.strides[0],
+      k,
+      n,
+      b.strides[1],
+      b.strides[2],
+      scratchB,
+    );
+    gemm(A, aOff, B, bOff, o, out.offset + bi * m * n, m, k, n, scratchAcc);
+  }
+}

@@ -1,0 +1,85 @@
+/**
+ * What every kernel family needs to enqueue work: compiled kernels, the command queue, scratch
+ * buffers, and what kind of adapter runs them (to choose between kernel variants).
+ */
+
+import type { BufferPool } from './buffer-pool';
+import type { CommandQueue, WorkgroupCount } from './command-queue';
+import type { BindingSignature, CompiledKernel, PipelineCache } from './pipeline-cache';
+import type { KernelOverrides } from './variants';
+import { expandWgsl, type TemplateInputs } from './wgsl-template';
+
+/** What the kernel selection rules know about the adapter. */
+export interface AdapterProfile {
+  /** A CPU emulation (SwiftShader): barriers and workgroup memory cost far more than on GPUs. */
+  readonly cpuEmulated: boolean;
+}
+
+/** Most workgroups along one grid axis (WebGPU's guaranteed minimum of the limit). */
+const MAX_GROUPS_PER_AXIS = 65535;
+
+/** Workgroups for `groups` groups laid out as x * y, since one axis holds at most 65535. */
+export function grid(groups: number): WorkgroupCount {
+  if (groups <= MAX_GROUPS_PER_AXIS) return [groups, 1, 1];
+  return [MAX_GROUPS_PER_AXIS, Math.ceil(groups / MAX_GROUPS_PER_AXIS), 1];
+}
+
+/** Workgroups for one invocation per item with 64-wide workgroups (see `flatId` in common.wgsl). */
+export function grid64(items: number): WorkgroupCount {
+  return grid(Math.ceil(items / 64));
+}
+
+export class KernelContext {
+  /** Variants forced instead of the selection rules (tests compare them; a tuner may set them). */
+  readonly overrides: KernelOverrides = {};
+
+  constructor(
+    readonly device: GPUDevice,
+    readonly pipelines: PipelineCache,
+    readonly queue: CommandQueue,
+    readonly pool: BufferPool,
+    readonly profile: AdapterProfile,
+  ) {}
+
+  /** A kernel compiled from a `.wgsl` template; `key` must identify the inputs uniquely. */
+  kernel(
+    name: string,
+    key: string,
+    signature: BindingSignature,
+    source: string,
+    inputs: () => TemplateInputs,
+  ): CompiledKernel {
+    return this.pipelines.get(name, key, signature, () => expandWgsl(name, source, inputs()));
+  }
+
+  /**
+   * Dispatches `kernel` with `buffers` in binding order (outputs first, as its signature says)
+   * and the parameters written since `queue.params()`. An input that is also an output (an
+   * in-place update) would be a storage-usage conflict in WebGPU, so it is read from a copy.
+   */
+  run(kernel: CompiledKernel, buffers: readonly GPUBuffer[], groups: WorkgroupCount): void {
+    const outputs = kernel.signature.lastIndexOf('w') + 1;
+    let bound = buffers;
+    let temps: GPUBuffer[] | null = null;
+    for (let i = outputs; i < buffers.length; i++) {
+      const buffer = buffers[i];
+      if (!buffers.slice(0, outputs).includes(buffer)) continue;
+      if (!temps) {
+        temps = [];
+        bound = [...buffers];
+      }
+      const copy = this.pool.acquire(buffer.size);
+      this.queue.copy(buffer, 0, copy, 0, buffer.size);
+      temps.push(copy);
+      bound = bound.map((b, j) => (j >= outputs && b === buffer ? copy : b));
+    }
+    for (let i = 0; i < outputs; i++) {
+      if (buffers.indexOf(buffers[i]) !== i) {
+        throw new Error(`${kernel.label}: two outputs share one buffer`);
+      }
+    }
+    this.queue.dispatch(kernel, bound, groups);
+    // Recycling right away is safe: later users are encoded after this dispatch.
+    if (temps) for (const temp of temps) this.pool.recycle(temp);
+  }
+}

@@ -1,0 +1,114 @@
+import { afterEach, describe, it } from 'vitest';
+import type { Conv2dGeometry } from '../../backend';
+import { nodeGpuBackend } from '../../testing/node-gpu';
+import type { WebGPUBackend } from './index';
+import { at, expectClose, expectEqual, randomFloats, rng, Workspace } from './test-support';
+
+const backend = await nodeGpuBackend();
+
+function geometry(
+  batch: number,
+  inChannels: number,
+  inHeight: number,
+  inWidth: number,
+  kernelHeight: number,
+  kernelWidth: number,
+  [strideH, strideW]: number[],
+  [padH, padW]: number[],
+  [dilationH, dilationW]: number[],
+): Conv2dGeometry {
+  const outHeight =
+    Math.floor((inHeight + 2 * padH - dilationH * (kernelHeight - 1) - 1) / strideH) + 1;
+  const outWidth =
+    Math.floor((inWidth + 2 * padW - dilationW * (kernelWidth - 1) - 1) / strideW) + 1;
+  return {
+    batch,
+    inChannels,
+    inHeight,
+    inWidth,
+    kernelHeight,
+    kernelWidth,
+    strideH,
+    strideW,
+    padH,
+    padW,
+    dilationH,
+    dilationW,
+    outHeight,
+    outWidth,
+  };
+}
+
+const GEOMETRIES: Conv2dGeometry[] = [
+  geometry(2, 3, 7, 5, 3, 3, [1, 1], [1, 1], [1, 1]),
+  geometry(1, 2, 9, 8, 3, 2, [2, 3], [1, 0], [2, 1]),
+  geometry(3, 1, 1, 1, 1, 1, [1, 1], [0, 0], [1, 1]),
+  geometry(1, 4, 6, 7, 2, 3, [2, 1], [0, 2], [1, 2]),
+];
+
+/** Calls fn(row, col, n, c, ih, iw) for every column element that reads an in-bounds pixel. */
+function forEachTap(
+  g: Conv2dGeometry,
+  fn: (row: number, col: number, n: number, c: number, ih: number, iw: number) => void,
+): void {
+  const cols = g.inChannels * g.kernelHeight * g.kernelWidth;
+  for (let n = 0; n < g.batch; n++)
+    for (let oh = 0; oh < g.outHeight; oh++)
+      for (let ow = 0; ow < g.outWidth; ow++)
+        for (let c = 0; c < g.inChannels; c++)
+          for (let kh = 0; kh < g.kernelHeight; kh++)
+            for (let kw = 0; kw < g.kernelWidth; kw++) {
+              const ih = oh * g.strideH - g.padH + kh * g.dilationH;
+              const iw = ow * g.strideW - g.padW + kw * g.dilationW;
+              if (ih < 0 || iw < 0 || ih >= g.inHeight || iw >= g.inWidth) continue;
+              const row = (n * g.outHeight + oh) * g.outWidth + ow;
+              const col = (c * g.kernelHeight + kh) * g.kernelWidth + kw;
+              fn(row * cols + col, col, n, c, ih, iw);
+            }
+}
+
+describe.skipIf(!backend)('im2col / col2im kernels', () => {
+  const gpu = backend as WebGPUBackend;
+  const ws = new Workspace(gpu);
+  afterEach(() => ws.releaseAll());
+
+  it('im2col unfolds windows with stride, padding and dilation, from NCHW and NHWC layouts', async () => {
+    const random = rng(1);
+    for (const g of GEOMETRIES) {
+      const { batch: N, inChannels: C, inHeight: H, inWidth: W } = g;
+      const data = randomFloats(N * C * H * W, random);
+      const nchw = ws.view(data, [N, C, H, W]);
+      const nhwc = ws.view(data, [N, C, H, W], [H * W * C, 1, W * C, C]);
+      for (const x of [nchw, nhwc]) {
+        const rows = N * g.outHeight * g.outWidth;
+        const cols = C * g.kernelHeight * g.kernelWidth;
+        const out = ws.output('float32', [rows, cols]);
+        gpu.im2col(x.view, g, out);
+        const expected = new Float32Array(rows * cols);
+        forEachTap(g, (flat, _col, n, c, ih, iw) => (expected[flat] = at(x, [n, c, ih, iw])));
+        expectEqual(await ws.read(out), expected);
+      }
+    }
+  });
+
+  it('col2im sums every column element back onto its pixel (contiguous and transposed columns)', async () => {
+    const random = rng(2);
+    for (const g of GEOMETRIES) {
+      const rows = g.batch * g.outHeight * g.outWidth;
+      const cols = g.inChannels * g.kernelHeight * g.kernelWidth;
+      const data = randomFloats(rows * cols, random);
+      const views = [ws.view(data, [rows, cols]), ws.view(data, [rows, cols], [1, rows])];
+      for (const columns of views) {
+        const { batch: N, inChannels: C, inHeight: H, inWidth: W } = g;
+        const out = ws.output('float32', [N, C, H, W]);
+        gpu.col2im(columns.view, g, out);
+        const expected = new Float64Array(N * C * H * W);
+        forEachTap(g, (flat, col, n, c, ih, iw) => {
+          const row = Math.floor(flat / cols);
+          expected[((n * C + c) * H + ih) * W + iw] += at(columns, [row, col]);
+        });
+        expectClose(await ws.read(out), expected, { rel: 1e-6, abs: 1e-6 });
+      }
+    }
+  });
+});

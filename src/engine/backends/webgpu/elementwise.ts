@@ -1,0 +1,166 @@
+/** Binds kernels/elementwise.wgsl and kernels/fill.wgsl: fill, assign, unary, binary and scalar ops. */
+
+import type { BinaryOp, OutView, UnaryOp, View } from '../../backend';
+import elementwiseSource from '../../../../kernels/elementwise.wgsl?raw';
+import fillSource from '../../../../kernels/fill.wgsl?raw';
+import { grid64, type KernelContext } from './context';
+import { gpuOf, outputOf } from './gpu-buffer';
+import { checkRank, coalesce, elementCount, f32Bits } from './uniforms';
+import { wgslType, type WgslScalar } from './wgsl-types';
+
+/** An op as a WGSL expression of `a` (and `b`); `int`, when given, is the exact int32 form. */
+interface OpExpression {
+  readonly float: string;
+  readonly int?: string;
+}
+
+const ZERO = '/*C*/(0)';
+const ONE = '/*C*/(1)';
+const compare = (operator: string): OpExpression => {
+  const expression = `select(${ZERO}, ${ONE}, a ${operator} b)`;
+  return { float: expression, int: expression };
+};
+const same = (expression: string): OpExpression => ({ float: expression, int: expression });
+
+const UNARY: Record<UnaryOp, OpExpression> = {
+  copy: same('a'),
+  neg: same('-a'),
+  exp: { float: 'exp(a)' },
+  log: { float: 'log(a)' },
+  sqrt: { float: 'sqrt(a)' },
+  rsqrt: { float: 'inverseSqrt(a)' },
+  abs: same('abs(a)'),
+  sign: same('sign(a)'),
+  square: same('a * a'),
+  reciprocal: { float: '1.0 / a' },
+  relu: same(`max(a, ${ZERO})`),
+  sigmoid: { float: 'sigmoid(a)' },
+  tanh: { float: 'tanhSafe(a)' },
+  floor: { float: 'floor(a)', int: 'a' },
+  step: same(`select(${ZERO}, ${ONE}, a > ${ZERO})`),
+};
+
+const BINARY: Record<BinaryOp, OpExpression> = {
+  add: same('a + b'),
+  sub: same('a - b'),
+  mul: same('a * b'),
+  div: { float: 'a / b' },
+  pow: { float: 'powSafe(a, b)' },
+  maximum: same('max(a, b)'),
+  minimum: same('min(a, b)'),
+  eq: compare('=='),
+  ne: compare('!='),
+  lt: compare('<'),
+  le: compare('<='),
+  gt: compare('>'),
+  ge: compare('>='),
+};
+
+/** Fills a contiguous output with `value` (truncated toward zero for int32, like Int32Array). */
+export function fill(ctx: KernelContext, out: OutView, value: number): void {
+  const n = elementCount(out.shape);
+  if (n === 0) return;
+  const vec4 = out.offset % 4 === 0;
+  const kernel = ctx.kernel('fill', vec4 ? 'vec4' : '', 'w', fillSource, () => ({
+    flags: vec4 ? ['VEC4'] : [],
+  }));
+  const bits = out.dtype === 'int32' ? value | 0 : f32Bits(value);
+  ctx.queue.params().u32(0, n).u32(1, bits).u32(2, out.offset);
+  ctx.run(kernel, [gpuOf(out)], grid64(vec4 ? Math.ceil(n / 4) : n));
+}
+
+/** The scalar `b` of a scalar op: its bits in the compute type. */
+interface ScalarOperand {
+  readonly value: number;
+  readonly first: boolean;
+}
+
+function launch(
+  ctx: KernelContext,
+  opName: string,
+  expression: OpExpression,
+  a: View,
+  b: View | null,
+  scalar: ScalarOperand | null,
+  out: OutView,
+  stridedOut = false,
+): void {
+  const n = elementCount(out.shape);
+  if (n === 0) return;
+  const operands = b ? [a.strides, b.strides] : [a.strides];
+  if (stridedOut) operands.push(out.strides);
+  const merged = coalesce(out.shape, operands);
+  const rank = merged.shape.length;
+  checkRank(opName, rank);
+  const intInputs =
+    a.dtype === 'int32' &&
+    (b ? b.dtype === 'int32' : true) &&
+    (scalar ? Number.isInteger(scalar.value) && Math.abs(scalar.value) < 2 ** 31 : true);
+  const compute: WgslScalar = expression.int !== undefined && intInputs ? 'i32' : 'f32';
+  const aType = wgslType(a.dtype);
+  const bType = b ? wgslType(b.dtype) : '';
+  const outType = wgslType(out.dtype);
+  const flags: string[] = [];
+  if (b) flags.push('HAS_B');
+  if (scalar) flags.push(scalar.first ? 'SCALAR_FIRST' : 'SCALAR_B');
+  if (rank === 1) flags.push('RANK1');
+  if (stridedOut) flags.push('OUT_STRIDED');
+  // Four elements per invocation when every tensor input is contiguous (4-aligned) or a scalar.
+  const vectorizable = (view: View, k: number) =>
+    merged.strides[k][0] === 0 || (merged.strides[k][0] === 1 && view.offset % 4 === 0);
+  if (rank === 1 && !stridedOut && vectorizable(a, 0) && (!b || vectorizable(b, 1))) {
+    flags.push('VEC4');
+    if (merged.strides[0][0] === 0) flags.push('A_SPLAT');
+    if (b && merged.strides[1][0] === 0) flags.push('B_SPLAT');
+  }
+  const key = `${opName}|${aType}${bType}>${outType}|${compute}|${flags.join(',')}|r${rank}`;
+  const kernel = ctx.kernel('elementwise', key, b ? 'wrr' : 'wr', elementwiseSource, () => ({
+    flags,
+    values: {
+      A_T: aType,
+      B_T: bType || 'f32',
+      OUT_T: outType,
+      C: compute,
+      RANK: rank,
+      EXPR: compute === 'i32' ? (expression.int as string) : expression.float,
+    },
+  }));
+  const params = ctx.queue.params();
+  params.u32(0, n).list(2, merged.shape).list(8, merged.strides[0]).i32(14, a.offset);
+  if (b) params.list(15, merged.strides[1]).i32(21, b.offset);
+  if (scalar) {
+    if (compute === 'i32') params.i32(22, scalar.value);
+    else params.f32(22, scalar.value);
+  }
+  if (stridedOut) params.list(23, merged.strides[operands.length - 1]).i32(29, out.offset);
+  const target = stridedOut ? gpuOf(out) : outputOf(out);
+  const buffers = b ? [target, gpuOf(a), gpuOf(b)] : [target, gpuOf(a)];
+  ctx.run(kernel, buffers, grid64(flags.includes('VEC4') ? Math.ceil(n / 4) : n));
+}
+
+export function unary(ctx: KernelContext, op: UnaryOp, x: View, out: OutView): void {
+  launch(ctx, op, UNARY[op], x, null, null, out);
+}
+
+/**
+ * Copies (and casts) x into `out`, a strided view of an existing buffer; other elements of the
+ * buffer keep their values.
+ */
+export function assign(ctx: KernelContext, x: View, out: View): void {
+  launch(ctx, 'copy', UNARY.copy, x, null, null, out, true);
+}
+
+export function binary(ctx: KernelContext, op: BinaryOp, a: View, b: View, out: OutView): void {
+  launch(ctx, op, BINARY[op], a, b, null, out);
+}
+
+export function binaryScalar(
+  ctx: KernelContext,
+  op: BinaryOp,
+  a: View,
+  scalar: number,
+  scalarFirst: boolean,
+  out: OutView,
+): void {
+  launch(ctx, op, BINARY[op], a, null, { value: scalar, first: scalarFirst }, out);
+}

@@ -1,0 +1,287 @@
+/**
+ * The WebGPU backend: device memory in pooled GPUBuffers and every contract kernel as a WGSL
+ * compute shader, recorded into batched command encoders; `read` is the one place that waits.
+ */
+
+import type {
+  Backend,
+  BinaryOp,
+  Conv2dGeometry,
+  DType,
+  DeviceBuffer,
+  OutView,
+  Pool2dGeometry,
+  RandomParams,
+  ReduceOp,
+  TypedArray,
+  UnaryOp,
+  View,
+} from '../../backend';
+import commonSource from '../../../../kernels/common.wgsl?raw';
+import { BufferPool, type PoolStats } from './buffer-pool';
+import { CommandQueue } from './command-queue';
+import { KernelContext, type AdapterProfile } from './context';
+import { col2im, im2col } from './conv';
+import { assign, binary, binaryScalar, fill, unary } from './elementwise';
+import { gatherColumns, scatterColumns } from './gather-scatter';
+import { unwrap, WebGPUBuffer } from './gpu-buffer';
+import { indexAdd, indexSelect } from './index-select';
+import { matmul } from './matmul';
+import { PipelineCache } from './pipeline-cache';
+import { maxPool2d, maxPool2dBackward } from './pool';
+import { random } from './random';
+import { reduce } from './reduce';
+import { softmax } from './softmax';
+import type { KernelOverrides } from './variants';
+
+export type { KernelOverrides, MatmulVariant, RowMode } from './variants';
+
+// Usage flags are read when a backend is created: in Node the GPUBufferUsage global only exists
+// once the `webgpu` package has installed its globals.
+const storageUsage = () =>
+  GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_SRC | GPUBufferUsage.COPY_DST;
+const stagingUsage = () => GPUBufferUsage.MAP_READ | GPUBufferUsage.COPY_DST;
+
+/** Limits worth raising to the adapter's maximum (WebGPU devices start at conservative defaults). */
+const RAISED_LIMITS = [
+  'maxBufferSize',
+  'maxStorageBufferBindingSize',
+  'maxComputeWorkgroupStorageSize',
+  'maxComputeInvocationsPerWorkgroup',
+  'maxComputeWorkgroupSizeX',
+  'maxComputeWorkgroupSizeY',
+  'maxComputeWorkgroupsPerDimension',
+  'maxStorageBuffersPerShaderStage',
+] as const;
+
+/** Whether the adapter is a CPU emulation (SwiftShader, llvmpipe, WARP) rather than a GPU. */
+export function isCpuEmulated(info: GPUAdapterInfo): boolean {
+  const fallback = (info as GPUAdapterInfo & { isFallbackAdapter?: boolean }).isFallbackAdapter;
+  const text = `${info.vendor} ${info.architecture} ${info.device} ${info.description}`;
+  return fallback === true || /swiftshader|llvmpipe|lavapipe|warp|basic render/i.test(text);
+}
+
+export class WebGPUBackend implements Backend {
+  readonly kind = 'webgpu' as const;
+  /** Resolves when the device is lost (driver reset, `destroy()`); the backend is then unusable. */
+  readonly lost: Promise<GPUDeviceLostInfo>;
+  readonly limits: GPUSupportedLimits;
+  /** Kernel variants to force instead of the selection rules. */
+  readonly overrides: KernelOverrides;
+  private readonly ctx: KernelContext;
+  private readonly pool: BufferPool;
+  private readonly staging: BufferPool;
+  private deviceError: Error | null = null;
+
+  constructor(
+    readonly device: GPUDevice,
+    readonly info: GPUAdapterInfo,
+  ) {
+    this.lost = device.lost;
+    this.limits = device.limits;
+    const profile: AdapterProfile = { cpuEmulated: isCpuEmulated(info) };
+    this.pool = new BufferPool(device, storageUsage(), 'tensor');
+    this.staging = new BufferPool(device, stagingUsage(), 'readback');
+    const pipelines = new PipelineCache(device, commonSource);
+    this.ctx = new KernelContext(device, pipelines, new CommandQueue(device), this.pool, profile);
+    this.overrides = this.ctx.overrides;
+    device.addEventListener('uncapturederror', (event) => {
+      this.deviceError ??= new Error(`WebGPU error: ${event.error.message}`);
+    });
+  }
+
+  /** What the kernel selection rules know about this adapter. */
+  get profile(): AdapterProfile {
+    return this.ctx.profile;
+  }
+
+  /** The pieces kernel families and tests build on. */
+  get context(): KernelContext {
+    return this.ctx;
+  }
+
+  poolStats(): PoolStats {
+    return this.pool.stats();
+  }
+
+  allocate(bytes: number): DeviceBuffer {
+    return new WebGPUBuffer(bytes, this.pool.acquire(Math.max(4, bytes)));
+  }
+
+  release(buffer: DeviceBuffer): void {
+    const owned = unwrap(buffer);
+    owned.released = true;
+    this.pool.recycle(owned.gpu);
+  }
+
+  write(buffer: DeviceBuffer, data: TypedArray): void {
+    const owned = unwrap(buffer);
+    if (data.byteLength > owned.bytes) {
+      throw new Error(`write of ${data.byteLength} bytes into a ${owned.bytes}-byte buffer`);
+    }
+    this.ctx.queue.write(owned.gpu, data);
+  }
+
+  /** Work enqueued after this call waits (in order, on the host) until `data` has been written. */
+  writeAsync(buffer: DeviceBuffer, data: Promise<TypedArray>): void {
+    const owned = unwrap(buffer);
+    const checked = data.then((ready) => {
+      if (ready.byteLength > owned.bytes) {
+        throw new Error(`write of ${ready.byteLength} bytes into a ${owned.bytes}-byte buffer`);
+      }
+      return ready;
+    });
+    this.ctx.queue.writeAfter(owned.gpu, checked);
+  }
+
+  async read(
+    buffer: DeviceBuffer,
+    dtype: DType,
+    offset: number,
+    length: number,
+  ): Promise<TypedArray> {
+    const owned = unwrap(buffer);
+    const bytes = length * 4;
+    if (offset * 4 + bytes > owned.bytes) {
+      throw new Error(
+        `read of elements [${offset}, ${offset + length}) past a ${owned.bytes}-byte buffer`,
+      );
+    }
+    let data = new ArrayBuffer(0);
+    if (length > 0) {
+      const staging = this.staging.acquire(bytes);
+      this.ctx.queue.copy(owned.gpu, offset * 4, staging, 0, bytes);
+      this.ctx.queue.flush();
+      // The copy may be held behind host data still on its way; map only once it is submitted.
+      await this.ctx.queue.settled();
+      try {
+        await staging.mapAsync(GPUMapMode.READ, 0, bytes);
+      } catch (error) {
+        await this.checkErrors();
+        throw error;
+      }
+      data = staging.getMappedRange(0, bytes).slice(0);
+      staging.unmap();
+      this.staging.recycle(staging);
+    }
+    await this.checkErrors();
+    return dtype === 'int32' ? new Int32Array(data) : new Float32Array(data);
+  }
+
+  async synchronize(): Promise<void> {
+    this.ctx.queue.flush();
+    await this.ctx.queue.settled();
+    await this.device.queue.onSubmittedWorkDone();
+    await this.checkErrors();
+  }
+
+  emptyCache(): void {
+    // Pooled buffers may still be named by unsubmitted commands; submit those before destroying
+    // (and when submits are held behind pending host data, wait for them).
+    this.ctx.queue.flush();
+    if (this.ctx.queue.gated) {
+      void this.ctx.queue.idle().then(() => this.emptyCache());
+      return;
+    }
+    this.ctx.queue.forgetBindGroups();
+    this.pool.emptyCache();
+    this.staging.emptyCache();
+  }
+
+  /** Throws a kernel compile failure or an uncaptured device error, once. */
+  private async checkErrors(): Promise<void> {
+    await this.ctx.pipelines.settle();
+    const error = this.deviceError;
+    if (error) {
+      this.deviceError = null;
+      throw error;
+    }
+  }
+
+  fill(out: OutView, value: number): void {
+    fill(this.ctx, out, value);
+  }
+
+  assign(x: View, out: View): void {
+    assign(this.ctx, x, out);
+  }
+
+  random(out: OutView, params: RandomParams): void {
+    random(this.ctx, out, params);
+  }
+
+  unary(op: UnaryOp, x: View, out: OutView): void {
+    unary(this.ctx, op, x, out);
+  }
+
+  binary(op: BinaryOp, a: View, b: View, out: OutView): void {
+    binary(this.ctx, op, a, b, out);
+  }
+
+  binaryScalar(op: BinaryOp, a: View, scalar: number, scalarFirst: boolean, out: OutView): void {
+    binaryScalar(this.ctx, op, a, scalar, scalarFirst, out);
+  }
+
+  reduce(op: ReduceOp, x: View, reducedDims: number, out: OutView): void {
+    reduce(this.ctx, op, x, reducedDims, out);
+  }
+
+  matmul(a: View, b: View, out: OutView): void {
+    matmul(this.ctx, a, b, out);
+  }
+
+  softmax(x: View, out: OutView, log: boolean): void {
+    softmax(this.ctx, x, out, log);
+  }
+
+  gatherColumns(x: View, index: View, out: OutView): void {
+    gatherColumns(this.ctx, x, index, out);
+  }
+
+  scatterColumns(values: View, index: View, out: OutView): void {
+    scatterColumns(this.ctx, values, index, out);
+  }
+
+  indexSelect(table: View, index: View, out: OutView): void {
+    indexSelect(this.ctx, table, index, out);
+  }
+
+  indexAdd(values: View, index: View, out: OutView): void {
+    indexAdd(this.ctx, values, index, out);
+  }
+
+  im2col(x: View, geometry: Conv2dGeometry, out: OutView): void {
+    im2col(this.ctx, x, geometry, out);
+  }
+
+  col2im(columns: View, geometry: Conv2dGeometry, out: OutView): void {
+    col2im(this.ctx, columns, geometry, out);
+  }
+
+  maxPool2d(x: View, geometry: Pool2dGeometry, out: OutView, indices: OutView): void {
+    maxPool2d(this.ctx, x, geometry, out, indices);
+  }
+
+  maxPool2dBackward(gradOut: View, indices: View, geometry: Pool2dGeometry, out: OutView): void {
+    maxPool2dBackward(this.ctx, gradOut, indices, geometry, out);
+  }
+}
+
+/** Opens a device on `adapter` with its full limits and wraps it in a backend. */
+export async function createWebGPUBackend(adapter: GPUAdapter): Promise<WebGPUBackend> {
+  const requiredLimits: Record<string, number> = {};
+  for (const name of RAISED_LIMITS) {
+    const value = adapter.limits[name];
+    if (typeof value === 'number') requiredLimits[name] = value;
+  }
+  // Timestamps let the profiler and a future autotuner time kernels where the adapter allows.
+  const requiredFeatures: GPUFeatureName[] = adapter.features.has('timestamp-query')
+    ? ['timestamp-query']
+    : [];
+  const device = await adapter.requestDevice({
+    requiredLimits,
+    requiredFeatures,
+    label: 'gpubook',
+  });
+  return new WebGPUBackend(device, adapter.info);
+}

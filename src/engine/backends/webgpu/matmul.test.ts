@@ -1,0 +1,128 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { nodeGpuBackend } from '../../testing/node-gpu';
+import type { WebGPUBackend } from './index';
+import { chooseMatmulVariant } from './matmul';
+import { at, randomFloats, rng, Workspace, type HostView } from './test-support';
+import type { MatmulVariant } from './variants';
+
+const backend = await nodeGpuBackend();
+
+/** a: [B, M, K] (transposeA: stored as [B, K, M]); b: [B, K, N] (transposeB: stored [B, N, K]). */
+interface Case {
+  batch: number;
+  m: number;
+  k: number;
+  n: number;
+  transposeA?: boolean;
+  transposeB?: boolean;
+  /** b shared by every batch (batch stride 0). */
+  broadcastB?: boolean;
+  /** Elements skipped at the start of both buffers. */
+  offset?: number;
+}
+
+describe.skipIf(!backend)('matmul kernels', () => {
+  const gpu = backend as WebGPUBackend;
+  const ws = new Workspace(gpu);
+  afterEach(() => ws.releaseAll());
+
+  function operand(
+    rows: number,
+    cols: number,
+    batch: number,
+    transpose: boolean,
+    broadcast: boolean,
+    offset: number,
+    seed: number,
+  ): HostView {
+    const stored = broadcast ? 1 : batch;
+    const data = randomFloats(offset + stored * rows * cols, rng(seed));
+    const batchStride = broadcast ? 0 : rows * cols;
+    const strides = transpose ? [batchStride, 1, rows] : [batchStride, cols, 1];
+    return ws.view(data, [batch, rows, cols], strides, offset);
+  }
+
+  async function check(c: Case, variant: MatmulVariant): Promise<void> {
+    const offset = c.offset ?? 0;
+    const a = operand(c.m, c.k, c.batch, !!c.transposeA, false, offset, c.m * 31 + c.k);
+    const b = operand(c.k, c.n, c.batch, !!c.transposeB, !!c.broadcastB, offset, c.n * 17 + c.k);
+    const out = ws.output('float32', [c.batch, c.m, c.n]);
+    gpu.overrides.matmul = variant;
+    gpu.matmul(a.view, b.view, out);
+    const actual = await ws.read(out);
+    for (let batch = 0; batch < c.batch; batch++) {
+      for (let i = 0; i < c.m; i++) {
+        for (let j = 0; j < c.n; j++) {
+          let sum = 0;
+          let magnitude = 0;
+          for (let k = 0; k < c.k; k++) {
+            const term = at(a, [batch, i, k]) * at(b, [batch, k, j]);
+            sum += term;
+            magnitude += Math.abs(term);
+          }
+          const got = actual[(batch * c.m + i) * c.n + j];
+          if (!(Math.abs(got - sum) <= 1e-6 * magnitude + 1e-6)) {
+            expect.fail(
+              `${JSON.stringify(c)} ${variant}: out[${batch},${i},${j}] = ${got}, expected ${sum}`,
+            );
+          }
+        }
+      }
+    }
+  }
+
+  const sizes: [number, number, number][] = [
+    [1, 1, 1],
+    [3, 7, 5],
+    [7, 33, 3],
+    [33, 65, 7],
+    [65, 3, 129],
+    [129, 129, 65],
+    [8, 12, 16],
+    [64, 64, 64],
+    [1, 128, 4],
+    [4, 129, 1],
+  ];
+
+  for (const variant of ['register', 'tiled'] as MatmulVariant[]) {
+    it(`${variant}: odd and aligned sizes in every transpose layout`, async () => {
+      for (const [m, k, n] of sizes) {
+        for (const transposeA of [false, true]) {
+          for (const transposeB of [false, true]) {
+            await check({ batch: 1, m, k, n, transposeA, transposeB }, variant);
+          }
+        }
+      }
+    });
+
+    it(`${variant}: batches, stride-0 broadcast of b, and offsets (aligned or not)`, async () => {
+      await check({ batch: 3, m: 7, k: 33, n: 5, broadcastB: true }, variant);
+      await check({ batch: 2, m: 16, k: 8, n: 12, broadcastB: true, offset: 4 }, variant);
+      await check({ batch: 2, m: 16, k: 8, n: 12, offset: 3 }, variant);
+      await check(
+        { batch: 3, m: 12, k: 20, n: 8, transposeA: true, transposeB: true, offset: 4 },
+        variant,
+      );
+      await check({ batch: 1, m: 5, k: 0, n: 3 }, variant);
+    });
+  }
+
+  it('exercises every load layout of the register kernel', () => {
+    const compiled = gpu.context.pipelines.labels().filter((l) => l.startsWith('matmul['));
+    for (const flag of ['A_VEC_K', 'A_VEC_M', 'B_VEC_N', 'B_VEC_K', 'TM4', 'OUT_VEC']) {
+      expect(
+        compiled.some((label) => label.includes(flag)),
+        flag,
+      ).toBe(true);
+    }
+    // And the fully scalar (strided, unaligned) form.
+    expect(compiled.some((label) => label.startsWith('matmul[|'))).toBe(true);
+  });
+
+  it('chooses the register kernel on CPU emulation and tiles on GPUs for large products', () => {
+    const big = { batch: 1, m: 512, n: 512, k: 512 };
+    expect(chooseMatmulVariant({ cpuEmulated: true }, big)).toBe('register');
+    expect(chooseMatmulVariant({ cpuEmulated: false }, big)).toBe('tiled');
+    expect(chooseMatmulVariant({ cpuEmulated: false }, { ...big, m: 1 })).toBe('register');
+  });
+});

@@ -1,0 +1,125 @@
+/**
+ * Reverse-mode differentiation: walks the graph from a tensor in reverse topological order, calls
+ * each node's backward closure, and accumulates into the `.grad` of leaves. Runs without recording
+ * a graph, inside a scope so every intermediate gradient is released when it returns.
+ */
+import { Node, noGrad } from './autograd';
+import { endScope, startScope } from './memory';
+import * as elementwise from './ops/elementwise';
+import * as inplace from './ops/inplace';
+import { clone } from './ops/shape-ops';
+import { fullLike } from './ops/creation';
+import { formatShape, shapesEqual } from './shape';
+import type { Tensor } from './tensor';
+
+/** Nodes reachable from `root`, each after every node that feeds it a gradient. */
+function reverseTopological(root: Node): Node[] {
+  const order: Node[] = [];
+  const seen = new Set<Node>([root]);
+  const stack: [Node, number][] = [[root, 0]];
+  while (stack.length > 0) {
+    const top = stack[stack.length - 1];
+    const [node, i] = top;
+    if (i < node.next.length) {
+      top[1]++;
+      const edge = node.next[i];
+      if (edge instanceof Node && !seen.has(edge)) {
+        seen.add(edge);
+        stack.push([edge, 0]);
+      }
+    } else {
+      stack.pop();
+      order.push(node);
+    }
+  }
+  return order.reverse();
+}
+
+export function backward(root: Tensor, gradient: Tensor | null, retainGraph: boolean): void {
+  if (!root.requiresGrad) {
+    throw new Error('element 0 of tensors does not require grad and does not have a grad_fn');
+  }
+  if (gradient === null && root.numel() !== 1) {
+    throw new Error(
+      `grad can be implicitly created only for scalar outputs (this tensor has shape ` +
+        `${formatShape(root.shape)}); pass a gradient of the same shape to backward()`,
+    );
+  }
+  if (gradient !== null && !shapesEqual(gradient.shape, root.shape)) {
+    throw new Error(
+      `backward: gradient has shape ${formatShape(gradient.shape)} but the tensor has shape ` +
+        `${formatShape(root.shape)}`,
+    );
+  }
+  const newGrads: Tensor[] = [];
+  startScope();
+  try {
+    noGrad(() => {
+      const seed = gradient ?? fullLike(root, 1);
+      const leafGrads = new Map<Tensor, Tensor>();
+      const addLeaf = (leaf: Tensor, g: Tensor): void => {
+        const previous = leafGrads.get(leaf);
+        leafGrads.set(leaf, previous ? elementwise.add(previous, g) : g);
+      };
+      const rootNode = root.res.node;
+      if (rootNode === null) addLeaf(root, seed);
+      else {
+        const grads = new Map<Node, Tensor>([[rootNode, seed]]);
+        for (const node of reverseTopological(rootNode)) {
+          const g = grads.get(node);
+          grads.delete(node);
+          if (g !== undefined) {
+            if (node.freed || node.backwardFn === null) {
+              throw new Error(
+                'Trying to backward through the graph a second time (or directly access saved ' +
+                  'tensors after they have already been freed). Saved intermediate values of the ' +
+                  'graph are freed when you call .backward(); pass { retainGraph: true } to ' +
+                  'backward twice.',
+              );
+            }
+            node.checkVersions();
+            const inputGrads = node.backwardFn(g);
+            node.next.forEach((edge, i) => {
+              const gi = inputGrads[i];
+              if (edge === null || gi === null || gi === undefined) return;
+              if (edge instanceof Node) {
+                const previous = grads.get(edge);
+                grads.set(edge, previous ? elementwise.add(previous, gi) : gi);
+              } else addLeaf(edge, gi);
+            });
+          }
+          if (!retainGraph) node.freeSaved();
+        }
+      }
+      const given = new Set<Tensor>();
+      for (const [leaf, g] of leafGrads) {
+        if (leaf.isDisposed) continue;
+        const existing = leaf.grad;
+        if (existing !== null && !existing.isDisposed && existing.isContiguous()) {
+          // Accumulate in place, as PyTorch does, so a held reference to .grad sees the sum.
+          inplace.copyInto(existing, elementwise.add(existing, g));
+          continue;
+        }
+        const sum = existing !== null && !existing.isDisposed ? elementwise.add(existing, g) : g;
+        // A gradient may be a broadcast view or shared with another leaf; .grad must own its memory.
+        const owned =
+          ownsWholeStorage(sum) && !given.has(sum) && sum !== gradient ? sum : clone(sum);
+        given.add(owned);
+        leaf.grad = owned;
+        newGrads.push(owned);
+      }
+    });
+  } finally {
+    endScope(newGrads);
+  }
+}
+
+function ownsWholeStorage(t: Tensor): boolean {
+  return (
+    !t.res.internal &&
+    t.isContiguous() &&
+    t.offset === 0 &&
+    t.res.storage.refCount === 1 &&
+    t.res.storage.bytes === t.numel() * 4
+  );
+}

@@ -1,0 +1,56 @@
+/** Per-device memory bookkeeping: bytes in use, the peak, and an optional enforced limit. */
+
+function formatBytes(bytes: number): string {
+  if (bytes < 1024) return `${bytes} bytes`;
+  const units = ['KiB', 'MiB', 'GiB'];
+  let value = bytes / 1024;
+  let unit = 0;
+  while (value >= 1024 && unit < units.length - 1) {
+    value /= 1024;
+    unit++;
+  }
+  return `${value.toFixed(2)} ${units[unit]} (${bytes} bytes)`;
+}
+
+/** Thrown before anything is allocated, so the failed operation leaves every tensor usable. */
+export class DeviceMemoryError extends Error {
+  override name = 'DeviceMemoryError';
+  constructor(
+    readonly device: string,
+    readonly requested: number,
+    readonly inUse: number,
+    readonly limit: number,
+  ) {
+    super(
+      `Out of memory on ${device}: tried to allocate ${formatBytes(requested)} with ` +
+        `${formatBytes(inUse)} already in use and a limit of ${formatBytes(limit)}. ` +
+        `Free tensors (dispose(), tidy()) or raise the device's memory limit.`,
+    );
+  }
+}
+
+export class MemoryAccount {
+  inUse = 0;
+  peak = 0;
+  /** Bytes; null means no limit. */
+  limit: number | null = null;
+
+  constructor(readonly device: string) {}
+
+  /** Claims bytes or throws DeviceMemoryError without changing anything. */
+  reserve(bytes: number): void {
+    if (this.limit !== null && this.inUse + bytes > this.limit) {
+      throw new DeviceMemoryError(this.device, bytes, this.inUse, this.limit);
+    }
+    this.inUse += bytes;
+    if (this.inUse > this.peak) this.peak = this.inUse;
+  }
+
+  free(bytes: number): void {
+    this.inUse -= bytes;
+  }
+
+  resetPeak(): void {
+    this.peak = this.inUse;
+  }
+}

@@ -1,0 +1,72 @@
+/** The engine's public surface: tensors, devices, autograd, lifetimes, ops and formatting. */
+import { runScoped, tensorsIn } from './memory';
+import { Tensor } from './tensor';
+
+export { Tensor } from './tensor';
+export { ValuesIndices } from './tensor';
+export type { Dims, DimOptions, NestedNumbers, ReduceOptions } from './tensor';
+export type { Backend, DType, TypedArray } from './backend';
+export { parseDType, isDTypeName } from './dtype';
+export { ShapeError } from './shape';
+
+// Devices.
+export { Device, type DeviceInfo } from './devices/device';
+export { parseDeviceName, type DeviceSpec, type DeviceKind } from './devices/device-name';
+export { DeviceMemoryError } from './devices/memory-account';
+export {
+  addGpuDevice,
+  cpu,
+  getDevice,
+  gpuDevices,
+  gpuUnavailable,
+  initEngine,
+  listDevices,
+  removeGpuDevices,
+  type EngineStatus,
+} from './devices/registry';
+export { defaultDevice, withTfDevice, type Flavor } from './devices/placement';
+export {
+  emptyCache,
+  maxMemoryAllocated,
+  memoryAllocated,
+  resetPeakMemoryStats,
+  setMemoryLimit,
+  synchronize,
+} from './devices/stats';
+
+// Autograd and lifetimes.
+export { enableGrad, isGradEnabled, noGrad, setGradEnabled } from './autograd';
+export { memoryStats, setRootProvider, stepBoundary } from './memory';
+
+// Randomness.
+export { defaultGenerator, Generator, manualSeed } from './random';
+
+// Ops.
+export * as ops from './ops';
+
+// Formatting and the calling convention.
+export { formatTensor, formatValues, type FormatOptions, type TensorMeta } from './format';
+export * as args from './args';
+
+/**
+ * Runs fn and releases every tensor it created except those it returns (in a tensor, array or
+ * plain object). Optional: the engine frees training-loop temporaries without it.
+ */
+export function tidy<T>(fn: () => T): T {
+  return runScoped(
+    fn,
+    (result) => tensorsIn(result, (v): v is Tensor => v instanceof Tensor),
+    'tidy',
+  );
+}
+
+/** Releases tensors now (any later use throws). */
+export function dispose(value: unknown): void {
+  for (const t of tensorsIn(value, (v): v is Tensor => v instanceof Tensor)) t.dispose();
+}
+
+/** Marks tensors persistent: step sweeps never release them. */
+export function keep<T>(value: T): T {
+  for (const t of tensorsIn(value, (v): v is Tensor => v instanceof Tensor)) t.keep();
+  return value;
+}

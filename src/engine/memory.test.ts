@@ -1,0 +1,176 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { noGrad } from './autograd';
+import type { Device } from './devices/device';
+import { memoryAllocated } from './devices/stats';
+import { setRootProvider, stepBoundary } from './memory';
+import * as ops from './ops';
+import { manualSeed } from './random';
+import type { Tensor } from './tensor';
+import { testDevices } from './testing/devices';
+import { tidy } from './index';
+
+const devices = await testDevices();
+
+afterEach(() => setRootProvider(null));
+
+/** A tiny optimizer: the real optim classes call stepBoundary() the same way. */
+function sgdStep(params: Tensor[], lr: number): void {
+  noGrad(() => {
+    for (const p of params) {
+      p.sub_(ops.mul(p.grad as Tensor, lr));
+      p.grad = null;
+    }
+  });
+  stepBoundary();
+}
+
+async function trainMlp(
+  device: Device,
+  steps: number,
+): Promise<{ at10: number; atEnd: number; first: number; last: number }> {
+  manualSeed(42);
+  const o = { device };
+  const x = ops.randn([32, 8], o);
+  const y = ops.sum(ops.mul(x, 0.5), 1, true);
+  const w1 = ops.mul(ops.randn([8, 16], o), 0.3).requiresGrad_();
+  const b1 = ops.zeros([16], { device, requiresGrad: true });
+  const w2 = ops.mul(ops.randn([16, 1], o), 0.3).requiresGrad_();
+  const b2 = ops.zeros([1], { device, requiresGrad: true });
+  let at10 = 0;
+  let first = 0;
+  let last = 0;
+  for (let step = 1; step <= steps; step++) {
+    const h = ops.relu(ops.add(ops.matmul(x, w1), b1));
+    const out = ops.add(ops.matmul(h, w2), b2);
+    const loss = ops.mseLoss(out, y);
+    loss.backward();
+    if (step === 1) first = await loss.item();
+    if (step === steps) last = await loss.item();
+    sgdStep([w1, b1, w2, b2], 0.05);
+    if (step === 10) at10 = memoryAllocated(device);
+  }
+  return { at10, atEnd: memoryAllocated(device), first, last };
+}
+
+describe.each(devices.map((d) => [d.name, d] as const))(
+  'memory without dispose on %s',
+  (_, device) => {
+    it('1000 training steps of an MLP keep memoryAllocated flat', async () => {
+      const before = memoryAllocated(device);
+      const { at10, atEnd, first, last } = await trainMlp(device, 1000);
+      expect(at10).toBeGreaterThan(before);
+      expect(atEnd).toBe(at10);
+      expect(last).toBeLessThan(first * 0.2);
+    });
+
+    it('the graph holds what backward needs, and lets go of it when backward runs', () => {
+      const n = 64 * 64 * 4;
+      const x = ops.randn([64, 64], { device, requiresGrad: true });
+      const base = memoryAllocated(device);
+      const a = ops.mul(x, 0.1);
+      const b = ops.exp(a);
+      const c = ops.tanh(b);
+      const y = ops.sum(c);
+      for (const t of [a, b, c]) t.dispose();
+      // exp and tanh saved their outputs; mul saved x, which is no new memory.
+      expect(memoryAllocated(device) - base).toBe(4 + 2 * n);
+      y.backward();
+      // What remains: the loss itself and x.grad.
+      expect(memoryAllocated(device) - base).toBe(4 + n);
+      expect(() => y.backward()).toThrow('Trying to backward through the graph a second time');
+    });
+
+    it('frees a graph nobody can reach when its output is released', () => {
+      const x = ops.randn([32, 32], { device, requiresGrad: true });
+      const base = memoryAllocated(device);
+      const m = ops.mul(x, 2);
+      const s = ops.sigmoid(m);
+      const loss = ops.sum(s);
+      m.dispose();
+      s.dispose();
+      expect(memoryAllocated(device) - base).toBe(4 + 32 * 32 * 4);
+      loss.dispose();
+      expect(memoryAllocated(device)).toBe(base);
+    });
+
+    it('op temporaries are released when the op returns', () => {
+      const a = ops.randn([16, 16], { device });
+      const base = memoryAllocated(device);
+      const loss = ops.mseLoss(a, ops.zeros([16, 16], { device })); // zeros is a user tensor, kept
+      expect(memoryAllocated(device) - base).toBe(16 * 16 * 4 + 4);
+      loss.dispose();
+    });
+  },
+);
+
+describe('step sweeps', () => {
+  const device = devices[0];
+
+  it('release old unused tensors with a clear error, keep used, kept and rooted ones', () => {
+    const scope: Record<string, unknown> = {};
+    setRootProvider(() => [scope]);
+    const unused = ops.ones([3], { device });
+    const usedEveryStep = ops.ones([3], { device });
+    const kept = ops.ones([3], { device }).keep();
+    scope.rooted = ops.ones([3], { device });
+    scope.nested = { list: [new Map([['t', ops.ones([2], { device })]])] };
+    for (let i = 0; i < 4; i++) {
+      ops.add(usedEveryStep, 1);
+      stepBoundary();
+    }
+    expect(() => ops.add(unused, 1)).toThrow(
+      'released automatically at the end of a training step',
+    );
+    expect(() => ops.add(unused, 1)).toThrow('.keep()');
+    expect(() => ops.add(usedEveryStep, 1)).not.toThrow();
+    expect(() => ops.add(kept, 1)).not.toThrow();
+    expect(() => ops.add(scope.rooted as Tensor, 1)).not.toThrow();
+    const nested = (scope.nested as { list: Map<string, Tensor>[] }).list[0].get('t') as Tensor;
+    expect(() => ops.add(nested, 1)).not.toThrow();
+  });
+
+  it('a tensor survives the boundary that closes the step it was made in', async () => {
+    const t = ops.ones([2], { device });
+    stepBoundary();
+    expect(Array.from(await t.data())).toEqual([1, 1]);
+    stepBoundary();
+    stepBoundary();
+    expect(t.isDisposed).toBe(true);
+  });
+
+  it('the gradient of a surviving parameter survives', async () => {
+    const w = ops.ones([2], { device, requiresGrad: true }).keep();
+    ops.sum(ops.mul(w, 3)).backward();
+    for (let i = 0; i < 5; i++) stepBoundary();
+    expect(Array.from(await (w.grad as Tensor).data())).toEqual([3, 3]);
+  });
+});
+
+describe('tidy and dispose', () => {
+  const device = devices[0];
+
+  it('tidy releases what it created except what it returns', () => {
+    const base = memoryAllocated(device);
+    let inner: Tensor | null = null;
+    const result = tidy(() => {
+      inner = ops.ones([100], { device });
+      return { y: ops.mul(inner, 2) };
+    });
+    expect(memoryAllocated(device) - base).toBe(400);
+    expect(() => ops.add(inner as unknown as Tensor, 1)).toThrow(
+      'created inside tidy() and released when tidy() returned',
+    );
+    expect(() => ops.add(result.y, 1)).not.toThrow();
+  });
+
+  it('dispose frees memory now, and a view keeps shared memory alive', () => {
+    const base = memoryAllocated(device);
+    const t = ops.ones([10, 10], { device });
+    const v = ops.reshape(t, [100]);
+    t.dispose();
+    expect(memoryAllocated(device) - base).toBe(400);
+    v.dispose();
+    expect(memoryAllocated(device)).toBe(base);
+    expect(() => ops.add(t, 1)).toThrow('disposed');
+  });
+});

@@ -1,0 +1,278 @@
+/**
+ * Tensor lifetimes without `dispose` in user code.
+ *
+ * JS has no destructors and a FinalizationRegistry runs far too late for GPU memory, yet a training
+ * loop repeated thousands of times must not grow device memory. Lifetimes are therefore layered:
+ *  1. Storage is reference counted (views share it); `dispose()` and `tidy(fn)` release eagerly.
+ *  2. Composed ops and backward run inside internal scopes: temporaries that do not escape are
+ *     released as soon as the op returns.
+ *  3. The autograd graph holds its own handles on saved tensors and drops them after backward
+ *     (unless retainGraph), or as soon as no live tensor can reach that part of the graph.
+ *  4. Step sweeps: optimizers, data loaders and fit loops call `stepBoundary()`. Tensors carry the
+ *     generation they were made in; at a boundary a tensor is released when it is at least two
+ *     generations old, not persistent (`keep()`: parameters, optimizer state, datasets), not used
+ *     as an op input since the previous boundary, not the gradient of a surviving tensor, and not
+ *     reachable from the host's roots (`setRootProvider`, e.g. the notebook's globals). What is
+ *     released becomes a tombstone whose later use throws an error that says what happened.
+ *  5. A FinalizationRegistry frees whatever becomes unreachable everywhere else.
+ *  6. Device memory accounting counts live storages only, so `memoryAllocated` is exact.
+ */
+import type { Node } from './autograd';
+import type { Storage } from './storage';
+import type { Tensor } from './tensor';
+
+export type ReleaseReason = 'disposed' | 'tidy' | 'step' | 'graph' | 'collected';
+
+/** What a tensor owns, kept apart from the Tensor object so a finalizer can release it. */
+export interface TensorResources {
+  storage: Storage;
+  /** The autograd node that produced the tensor (its grad_fn). */
+  node: Node | null;
+  generation: number;
+  lastUsed: number;
+  persistent: boolean;
+  /** Autograd's own handle on a saved tensor: owned by its node, never swept. */
+  internal: boolean;
+  released: ReleaseReason | null;
+  /** Set on a `.grad` tensor: the resources of the tensor it is the gradient of. */
+  gradOf: TensorResources | null;
+}
+
+let generation = 0;
+/** Non-persistent user-visible tensors, weakly held so the garbage collector stays free to act. */
+const live = new Map<TensorResources, WeakRef<Tensor>>();
+const scopes: Tensor[][] = [];
+let rootProvider: (() => Iterable<unknown>) | null = null;
+
+const finalizer = new FinalizationRegistry<TensorResources>((res) => {
+  releaseResources(res, 'collected');
+});
+
+export function currentGeneration(): number {
+  return generation;
+}
+
+export function newResources(storage: Storage, internal: boolean): TensorResources {
+  storage.retain();
+  return {
+    storage,
+    node: null,
+    generation,
+    lastUsed: generation,
+    persistent: false,
+    internal,
+    released: null,
+    gradOf: null,
+  };
+}
+
+/** Called once for every new Tensor. */
+export function track(tensor: Tensor): void {
+  const res = tensor.res;
+  finalizer.register(tensor, res, res);
+  if (res.internal) return;
+  live.set(res, new WeakRef(tensor));
+  scopes[scopes.length - 1]?.push(tensor);
+}
+
+export function releaseResources(res: TensorResources, reason: ReleaseReason): void {
+  if (res.released !== null) return;
+  res.released = reason;
+  live.delete(res);
+  finalizer.unregister(res);
+  res.storage.release();
+  const node = res.node;
+  res.node = null;
+  node?.unref();
+}
+
+export function releasedMessage(reason: ReleaseReason): string {
+  switch (reason) {
+    case 'step':
+      return (
+        'This tensor was released automatically at the end of a training step (optimizer.step(), ' +
+        'a new DataLoader batch or fit call stepBoundary()): nothing had used it for two steps and ' +
+        'no notebook variable held it. Call .keep() on a tensor to hold it across training steps.'
+      );
+    case 'tidy':
+      return (
+        'This tensor was created inside tidy() and released when tidy() returned. Return it from ' +
+        'the tidy function, or call .keep() on it, to use it afterwards.'
+      );
+    case 'graph':
+      return (
+        'Trying to backward through the graph a second time (or directly access saved tensors ' +
+        'after they have already been freed). Saved intermediate values of the graph are freed ' +
+        'when you call .backward(); pass { retainGraph: true } if you need to backward twice.'
+      );
+    case 'disposed':
+    case 'collected':
+      return 'This tensor was disposed and can no longer be used.';
+  }
+}
+
+/** Marks a tensor as an op input now; throws if it has been released. */
+export function touch(res: TensorResources): void {
+  if (res.released !== null) throw new Error(releasedMessage(res.released));
+  res.lastUsed = generation;
+}
+
+/** Persistent tensors (parameters, optimizer state, datasets) are never swept. */
+export function keep(res: TensorResources): void {
+  res.persistent = true;
+  live.delete(res);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Scopes: deterministic release of temporaries.
+
+export function startScope(): void {
+  scopes.push([]);
+}
+
+/** Ends the innermost scope: releases its tensors except `keepers`, which move to the parent. */
+export function endScope(keepers: Iterable<Tensor>, reason: ReleaseReason = 'tidy'): void {
+  const scope = scopes.pop();
+  if (!scope) throw new Error('endScope() without startScope()');
+  const keepSet = new Set(keepers);
+  const parent = scopes[scopes.length - 1];
+  for (const tensor of scope) {
+    if (keepSet.has(tensor) || tensor.res.persistent) parent?.push(tensor);
+    else releaseResources(tensor.res, reason);
+  }
+}
+
+/** Tensors directly inside a value (a tensor, or arrays/plain objects of them, a few levels deep). */
+export function tensorsIn(
+  value: unknown,
+  isTensor: (v: unknown) => v is Tensor,
+  depth = 4,
+): Tensor[] {
+  const found: Tensor[] = [];
+  const visit = (v: unknown, d: number): void => {
+    if (isTensor(v)) found.push(v);
+    else if (d > 0 && Array.isArray(v)) v.forEach((x) => visit(x, d - 1));
+    else if (d > 0 && v instanceof Map) v.forEach((x) => visit(x, d - 1));
+    else if (
+      d > 0 &&
+      v !== null &&
+      typeof v === 'object' &&
+      Object.getPrototypeOf(v) === Object.prototype
+    ) {
+      Object.values(v).forEach((x) => visit(x, d - 1));
+    }
+  };
+  visit(value, depth);
+  return found;
+}
+
+/** Runs fn; tensors it creates are released when it returns, except those it returns. */
+export function runScoped<T>(
+  fn: () => T,
+  keepersOf: (result: T) => Iterable<Tensor>,
+  reason: ReleaseReason,
+): T {
+  startScope();
+  let result: T;
+  try {
+    result = fn();
+  } catch (error) {
+    endScope([], reason);
+    throw error;
+  }
+  if (result instanceof Promise) {
+    endScope([], reason);
+    throw new TypeError('tidy() takes a synchronous function; an async function cannot be tidied');
+  }
+  endScope(keepersOf(result), reason);
+  return result;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Step sweeps.
+
+/** The host's roots: the kernel registers the notebook's global scope object. */
+export function setRootProvider(provider: (() => Iterable<unknown>) | null): void {
+  rootProvider = provider;
+}
+
+/** How many objects one sweep may visit when looking for tensors the notebook still holds. */
+const WALK_BUDGET = 200_000;
+
+function reachableTensors(isTensor: (v: unknown) => v is Tensor): Set<Tensor> {
+  const found = new Set<Tensor>();
+  if (!rootProvider) return found;
+  const visited = new Set<object>();
+  const queue: unknown[] = [...rootProvider()];
+  let budget = WALK_BUDGET;
+  for (let i = 0; i < queue.length && budget > 0; i++) {
+    const value = queue[i];
+    if (value === null || typeof value !== 'object') continue;
+    if (visited.has(value)) continue;
+    visited.add(value);
+    budget--;
+    if (isTensor(value)) {
+      found.add(value);
+      continue;
+    }
+    if (ArrayBuffer.isView(value) || value instanceof ArrayBuffer || value instanceof Promise)
+      continue;
+    if (Array.isArray(value)) {
+      if (value.length > 0 && typeof value[0] === 'number') continue;
+      for (const item of value) queue.push(item);
+    } else if (value instanceof Map) {
+      for (const [k, v] of value) queue.push(k, v);
+    } else if (value instanceof Set) {
+      for (const v of value) queue.push(v);
+    } else {
+      // Own data properties only: reading accessors could run user code.
+      const descriptors = Object.getOwnPropertyDescriptors(value);
+      for (const key of Object.keys(descriptors)) {
+        const d = descriptors[key];
+        if ('value' in d) queue.push(d.value);
+      }
+    }
+  }
+  return found;
+}
+
+let tensorCheck: ((v: unknown) => v is Tensor) | null = null;
+
+/** tensor.ts registers its instanceof check here, keeping this module free of a runtime import. */
+export function setTensorCheck(check: (v: unknown) => v is Tensor): void {
+  tensorCheck = check;
+}
+
+/**
+ * The end of a training step. Releases tensors that are at least two generations old, unused since
+ * the previous boundary, not persistent and not reachable from the roots; then starts a new one.
+ */
+export function stepBoundary(): void {
+  const closing = generation;
+  const candidates: [TensorResources, WeakRef<Tensor>][] = [];
+  for (const entry of live) {
+    const res = entry[0];
+    if (res.persistent || res.generation > closing - 1 || res.lastUsed >= closing) continue;
+    candidates.push(entry);
+  }
+  if (candidates.length > 0) {
+    const reachable = tensorCheck ? reachableTensors(tensorCheck) : new Set<Tensor>();
+    const doomed = new Set<TensorResources>();
+    for (const [res, ref] of candidates) {
+      const tensor = ref.deref();
+      if (tensor === undefined || !reachable.has(tensor)) doomed.add(res);
+    }
+    for (const res of [...doomed]) {
+      const owner = res.gradOf;
+      // The gradient of a surviving tensor lives as long as that tensor holds it.
+      if (owner && owner.released === null && !doomed.has(owner)) doomed.delete(res);
+    }
+    for (const res of doomed) releaseResources(res, 'step');
+  }
+  generation++;
+}
+
+/** Counts for tests and diagnostics. */
+export function memoryStats(): { liveTensors: number; generation: number; openScopes: number } {
+  return { liveTensors: live.size, generation, openScopes: scopes.length };
+}

@@ -1,0 +1,14 @@
+/** torch.nn for the engine: Module, Parameter, containers, layers, losses, init and summaries. */
+export { Module, type ForwardHook } from './module';
+export { Parameter, adoptStorage } from './parameter';
+export { IncompatibleKeys, type LoadStateDictOptions, type StateDict } from './state-dict';
+export { Sequential, ModuleList } from './layers/containers';
+export { Linear, type LinearOptions } from './layers/linear';
+export { Conv1d, Conv2d, type ConvOptions } from './layers/conv';
+export { MaxPool1d, MaxPool2d, AdaptiveMaxPool2d, type MaxPoolOptions } from './layers/pool';
+export { ReLU, Softmax, Flatten, Dropout, Dropout2d } from './layers/activation';
+export { Embedding, type EmbeddingOptions } from './layers/embedding';
+export { CrossEntropyLoss, MSELoss, type CrossEntropyLossOptions } from './layers/loss';
+export { summarize, formatSummary, type ModelSummary, type SummaryOptions, type SummaryRow } from './summary';
+export { checkInputDevice } from './device-errors';
+export * as init from './init';

@@ -1,0 +1,46 @@
+/**
+ * nn.Parameter: a tensor that a Module registers as trainable. It owns its memory (contiguous, at
+ * offset 0, so `module.to(device)` can swap the memory under it), requires grad by default, and
+ * is persistent: the engine's step sweeps never release it.
+ */
+import { bindArgs, optional, asBool } from '../args';
+import { clone } from '../ops/shape-ops';
+import { Tensor } from '../tensor';
+
+function ownsWholeStorage(t: Tensor): boolean {
+  return t.isContiguous() && t.offset === 0 && t.res.storage.bytes === t.numel() * 4;
+}
+
+export class Parameter extends Tensor {
+  /** `new nn.Parameter(tensor)`, `new nn.Parameter(tensor, false)` or `{ requiresGrad: false }`. */
+  constructor(data: Tensor, requiresGrad?: boolean | { requiresGrad?: boolean });
+  constructor(...args: unknown[]) {
+    const a = bindArgs({ name: 'Parameter', params: ['data', 'requiresGrad'] }, args);
+    if (!(a.data instanceof Tensor))
+      throw new TypeError('Parameter: data must be a Tensor (e.g. torch.randn(3, 2))');
+    const data = a.data;
+    // A view of a larger tensor is copied: the parameter must own all of its memory.
+    const source = ownsWholeStorage(data) ? data.detach() : clone(data.detach());
+    super(source.res.storage, source.shape, source.strides, 0, source.dtype);
+    source.dispose();
+    this.requiresGrad = optional(a.requiresGrad, asBool, 'Parameter: requiresGrad', true);
+    this.keep();
+  }
+}
+
+/**
+ * Moves a parameter's (or buffer's) memory to the memory of `source` in place, so every holder
+ * of the parameter (optimizers, the user's variables) sees the move, as PyTorch's
+ * `param.data = …` does. `source` must be contiguous at offset 0 with the same shape.
+ */
+export function adoptStorage(target: Tensor, source: Tensor): void {
+  if (!ownsWholeStorage(source) || source.shape.join() !== target.shape.join()) {
+    throw new Error('adoptStorage: the new memory must be a contiguous tensor of the same shape');
+  }
+  const next = source.res.storage;
+  const previous = target.res.storage;
+  if (next === previous) return;
+  next.retain();
+  target.res.storage = next;
+  previous.release();
+}

@@ -1,0 +1,161 @@
+import { describe, expect, it } from 'vitest';
+import * as ops from '.';
+import { testDevices } from '../testing/devices';
+import { checkOp } from '../testing/harness';
+import { conv2d, maxPool2d } from '../testing/reference';
+
+const devices = await testDevices();
+
+type ConvCase = [
+  string,
+  number[],
+  number[],
+  boolean,
+  [number, number],
+  [number, number],
+  [number, number],
+];
+
+const convCases: ConvCase[] = [
+  ['1x1 kernel', [1, 1, 3, 3], [2, 1, 1, 1], true, [1, 1], [0, 0], [1, 1]],
+  ['3x3 with bias', [2, 3, 5, 6], [4, 3, 3, 3], true, [1, 1], [0, 0], [1, 1]],
+  ['padding', [1, 2, 5, 5], [3, 2, 3, 3], false, [1, 1], [1, 1], [1, 1]],
+  ['stride 2, odd size', [2, 1, 7, 7], [2, 1, 3, 3], true, [2, 2], [1, 1], [1, 1]],
+  ['dilation 2', [1, 2, 7, 6], [2, 2, 3, 2], true, [1, 1], [0, 1], [2, 2]],
+  ['rectangular kernel and strides', [1, 3, 6, 9], [2, 3, 2, 4], true, [2, 3], [1, 0], [1, 1]],
+];
+
+describe.each(devices.map((d) => [d.name, d] as const))(
+  'convolution and pooling on %s',
+  (_, device) => {
+    it.each(convCases)('conv2d: %s', async (_name, xs, ws, bias, stride, padding, dilation) => {
+      const inputs = [{ shape: xs }, { shape: ws }, ...(bias ? [{ shape: [ws[0]] }] : [])];
+      await checkOp(
+        device,
+        {
+          inputs,
+          engine: ([x, w, b]) => ops.conv2d(x, w, b ?? null, { stride, padding, dilation }),
+          reference: ([x, w, b]) => conv2d(x, w, b ?? null, stride, padding, dilation),
+        },
+        'conv2d',
+      );
+    });
+
+    it('conv1d is conv2d over one row', async () => {
+      await checkOp(
+        device,
+        {
+          inputs: [{ shape: [2, 3, 11] }, { shape: [4, 3, 3] }, { shape: [4] }],
+          engine: ([x, w, b]) => ops.conv1d(x, w, b, { stride: 2, padding: 1 }),
+          reference: ([x, w, b]) => {
+            const y = conv2d(
+              { shape: [2, 3, 1, 11], data: x.data },
+              { shape: [4, 3, 1, 3], data: w.data },
+              b,
+              [1, 2],
+              [0, 1],
+              [1, 1],
+            );
+            return { shape: [2, 4, y.shape[3]], data: y.data };
+          },
+        },
+        'conv1d',
+      );
+    });
+
+    it('conv2d explains a channel mismatch', () => {
+      const x = ops.zeros([8, 1, 28, 28], { device });
+      const w = ops.zeros([16, 3, 3, 3], { device });
+      expect(() => ops.conv2d(x, w, null)).toThrow(
+        'conv2d: weight [16, 3, 3, 3] expects input with 3 channels, but got input [8, 1, 28, 28] with 1 channels',
+      );
+    });
+
+    it.each([
+      [
+        [1, 2, 4, 4],
+        [2, 2],
+        [2, 2],
+        [0, 0],
+      ],
+      [
+        [2, 3, 7, 5],
+        [3, 3],
+        [2, 2],
+        [1, 1],
+      ],
+      [
+        [1, 1, 6, 7],
+        [2, 3],
+        [1, 2],
+        [0, 1],
+      ],
+    ] as [number[], [number, number], [number, number], [number, number]][])(
+      'maxPool2d of %j, kernel %j, stride %j, padding %j',
+      async (shape, k, s, p) => {
+        await checkOp(
+          device,
+          {
+            inputs: [{ shape }],
+            engine: ([x]) => ops.maxPool2d(x, k, { stride: s, padding: p }),
+            reference: ([x]) => {
+              const oh = Math.floor((shape[2] + 2 * p[0] - k[0]) / s[0]) + 1;
+              const ow = Math.floor((shape[3] + 2 * p[1] - k[1]) / s[1]) + 1;
+              return maxPool2d(x, oh, ow, (axis, i) => [
+                i * s[axis] - p[axis],
+                i * s[axis] - p[axis] + k[axis],
+              ]);
+            },
+          },
+          'maxPool2d',
+        );
+      },
+    );
+
+    it.each([
+      [
+        [1, 2, 7, 5],
+        [3, 2],
+      ],
+      [
+        [2, 1, 4, 4],
+        [4, 4],
+      ],
+      [
+        [1, 3, 5, 9],
+        [1, 1],
+      ],
+    ] as [number[], [number, number]][])('adaptiveMaxPool2d of %j to %j', async (shape, out) => {
+      await checkOp(
+        device,
+        {
+          inputs: [{ shape }],
+          engine: ([x]) => ops.adaptiveMaxPool2d(x, out),
+          reference: ([x]) =>
+            maxPool2d(x, out[0], out[1], (axis, i) => [
+              Math.floor((i * shape[2 + axis]) / out[axis]),
+              Math.ceil(((i + 1) * shape[2 + axis]) / out[axis]),
+            ]),
+        },
+        'adaptiveMaxPool2d',
+      );
+    });
+
+    it('maxPool1d pools along the last dim', async () => {
+      await checkOp(
+        device,
+        {
+          inputs: [{ shape: [2, 3, 10] }],
+          engine: ([x]) => ops.maxPool1d(x, 3, { stride: 2 }),
+          reference: ([x]) => {
+            const y = maxPool2d({ shape: [2, 3, 1, 10], data: x.data }, 1, 4, (axis, i) =>
+              axis === 0 ? [0, 1] : [i * 2, i * 2 + 3],
+            );
+            return { shape: [2, 3, 4], data: y.data };
+          },
+        },
+        'maxPool1d',
+      );
+    });
+  },
+);

@@ -1,0 +1,168 @@
+/**
+ * Convolutions as GEMMs: conv2d = im2col (patches to columns) → matmul with the flattened weight →
+ * reshape, plus bias. im2col's backward is col2im, so the whole gradient (GEMMs + col2im) comes
+ * from composition. conv1d is conv2d over a height of 1.
+ */
+import { withGrad } from '../autograd';
+import type { Conv2dGeometry } from '../backend';
+import { formatShape, ShapeError } from '../shape';
+import type { Tensor } from '../tensor';
+import { add } from './elementwise';
+import { matmul, t } from './matmul';
+import { contiguous, permute, reshape, squeeze, unsqueeze } from './shape-ops';
+import { emptyTensor, inputsDevice, kernelView, requireFloat, scoped } from './support';
+
+export type Pair = [number, number];
+
+export interface Conv2dOptions {
+  stride?: Pair;
+  /** Symmetric zero padding per side, or 'valid' (none) / 'same' (output size = input size). */
+  padding?: Pair | 'same' | 'valid';
+  dilation?: Pair;
+}
+
+function im2col(x: Tensor, g: Conv2dGeometry): Tensor {
+  const device = inputsDevice('conv2d', x);
+  const out = emptyTensor(device, 'float32', [
+    g.batch * g.outHeight * g.outWidth,
+    g.inChannels * g.kernelHeight * g.kernelWidth,
+  ]);
+  if (out.numel() > 0) device.backend.im2col(kernelView(x), g, kernelView(out));
+  return withGrad('Im2ColBackward0', [x], out, () => (grad) => [col2im(grad, g)]);
+}
+
+function col2im(columns: Tensor, g: Conv2dGeometry): Tensor {
+  const device = inputsDevice('conv2d backward', columns);
+  const out = emptyTensor(device, 'float32', [g.batch, g.inChannels, g.inHeight, g.inWidth]);
+  if (out.numel() > 0) device.backend.col2im(kernelView(columns), g, kernelView(out));
+  return withGrad('Col2ImBackward0', [columns], out, () => (grad) => [im2col(grad, g)]);
+}
+
+function samePadding(kernel: number, dilation: number, stride: number, op: string): number {
+  const total = dilation * (kernel - 1);
+  if (stride !== 1 || total % 2 !== 0) {
+    throw new ShapeError(
+      `${op}: padding='same' needs stride 1 and an odd effective kernel size here ` +
+        `(kernel ${kernel}, dilation ${dilation}, stride ${stride}); give the padding as numbers`,
+    );
+  }
+  return total / 2;
+}
+
+/** x [N, C, H, W] (or [C, H, W]), weight [O, C, kH, kW], bias [O] → [N, O, oH, oW]. */
+export function conv2d(
+  x: Tensor,
+  weight: Tensor,
+  bias: Tensor | null,
+  options: Conv2dOptions = {},
+): Tensor {
+  inputsDevice('conv2d', x, weight, bias);
+  requireFloat('conv2d', x);
+  requireFloat('conv2d', weight, 'weight');
+  if (x.ndim !== 4 && x.ndim !== 3) {
+    throw new ShapeError(
+      `conv2d: expected a 3-D or 4-D input [N, C, H, W], got ${formatShape(x.shape)}`,
+    );
+  }
+  if (x.ndim === 3) return scoped(() => squeeze(conv2d(unsqueeze(x, 0), weight, bias, options), 0));
+  if (weight.ndim !== 4)
+    throw new ShapeError(
+      `conv2d: weight must be 4-D [O, C, kH, kW], got ${formatShape(weight.shape)}`,
+    );
+  const [batch, channels, height, width] = x.shape;
+  const [outChannels, weightChannels, kh, kw] = weight.shape;
+  if (weightChannels !== channels) {
+    throw new ShapeError(
+      `conv2d: weight ${formatShape(weight.shape)} expects input with ${weightChannels} channels, ` +
+        `but got input ${formatShape(x.shape)} with ${channels} channels`,
+    );
+  }
+  if (bias && (bias.ndim !== 1 || bias.shape[0] !== outChannels)) {
+    throw new ShapeError(
+      `conv2d: bias must have shape [${outChannels}], got ${formatShape(bias.shape)}`,
+    );
+  }
+  const [sh, sw] = options.stride ?? [1, 1];
+  const [dh, dw] = options.dilation ?? [1, 1];
+  const pad = options.padding ?? [0, 0];
+  const [ph, pw]: Pair =
+    pad === 'valid'
+      ? [0, 0]
+      : pad === 'same'
+        ? [samePadding(kh, dh, sh, 'conv2d'), samePadding(kw, dw, sw, 'conv2d')]
+        : pad;
+  if (
+    [sh, sw, dh, dw].some((v) => !Number.isInteger(v) || v < 1) ||
+    [ph, pw].some((v) => !Number.isInteger(v) || v < 0)
+  ) {
+    throw new ShapeError(
+      'conv2d: stride and dilation must be integers >= 1 and padding integers >= 0',
+    );
+  }
+  const outHeight = Math.floor((height + 2 * ph - dh * (kh - 1) - 1) / sh) + 1;
+  const outWidth = Math.floor((width + 2 * pw - dw * (kw - 1) - 1) / sw) + 1;
+  if (outHeight < 1 || outWidth < 1) {
+    throw new ShapeError(
+      `conv2d: input ${formatShape(x.shape)} (padded ${height + 2 * ph}x${width + 2 * pw}) is smaller ` +
+        `than the kernel ${kh}x${kw} (dilation ${dh}x${dw})`,
+    );
+  }
+  const geometry: Conv2dGeometry = {
+    batch,
+    inChannels: channels,
+    inHeight: height,
+    inWidth: width,
+    kernelHeight: kh,
+    kernelWidth: kw,
+    strideH: sh,
+    strideW: sw,
+    padH: ph,
+    padW: pw,
+    dilationH: dh,
+    dilationW: dw,
+    outHeight,
+    outWidth,
+  };
+  return scoped(() => {
+    const columns = im2col(x, geometry);
+    const flatWeight = reshape(weight, [outChannels, channels * kh * kw]);
+    const rows = matmul(columns, t(flatWeight)); // [N*oH*oW, O]
+    const nhwc = reshape(rows, [batch, outHeight, outWidth, outChannels]);
+    const nchw = permute(nhwc, [0, 3, 1, 2]);
+    return bias ? add(nchw, reshape(bias, [1, outChannels, 1, 1])) : contiguous(nchw);
+  });
+}
+
+export interface Conv1dOptions {
+  stride?: number;
+  padding?: number | 'same' | 'valid';
+  dilation?: number;
+}
+
+/** x [N, C, L] (or [C, L]), weight [O, C, k], bias [O] → [N, O, oL]. */
+export function conv1d(
+  x: Tensor,
+  weight: Tensor,
+  bias: Tensor | null,
+  options: Conv1dOptions = {},
+): Tensor {
+  if (x.ndim !== 3 && x.ndim !== 2) {
+    throw new ShapeError(
+      `conv1d: expected a 2-D or 3-D input [N, C, L], got ${formatShape(x.shape)}`,
+    );
+  }
+  if (weight.ndim !== 3)
+    throw new ShapeError(`conv1d: weight must be 3-D [O, C, k], got ${formatShape(weight.shape)}`);
+  if (x.ndim === 2) return scoped(() => squeeze(conv1d(unsqueeze(x, 0), weight, bias, options), 0));
+  const padding = options.padding ?? 0;
+  return scoped(() =>
+    squeeze(
+      conv2d(unsqueeze(x, 2), unsqueeze(weight, 2), bias, {
+        stride: [1, options.stride ?? 1],
+        dilation: [1, options.dilation ?? 1],
+        padding: typeof padding === 'number' ? [0, padding] : padding === 'valid' ? [0, 0] : 'same',
+      }),
+      2,
+    ),
+  );
+}

@@ -1,0 +1,39 @@
+/**
+ * Copies between devices (`.to()`, `.cuda()`, `.cpu()`). A copy is enqueued, never awaited: the
+ * source is read (at once on an idle CPU, otherwise asynchronously) and the target device fills its
+ * buffer when the data arrives, ordered before any later work on it. Differentiable.
+ */
+import { withGrad } from '../autograd';
+import { CpuBackend } from '../backends/cpu';
+import type { Device } from '../devices/device';
+import type { Tensor } from '../tensor';
+import { contiguous } from './shape-ops';
+import { emptyTensor, inputsDevice, scoped } from './support';
+
+export function toDevice(x: Tensor, device: Device): Tensor {
+  const source = inputsDevice('to', x);
+  if (source === device) return x;
+  return scoped(() => {
+    const src = contiguous(x);
+    const out = emptyTensor(device, x.dtype, x.shape);
+    const n = x.numel();
+    if (n > 0) {
+      const from = source.backend;
+      const buffer = src.res.storage.buffer;
+      const now = from instanceof CpuBackend ? from.readSync(buffer, x.dtype, src.offset, n) : null;
+      if (now !== null) device.backend.write(out.res.storage.buffer, now);
+      else {
+        const writeAsync = device.backend.writeAsync?.bind(device.backend);
+        if (!writeAsync) {
+          throw new Error(
+            `Cannot copy a tensor from ${source.name} to ${device.name} without waiting: the ` +
+              `${device.name} backend has no asynchronous writes. Copy through the cpu with ` +
+              `\`await\` (torch.tensor(await t.data())) instead.`,
+          );
+        }
+        writeAsync(out.res.storage.buffer, from.read(buffer, x.dtype, src.offset, n));
+      }
+    }
+    return withGrad('ToCopyBackward0', [x], out, () => (g) => [toDevice(g, source)]);
+  });
+}

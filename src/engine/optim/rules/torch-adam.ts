@@ -1,0 +1,110 @@
+/**
+ * PyTorch's Adam (L2 weight decay, amsgrad, maximize) and NAdam (momentum decay schedule,
+ * optionally decoupled weight decay), with torch.optim's formulas and defaults.
+ */
+import { add, div, maximum, mul, neg, sqrt, sub } from '../../ops/elementwise';
+import { fullLike } from '../../ops/creation';
+import { clone } from '../../ops/shape-ops';
+import type { Tensor } from '../../tensor';
+import {
+  flag,
+  num,
+  pair,
+  type Hyper,
+  type ParamState,
+  type UpdateContext,
+  type UpdateRule,
+} from '../optimizer';
+
+function validateAdam(h: Hyper): void {
+  const [b1, b2] = pair(h, 'betas');
+  if (num(h, 'lr') < 0) throw new RangeError(`Invalid learning rate: ${num(h, 'lr')}`);
+  if (num(h, 'eps') < 0) throw new RangeError(`Invalid epsilon value: ${num(h, 'eps')}`);
+  if (!(b1 >= 0 && b1 < 1)) throw new RangeError(`Invalid beta parameter at index 0: ${b1}`);
+  if (!(b2 >= 0 && b2 < 1)) throw new RangeError(`Invalid beta parameter at index 1: ${b2}`);
+  if (num(h, 'weightDecay') < 0)
+    throw new RangeError(`Invalid weight_decay value: ${num(h, 'weightDecay')}`);
+}
+
+/** exp_avg.lerp_(g, 1 - b1) and exp_avg_sq.mul_(b2).addcmul_(g, g, 1 - b2), as new state. */
+function moments(state: ParamState, g: Tensor, b1: number, b2: number): [Tensor, Tensor] {
+  const m0 = state.get('expAvg') ?? fullLike(g, 0);
+  const v0 = state.get('expAvgSq') ?? fullLike(g, 0);
+  const m = add(m0, mul(sub(g, m0), 1 - b1));
+  const v = add(mul(v0, b2), mul(mul(g, g), 1 - b2));
+  state.set('expAvg', m);
+  state.set('expAvgSq', v);
+  return [m, v];
+}
+
+export const torchAdam: UpdateRule = {
+  name: 'Adam',
+  defaults: {
+    lr: 1e-3,
+    betas: [0.9, 0.999],
+    eps: 1e-8,
+    weightDecay: 0,
+    amsgrad: false,
+    maximize: false,
+  },
+  validate: validateAdam,
+  update({ param, grad, state, hyper }: UpdateContext): Tensor {
+    const lr = num(hyper, 'lr');
+    const [b1, b2] = pair(hyper, 'betas');
+    const weightDecay = num(hyper, 'weightDecay');
+    let g = flag(hyper, 'maximize') ? neg(grad) : grad;
+    if (weightDecay !== 0) g = add(g, mul(param, weightDecay));
+    let [m, v] = moments(state, g, b1, b2);
+    if (flag(hyper, 'amsgrad')) {
+      const previous = state.get('maxExpAvgSq');
+      // Starts from zeros in PyTorch, so the first maximum is v itself (copied: state owns it).
+      v = previous ? maximum(previous, v) : clone(v);
+      state.set('maxExpAvgSq', v);
+    }
+    const t = state.step;
+    const stepSize = lr / (1 - b1 ** t);
+    const denom = add(div(sqrt(v), Math.sqrt(1 - b2 ** t)), num(hyper, 'eps'));
+    return sub(param, mul(div(m, denom), stepSize));
+  },
+};
+
+export const torchNAdam: UpdateRule = {
+  name: 'NAdam',
+  defaults: {
+    lr: 2e-3,
+    betas: [0.9, 0.999],
+    eps: 1e-8,
+    weightDecay: 0,
+    momentumDecay: 4e-3,
+    decoupledWeightDecay: false,
+    maximize: false,
+  },
+  validate(h: Hyper): void {
+    validateAdam(h);
+    if (num(h, 'momentumDecay') < 0)
+      throw new RangeError(`Invalid momentum_decay value: ${num(h, 'momentumDecay')}`);
+  },
+  update({ param, grad, state, hyper }: UpdateContext): Tensor {
+    const lr = num(hyper, 'lr');
+    const [b1, b2] = pair(hyper, 'betas');
+    const weightDecay = num(hyper, 'weightDecay');
+    const psi = num(hyper, 'momentumDecay');
+    let p = param;
+    let g = flag(hyper, 'maximize') ? neg(grad) : grad;
+    if (weightDecay !== 0) {
+      if (flag(hyper, 'decoupledWeightDecay')) p = mul(param, 1 - lr * weightDecay);
+      else g = add(g, mul(param, weightDecay));
+    }
+    const t = state.step;
+    // The momentum schedule is host arithmetic: only the step count enters it.
+    const mu = b1 * (1 - 0.5 * 0.96 ** (t * psi));
+    const muNext = b1 * (1 - 0.5 * 0.96 ** ((t + 1) * psi));
+    const muProduct = state.scalar('muProduct', 1) * mu;
+    state.scalars.set('muProduct', muProduct);
+    const [m, v] = moments(state, g, b1, b2);
+    const denom = add(sqrt(div(v, 1 - b2 ** t)), num(hyper, 'eps'));
+    const fromGrad = mul(div(g, denom), (-lr * (1 - mu)) / (1 - muProduct));
+    const fromMomentum = mul(div(m, denom), (-lr * muNext) / (1 - muProduct * muNext));
+    return add(add(p, fromGrad), fromMomentum);
+  },
+};

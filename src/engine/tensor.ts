@@ -1,0 +1,684 @@
+/**
+ * The Tensor: a strided view of reference-counted device memory, with an optional autograd node.
+ * Its methods are the cell API's tensor members (API.md); each parses the calling convention and
+ * hands over to one op in `ops/`, where shape rules, forward and backward live.
+ */
+import { asBool, asDims, asInt, asShape, bindArgs, isOptionsObject, optional } from './args';
+import type { Node } from './autograd';
+import type { DType, TypedArray, View } from './backend';
+import { backward } from './backward';
+import type { Device } from './devices/device';
+import type { DeviceSpec } from './devices/device-name';
+import { getDevice } from './devices/registry';
+import { isDTypeName, parseDType } from './dtype';
+import {
+  keep as keepResources,
+  newResources,
+  releaseResources,
+  setTensorCheck,
+  touch,
+  track,
+  type TensorResources,
+} from './memory';
+import * as elementwise from './ops/elementwise';
+import * as inplace from './ops/inplace';
+import * as linalg from './ops/matmul';
+import * as nnOps from './ops/nn';
+import * as reduce from './ops/reduce';
+import * as shapeOps from './ops/shape-ops';
+import { toDevice } from './ops/transfer';
+import { isContiguous, numel, normalizeDim, type Shape } from './shape';
+import type { Storage } from './storage';
+
+export type Scalar = number;
+export type NestedNumbers = number | NestedNumbers[];
+/** `dim` arguments: one dim, several dims, or (for most reductions) all when omitted. */
+export type Dims = number | number[];
+
+/**
+ * torch's `max(dim)` result: named fields like PyTorch's namedtuple, and destructurable and
+ * indexable as a pair (`const [values, indices] = t.max(1)`).
+ */
+export class ValuesIndices {
+  readonly length = 2;
+  readonly 0: Tensor;
+  readonly 1: Tensor;
+  constructor(
+    readonly values: Tensor,
+    readonly indices: Tensor,
+  ) {
+    this[0] = values;
+    this[1] = indices;
+  }
+  *[Symbol.iterator](): IterableIterator<Tensor> {
+    yield this.values;
+    yield this.indices;
+  }
+}
+
+export interface ReduceOptions {
+  dim?: Dims;
+  keepdim?: boolean;
+}
+
+/** Options naming one dim (max/min with a dim return values and indices). */
+export interface DimOptions {
+  dim: number;
+  keepdim?: boolean;
+}
+
+export class Tensor {
+  readonly shape: readonly number[];
+  readonly strides: readonly number[];
+  readonly offset: number;
+  readonly dtype: DType;
+  /** @internal Storage, graph node and lifetime bookkeeping (see memory.ts). */
+  readonly res: TensorResources;
+  private leafRequiresGrad = false;
+  private gradTensor: Tensor | null = null;
+
+  /** @internal Use the creation functions (torch.tensor, torch.zeros, …) instead. */
+  constructor(
+    storage: Storage,
+    shape: Shape,
+    strides: Shape,
+    offset: number,
+    dtype: DType,
+    internal = false,
+  ) {
+    this.shape = Object.freeze([...shape]);
+    this.strides = Object.freeze([...strides]);
+    this.offset = offset;
+    this.dtype = dtype;
+    this.res = newResources(storage, internal);
+    track(this);
+  }
+
+  // -------------------------------------------------------------------------------------------
+  // Where and what.
+
+  /** @internal */
+  get deviceObject(): Device {
+    return this.res.storage.device;
+  }
+
+  /** Canonical device name: 'cpu' or 'gpu:N'. */
+  get device(): string {
+    return this.res.storage.device.name;
+  }
+
+  get isCuda(): boolean {
+    return this.res.storage.device.kind === 'gpu';
+  }
+
+  get ndim(): number {
+    return this.shape.length;
+  }
+
+  dim(): number {
+    return this.shape.length;
+  }
+
+  numel(): number {
+    return numel(this.shape);
+  }
+
+  /** The shape, or the size of one dimension. */
+  size(dim?: number): number | readonly number[] {
+    if (dim === undefined) return this.shape;
+    return this.shape[normalizeDim(dim, this.shape.length, 'size')];
+  }
+
+  isContiguous(): boolean {
+    return isContiguous(this.shape, this.strides);
+  }
+
+  // -------------------------------------------------------------------------------------------
+  // Autograd.
+
+  get requiresGrad(): boolean {
+    return this.res.node !== null || this.leafRequiresGrad;
+  }
+
+  set requiresGrad(value: boolean) {
+    if (this.res.node !== null) {
+      if (value) return;
+      throw new Error(
+        'you can only change requiresGrad flags of leaf variables. Use .detach() to get a tensor ' +
+          'that does not require grad.',
+      );
+    }
+    if (value && this.dtype !== 'float32') {
+      throw new TypeError(`Only float32 tensors can require gradients; this one is ${this.dtype}`);
+    }
+    this.leafRequiresGrad = value;
+  }
+
+  requiresGrad_(requiresGrad = true): this {
+    this.requiresGrad = requiresGrad;
+    return this;
+  }
+
+  get isLeaf(): boolean {
+    return this.res.node === null;
+  }
+
+  /** The node that made this tensor, as PyTorch's grad_fn (null for leaves). */
+  get gradFn(): { readonly name: string } | null {
+    return this.res.node;
+  }
+
+  get grad(): Tensor | null {
+    return this.gradTensor;
+  }
+
+  set grad(value: Tensor | null) {
+    if (value !== null) {
+      if (!(value instanceof Tensor)) throw new TypeError('grad must be a Tensor or null');
+      if (value.shape.join() !== this.shape.join() || value.device !== this.device) {
+        throw new Error(
+          `assigned grad has shape ${JSON.stringify(value.shape)} on ${value.device}, but the ` +
+            `tensor has shape ${JSON.stringify(this.shape)} on ${this.device}`,
+        );
+      }
+      value.res.gradOf = this.res;
+    }
+    if (this.gradTensor && this.gradTensor !== value && this.gradTensor.res.gradOf === this.res) {
+      this.gradTensor.res.gradOf = null;
+    }
+    this.gradTensor = value;
+  }
+
+  /** Computes gradients of this tensor w.r.t. every leaf that requires grad, into `.grad`. */
+  backward(...args: unknown[]): void {
+    const a = bindArgs(SIG.backward, args);
+    if (a.createGraph)
+      throw new Error('backward: createGraph (higher-order gradients) is not supported');
+    const gradient =
+      a.gradient === undefined || a.gradient === null ? null : asTensor(a.gradient, 'gradient');
+    backward(this, gradient, optional(a.retainGraph, asBool, 'retainGraph', false));
+  }
+
+  /** A tensor sharing this one's memory, cut from the graph. */
+  detach(): Tensor {
+    touch(this.res);
+    return new Tensor(this.res.storage, this.shape, this.strides, this.offset, this.dtype);
+  }
+
+  /** @internal Autograd's own handle on a saved tensor (never swept; freed with its node). */
+  savedHandle(): Tensor {
+    return new Tensor(this.res.storage, this.shape, this.strides, this.offset, this.dtype, true);
+  }
+
+  /** @internal Makes this tensor the output of `node`. */
+  attachNode(node: Node): void {
+    this.res.node = node;
+    node.ref();
+  }
+
+  // -------------------------------------------------------------------------------------------
+  // Lifetime (see memory.ts).
+
+  /** Holds this tensor across training steps: step sweeps never release it. */
+  keep(): this {
+    touch(this.res);
+    keepResources(this.res);
+    return this;
+  }
+
+  /** Releases the memory now; any later use of this tensor throws. */
+  dispose(): void {
+    releaseResources(this.res, 'disposed');
+  }
+
+  get isDisposed(): boolean {
+    return this.res.released !== null;
+  }
+
+  // -------------------------------------------------------------------------------------------
+  // Reading values (the only waits for a device).
+
+  /** @internal How kernels see this tensor. */
+  kernelView(): View {
+    return {
+      buffer: this.res.storage.buffer,
+      dtype: this.dtype,
+      shape: this.shape,
+      strides: this.strides,
+      offset: this.offset,
+    };
+  }
+
+  /** The values as a typed array in row-major order. */
+  async data(): Promise<TypedArray> {
+    touch(this.res);
+    const backend = this.deviceObject.backend;
+    const n = this.numel();
+    if (this.isContiguous())
+      return backend.read(this.res.storage.buffer, this.dtype, this.offset, n);
+    const copy = shapeOps.clone(this.detach());
+    try {
+      return await backend.read(copy.res.storage.buffer, this.dtype, 0, n);
+    } finally {
+      copy.dispose();
+    }
+  }
+
+  dataSync(): never {
+    throw new Error(
+      'dataSync() is not available: use `await t.data()` (GPU results arrive asynchronously)',
+    );
+  }
+
+  async item(): Promise<number> {
+    const n = this.numel();
+    if (n !== 1) throw new Error(`a Tensor with ${n} elements cannot be converted to Scalar`);
+    return (await this.data())[0];
+  }
+
+  async tolist(): Promise<NestedNumbers> {
+    const flat = Array.from(await this.data());
+    const build = (dim: number, start: number): NestedNumbers => {
+      if (dim === this.shape.length) return flat[start];
+      const inner = numel(this.shape.slice(dim + 1));
+      return Array.from({ length: this.shape[dim] }, (_, i) => build(dim + 1, start + i * inner));
+    };
+    return build(0, 0);
+  }
+
+  /** Synchronous summary; values need `await` (use print() or formatTensor). */
+  toString(): string {
+    return `Tensor(shape=[${this.shape.join(', ')}], dtype=${this.dtype}, device='${this.device}')`;
+  }
+
+  // -------------------------------------------------------------------------------------------
+  // Devices and dtypes.
+
+  /** `to(device)`, `to(dtype)`, `to(device, dtype)`, `to(otherTensor)` or `to({ device, dtype })`. */
+  to(...args: unknown[]): Tensor {
+    let device: Device | null = null;
+    let dtype: DType | null = null;
+    for (const arg of args) {
+      if (arg === undefined || arg === null) continue;
+      if (arg instanceof Tensor) {
+        device = arg.deviceObject;
+        dtype = arg.dtype;
+      } else if (typeof arg === 'string' && isDTypeName(arg)) dtype = parseDType(arg);
+      else if (isOptionsObject(arg) && !('name' in arg)) {
+        const o = bindArgs(SIG.to, [arg]);
+        if (o.device !== undefined) device = getDevice(o.device as DeviceSpec);
+        if (o.dtype !== undefined) dtype = parseDType(o.dtype, 'to');
+      } else device = getDevice(arg as DeviceSpec);
+    }
+    const cast = dtype !== null && dtype !== this.dtype ? elementwise.cast(this, dtype) : this;
+    return device !== null ? toDevice(cast, device) : cast;
+  }
+
+  cuda(device: DeviceSpec | number = 'gpu:0'): Tensor {
+    return toDevice(this, getDevice(typeof device === 'number' ? `gpu:${device}` : device));
+  }
+
+  cpu(): Tensor {
+    return toDevice(this, getDevice('cpu'));
+  }
+
+  float(): Tensor {
+    return elementwise.cast(this, 'float32');
+  }
+
+  int(): Tensor {
+    return elementwise.cast(this, 'int32');
+  }
+
+  /** int64 does not exist on WebGPU: long() gives int32, enough for labels and indices. */
+  long(): Tensor {
+    return elementwise.cast(this, 'int32');
+  }
+
+  type(dtype?: string): Tensor | string {
+    return dtype === undefined ? this.dtype : elementwise.cast(this, parseDType(dtype, 'type'));
+  }
+
+  // -------------------------------------------------------------------------------------------
+  // Element-wise.
+
+  add(other: Tensor | Scalar, options?: { alpha?: number }): Tensor {
+    const alpha = options?.alpha ?? 1;
+    return elementwise.add(this, alpha === 1 ? other : elementwise.mul(other, alpha));
+  }
+  sub(other: Tensor | Scalar, options?: { alpha?: number }): Tensor {
+    const alpha = options?.alpha ?? 1;
+    return elementwise.sub(this, alpha === 1 ? other : elementwise.mul(other, alpha));
+  }
+  mul(other: Tensor | Scalar): Tensor {
+    return elementwise.mul(this, other);
+  }
+  div(other: Tensor | Scalar): Tensor {
+    return elementwise.div(this, other);
+  }
+  pow(exponent: Tensor | Scalar): Tensor {
+    return elementwise.pow(this, exponent);
+  }
+  maximum(other: Tensor | Scalar): Tensor {
+    return elementwise.maximum(this, other);
+  }
+  minimum(other: Tensor | Scalar): Tensor {
+    return elementwise.minimum(this, other);
+  }
+  clamp(...args: unknown[]): Tensor {
+    const a = bindArgs(SIG.clamp, args);
+    return elementwise.clamp(
+      this,
+      optional(a.min, asNum, 'min', null),
+      optional(a.max, asNum, 'max', null),
+    );
+  }
+  eq(other: Tensor | Scalar): Tensor {
+    return elementwise.eq(this, other);
+  }
+  ne(other: Tensor | Scalar): Tensor {
+    return elementwise.ne(this, other);
+  }
+  lt(other: Tensor | Scalar): Tensor {
+    return elementwise.lt(this, other);
+  }
+  le(other: Tensor | Scalar): Tensor {
+    return elementwise.le(this, other);
+  }
+  gt(other: Tensor | Scalar): Tensor {
+    return elementwise.gt(this, other);
+  }
+  ge(other: Tensor | Scalar): Tensor {
+    return elementwise.ge(this, other);
+  }
+  neg(): Tensor {
+    return elementwise.neg(this);
+  }
+  exp(): Tensor {
+    return elementwise.exp(this);
+  }
+  log(): Tensor {
+    return elementwise.log(this);
+  }
+  sqrt(): Tensor {
+    return elementwise.sqrt(this);
+  }
+  rsqrt(): Tensor {
+    return elementwise.rsqrt(this);
+  }
+  abs(): Tensor {
+    return elementwise.abs(this);
+  }
+  sign(): Tensor {
+    return elementwise.sign(this);
+  }
+  square(): Tensor {
+    return elementwise.square(this);
+  }
+  reciprocal(): Tensor {
+    return elementwise.reciprocal(this);
+  }
+  relu(): Tensor {
+    return elementwise.relu(this);
+  }
+  sigmoid(): Tensor {
+    return elementwise.sigmoid(this);
+  }
+  tanh(): Tensor {
+    return elementwise.tanh(this);
+  }
+  floor(): Tensor {
+    return elementwise.floor(this);
+  }
+
+  // -------------------------------------------------------------------------------------------
+  // Reductions: t.sum(), t.sum(1), t.sum(1, true), t.sum({ dim: 1, keepdim: true }).
+
+  sum(dim?: Dims | ReduceOptions, keepdim?: boolean | ReduceOptions): Tensor {
+    const [d, k] = reduceArgs('sum', [dim, keepdim]);
+    return reduce.sum(this, d, k);
+  }
+  mean(dim?: Dims | ReduceOptions, keepdim?: boolean | ReduceOptions): Tensor {
+    const [d, k] = reduceArgs('mean', [dim, keepdim]);
+    return reduce.mean(this, d, k);
+  }
+  /** Without dim: the maximum (a 0-d tensor). With dim: [values, indices], as in PyTorch. */
+  max(): Tensor;
+  max(other: Tensor): Tensor;
+  max(dim: number | DimOptions, keepdim?: boolean | ReduceOptions): ValuesIndices;
+  max(
+    dim?: number | Tensor | ReduceOptions,
+    keepdim?: boolean | ReduceOptions,
+  ): Tensor | ValuesIndices {
+    if (dim instanceof Tensor) return elementwise.maximum(this, dim);
+    const [d, k] = reduceArgs('max', [dim, keepdim]);
+    if (d === undefined) return reduce.amax(this, undefined, false);
+    return valuesIndices(reduce.amax(this, d, k), reduce.argmax(this, asInt(d, 'max: dim'), k));
+  }
+  min(): Tensor;
+  min(other: Tensor): Tensor;
+  min(dim: number | DimOptions, keepdim?: boolean | ReduceOptions): ValuesIndices;
+  min(
+    dim?: number | Tensor | ReduceOptions,
+    keepdim?: boolean | ReduceOptions,
+  ): Tensor | ValuesIndices {
+    if (dim instanceof Tensor) return elementwise.minimum(this, dim);
+    const [d, k] = reduceArgs('min', [dim, keepdim]);
+    if (d === undefined) return reduce.amin(this, undefined, false);
+    return valuesIndices(reduce.amin(this, d, k), reduce.argmin(this, asInt(d, 'min: dim'), k));
+  }
+  amax(dim?: Dims | ReduceOptions, keepdim?: boolean | ReduceOptions): Tensor {
+    const [d, k] = reduceArgs('amax', [dim, keepdim]);
+    return reduce.amax(this, d, k);
+  }
+  amin(dim?: Dims | ReduceOptions, keepdim?: boolean | ReduceOptions): Tensor {
+    const [d, k] = reduceArgs('amin', [dim, keepdim]);
+    return reduce.amin(this, d, k);
+  }
+  argmax(dim?: number | ReduceOptions, keepdim?: boolean | ReduceOptions): Tensor {
+    const [d, k] = reduceArgs('argmax', [dim, keepdim]);
+    return reduce.argmax(this, d === undefined ? undefined : asInt(d, 'argmax: dim'), k);
+  }
+  argmin(dim?: number | ReduceOptions, keepdim?: boolean | ReduceOptions): Tensor {
+    const [d, k] = reduceArgs('argmin', [dim, keepdim]);
+    return reduce.argmin(this, d === undefined ? undefined : asInt(d, 'argmin: dim'), k);
+  }
+  softmax(dim: number | { dim: number }): Tensor {
+    return nnOps.softmax(this, dimArg('softmax', dim));
+  }
+  logSoftmax(dim: number | { dim: number }): Tensor {
+    return nnOps.logSoftmax(this, dimArg('logSoftmax', dim));
+  }
+
+  // -------------------------------------------------------------------------------------------
+  // Linear algebra.
+
+  matmul(other: Tensor): Tensor {
+    return linalg.matmul(this, asTensor(other, 'matmul: other'));
+  }
+  mm(other: Tensor): Tensor {
+    return linalg.matmul(this, asTensor(other, 'mm: other'));
+  }
+  /** Transpose of a tensor with at most 2 dimensions. */
+  t(): Tensor {
+    return linalg.t(this);
+  }
+
+  // -------------------------------------------------------------------------------------------
+  // Shapes: reshape(2, 3), reshape([2, 3]), reshape({ shape: [2, 3] }).
+
+  reshape(...shape: unknown[]): Tensor {
+    return shapeOps.reshape(this, shapeArg('reshape', 'shape', shape));
+  }
+  view(...shape: unknown[]): Tensor {
+    return shapeOps.view(this, shapeArg('view', 'size', shape));
+  }
+  flatten(...args: unknown[]): Tensor {
+    const a = bindArgs(SIG.flatten, args);
+    return shapeOps.flatten(
+      this,
+      optional(a.startDim, asInt, 'startDim', 0),
+      optional(a.endDim, asInt, 'endDim', -1),
+    );
+  }
+  permute(...dims: unknown[]): Tensor {
+    return shapeOps.permute(this, shapeArgDims('permute', dims));
+  }
+  transpose(...args: unknown[]): Tensor {
+    const a = bindArgs(SIG.transpose, args);
+    return shapeOps.transpose(
+      this,
+      asInt(a.dim0, 'transpose: dim0'),
+      asInt(a.dim1, 'transpose: dim1'),
+    );
+  }
+  squeeze(...args: unknown[]): Tensor {
+    const a = bindArgs(SIG.squeeze, args);
+    return shapeOps.squeeze(this, a.dim === undefined ? undefined : asDims(a.dim, 'squeeze: dim'));
+  }
+  unsqueeze(...args: unknown[]): Tensor {
+    const a = bindArgs(SIG.unsqueeze, args);
+    return shapeOps.unsqueeze(this, asInt(a.dim, 'unsqueeze: dim'));
+  }
+  expand(...sizes: unknown[]): Tensor {
+    return shapeOps.expand(this, shapeArg('expand', 'size', sizes));
+  }
+  expandAs(other: Tensor): Tensor {
+    return shapeOps.expand(this, other.shape);
+  }
+  /** Python's x[start:end:step] along one dim (negative indices count from the end). */
+  slice(...args: unknown[]): Tensor {
+    const a = bindArgs(SIG.slice, args);
+    return shapeOps.slice(
+      this,
+      optional(a.dim, asInt, 'slice: dim', 0),
+      optional(a.start, asInt, 'slice: start', null),
+      optional(a.end, asInt, 'slice: end', null),
+      optional(a.step, asInt, 'slice: step', 1),
+    );
+  }
+  narrow(...args: unknown[]): Tensor {
+    const a = bindArgs(SIG.narrow, args);
+    const start = asInt(a.start, 'narrow: start');
+    return shapeOps.narrow(
+      this,
+      asInt(a.dim, 'narrow: dim'),
+      start,
+      asInt(a.length, 'narrow: length'),
+    );
+  }
+  /** x[..., index, ...] along dim (the dim disappears). */
+  select(...args: unknown[]): Tensor {
+    const a = bindArgs(SIG.select, args);
+    return shapeOps.select(this, asInt(a.dim, 'select: dim'), asInt(a.index, 'select: index'));
+  }
+  indexSelect(...args: unknown[]): Tensor {
+    const a = bindArgs(SIG.indexSelect, args);
+    return shapeOps.indexSelect(
+      this,
+      asInt(a.dim, 'indexSelect: dim'),
+      asTensor(a.index, 'indexSelect: index'),
+    );
+  }
+  contiguous(): Tensor {
+    return shapeOps.contiguous(this);
+  }
+  clone(): Tensor {
+    return shapeOps.clone(this);
+  }
+
+  // -------------------------------------------------------------------------------------------
+  // In-place updates (for optimizers; they bump the version autograd checks).
+
+  copy_(src: Tensor | Scalar): this {
+    inplace.copyInto(this, src);
+    return this;
+  }
+  zero_(): this {
+    inplace.fillInto(this, 0);
+    return this;
+  }
+  fill_(value: Scalar): this {
+    inplace.fillInto(this, value);
+    return this;
+  }
+  add_(other: Tensor | Scalar, options?: { alpha?: number }): this {
+    inplace.copyInto(this, this.add(other, options));
+    return this;
+  }
+  sub_(other: Tensor | Scalar, options?: { alpha?: number }): this {
+    inplace.copyInto(this, this.sub(other, options));
+    return this;
+  }
+  mul_(other: Tensor | Scalar): this {
+    inplace.copyInto(this, this.mul(other));
+    return this;
+  }
+  div_(other: Tensor | Scalar): this {
+    inplace.copyInto(this, this.div(other));
+    return this;
+  }
+}
+
+setTensorCheck((v: unknown): v is Tensor => v instanceof Tensor);
+
+// ---------------------------------------------------------------------------------------------
+// Argument helpers for the methods above.
+
+const SIG = {
+  backward: {
+    name: 'Tensor.backward',
+    params: ['gradient', 'retainGraph', 'createGraph', 'inputs'],
+  },
+  to: { name: 'Tensor.to', params: ['device', 'dtype', 'nonBlocking', 'copy'] },
+  reduce: { name: 'Tensor.reduce', params: ['dim', 'keepdim'], keywordOnly: ['dtype'] },
+  clamp: { name: 'Tensor.clamp', params: ['min', 'max'] },
+  flatten: { name: 'Tensor.flatten', params: ['startDim', 'endDim'] },
+  transpose: { name: 'Tensor.transpose', params: ['dim0', 'dim1'] },
+  squeeze: { name: 'Tensor.squeeze', params: ['dim'] },
+  unsqueeze: { name: 'Tensor.unsqueeze', params: ['dim'] },
+  slice: { name: 'Tensor.slice', params: ['dim', 'start', 'end', 'step'] },
+  narrow: { name: 'Tensor.narrow', params: ['dim', 'start', 'length'] },
+  select: { name: 'Tensor.select', params: ['dim', 'index'] },
+  indexSelect: { name: 'Tensor.indexSelect', params: ['dim', 'index'] },
+} as const;
+
+function asTensor(value: unknown, what: string): Tensor {
+  if (value instanceof Tensor) return value;
+  throw new TypeError(`${what} must be a Tensor`);
+}
+
+function asNum(value: unknown, what: string): number {
+  if (typeof value !== 'number') throw new TypeError(`${what} must be a number`);
+  return value;
+}
+
+function reduceArgs(op: string, args: unknown[]): [Dims | undefined, boolean] {
+  const a = bindArgs({ ...SIG.reduce, name: `Tensor.${op}` }, args);
+  const dim = a.dim === undefined || a.dim === null ? undefined : asDims(a.dim, `${op}: dim`);
+  return [dim, optional(a.keepdim, asBool, `${op}: keepdim`, false)];
+}
+
+function dimArg(op: string, value: unknown): number {
+  const a = bindArgs({ name: `Tensor.${op}`, params: ['dim'], keywordOnly: ['dtype'] }, [value]);
+  return asInt(a.dim, `${op}: dim`);
+}
+
+/** reshape(2, 3) / reshape([2, 3]) / reshape({ shape: [2, 3] }). */
+function shapeArg(op: string, name: string, args: unknown[]): number[] {
+  const a = bindArgs({ name: `Tensor.${op}`, params: [], rest: name }, args);
+  return asShape(a[name], `${op}: ${name}`);
+}
+
+function shapeArgDims(op: string, args: unknown[]): number[] {
+  const a = bindArgs({ name: `Tensor.${op}`, params: [], rest: 'dims' }, args);
+  const value = a.dims;
+  const list =
+    Array.isArray(value) && value.length === 1 && Array.isArray(value[0]) ? value[0] : value;
+  if (!Array.isArray(list)) throw new TypeError(`${op}: expected a list of dims`);
+  return list.map((d, i) => asInt(d, `${op}: dims[${i}]`));
+}
+
+function valuesIndices(values: Tensor, indices: Tensor): ValuesIndices {
+  return new ValuesIndices(values, indices);
+}
