@@ -1,13 +1,15 @@
 /**
- * Build and serve configuration: React, the kernel worker as an ES module, and the security
+ * Build and serve configuration: React, the kernel worker as an ES module, the cell API's
+ * TypeScript declarations for the editor (generated from src/api at build time), and the security
  * headers (cross-origin isolation + CSP, see scripts/security-headers.ts and the README).
  */
 import { defineConfig } from 'vite';
 import react from '@vitejs/plugin-react';
-import { securityHeaders } from './scripts/security-headers';
+import { cellApiDtsPlugin } from './scripts/cell-api-dts.ts';
+import { securityHeaders } from './scripts/security-headers.ts';
 
 export default defineConfig({
-  plugins: [react(), securityHeaders()],
+  plugins: [react(), cellApiDtsPlugin(), securityHeaders()],
   worker: { format: 'es' },
   build: { target: 'es2022', chunkSizeWarningLimit: 8000 },
   preview: { port: 4173 },

@@ -3,7 +3,7 @@
  * compare against — never enters the app's bundle.
  */
 import { defineConfig } from 'vite';
-import { securityHeaders } from '../scripts/security-headers';
+import { securityHeaders } from '../scripts/security-headers.ts';
 
 export default defineConfig({
   root: 'bench',
