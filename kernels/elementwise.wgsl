@@ -4,7 +4,7 @@
 // Placeholders: A_T, B_T, OUT_T storage types (f32 | i32); C compute type; EXPR the op, an
 // expression of `a` and `b` of type C; RANK dimensions after merging (1..6).
 // Flags: HAS_B (second tensor input), SCALAR_B (b is the scalar in params), SCALAR_FIRST (the
-// scalar is `a` and the tensor `b`), RANK1 (plain strided walk, no index arithmetic),
+// scalar is `a` and the tensor `b`), RANK1 (one strided run, no index arithmetic),
 // OUT_STRIDED (output strides and offset in params),
 // VEC4 (contiguous fast path: four elements per invocation through vec4 loads and stores; each
 // tensor input is contiguous with a 4-aligned offset, or a broadcast scalar: A_SPLAT / B_SPLAT).
@@ -100,26 +100,18 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgroups) 
   OUT[q] = merged;
 }
 //#else
-@compute @workgroup_size(64)
-fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>) {
-  let i = flatId(gid, nwg);
-  if (i >= P(0u)) {
-    return;
-  }
+// Element offsets (a, b, out) of flat output index i.
+fn offsetsOf(i: u32) -> vec3<u32> {
   var ia = P(14u);
-//#if HAS_B
   var ib = P(21u);
-//#endif
 //#if OUT_STRIDED
   var io = P(29u);
 //#else
-  let io = i;
+  var io = i;
 //#endif
 //#if RANK1
   ia += i * P(8u);
-//#if HAS_B
   ib += i * P(15u);
-//#endif
 //#if OUT_STRIDED
   io += i * P(23u);
 //#endif
@@ -131,23 +123,53 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgroups) 
     let index = rest - next * size;
     rest = next;
     ia += index * P(7u + d);
-//#if HAS_B
     ib += index * P(14u + d);
-//#endif
 //#if OUT_STRIDED
     io += index * P(22u + d);
 //#endif
   }
 //#endif
-  let x = /*C*/(A[ia]);
-//#if HAS_B
-  OUT[io] = op(x, /*C*/(B[ib]));
-//#elif SCALAR_FIRST
-  OUT[io] = op(bitcast</*C*/>(P(22u)), x);
-//#elif SCALAR_B
-  OUT[io] = op(x, bitcast</*C*/>(P(22u)));
+  return vec3<u32>(ia, ib, io);
+}
+
+// Four consecutive output elements per invocation: the index arithmetic (divisions per
+// dimension) runs once, then offsets step along the innermost dimension until it wraps.
+@compute @workgroup_size(64)
+fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>) {
+  let first = flatId(gid, nwg) * 4u;
+  let n = P(0u);
+  if (first >= n) {
+    return;
+  }
+  let innerSize = P(1u + /*RANK*/u);
+//#if OUT_STRIDED
+  let step = vec3<u32>(P(7u + /*RANK*/u), P(14u + /*RANK*/u), P(22u + /*RANK*/u));
 //#else
-  OUT[io] = op(x, x);
+  let step = vec3<u32>(P(7u + /*RANK*/u), P(14u + /*RANK*/u), 1u);
 //#endif
+  var at = offsetsOf(first);
+  var inner = first % innerSize;
+  let count = min(4u, n - first);
+  for (var j = 0u; j < count; j++) {
+    if (j > 0u) {
+      inner += 1u;
+      if (inner == innerSize) {
+        inner = 0u;
+        at = offsetsOf(first + j);
+      } else {
+        at += step;
+      }
+    }
+    let x = /*C*/(A[at.x]);
+//#if HAS_B
+    OUT[at.z] = op(x, /*C*/(B[at.y]));
+//#elif SCALAR_FIRST
+    OUT[at.z] = op(bitcast</*C*/>(P(22u)), x);
+//#elif SCALAR_B
+    OUT[at.z] = op(x, bitcast</*C*/>(P(22u)));
+//#else
+    OUT[at.z] = op(x, x);
+//#endif
+  }
 }
 //#endif

@@ -38,7 +38,10 @@ export interface CellApiDtsOptions {
 
 /** Globals the cell API module provides, with what to fall back to when it does not (yet). */
 const API_GLOBALS: { name: string; doc: string; fromTorch?: string }[] = [
-  { name: 'torch', doc: 'The PyTorch-flavoured API: tensors, `torch.nn`, `torch.optim`, `torch.cuda`.' },
+  {
+    name: 'torch',
+    doc: 'The PyTorch-flavoured API: tensors, `torch.nn`, `torch.optim`, `torch.cuda`.',
+  },
   { name: 'nn', doc: 'Shorthand for `torch.nn`.', fromTorch: 'nn' },
   { name: 'optim', doc: 'Shorthand for `torch.optim`.', fromTorch: 'optim' },
   { name: 'torchvision', doc: 'Datasets (bundled, no download) and transforms.' },
@@ -163,7 +166,8 @@ function emitApiDeclarations(root: string, entry: string): EmittedApi {
   const torchMembers = new Set<string>();
   if (moduleSymbol) {
     for (const symbol of checker.getExportsOfModule(moduleSymbol)) {
-      const target = symbol.flags & ts.SymbolFlags.Alias ? checker.getAliasedSymbol(symbol) : symbol;
+      const target =
+        symbol.flags & ts.SymbolFlags.Alias ? checker.getAliasedSymbol(symbol) : symbol;
       if (!(target.flags & ts.SymbolFlags.Value)) continue;
       exports.add(symbol.name);
       if (symbol.name === 'torch') {
@@ -176,7 +180,9 @@ function emitApiDeclarations(root: string, entry: string): EmittedApi {
   const sources = program
     .getSourceFiles()
     .map((f) => path.resolve(f.fileName))
-    .filter((f) => f.startsWith(root + path.sep) && !f.includes(`${path.sep}node_modules${path.sep}`));
+    .filter(
+      (f) => f.startsWith(root + path.sep) && !f.includes(`${path.sep}node_modules${path.sep}`),
+    );
   const entryModule = path
     .relative(root, entry)
     .replace(/\\/g, '/')

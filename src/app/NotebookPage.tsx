@@ -11,8 +11,8 @@ export function NotebookPage({ notebookId }: { notebookId: string }) {
   const [loading, setLoading] = useState<Loading>('loading');
 
   useEffect(() => {
+    // App keys this page by notebook id, so each id starts from 'loading'.
     let cancelled = false;
-    setLoading('loading');
     void repository.get(notebookId).then((notebook) => {
       if (cancelled) return;
       if (!notebook) {

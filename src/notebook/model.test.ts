@@ -34,7 +34,8 @@ function rng(seed: number): () => number {
 
 function notebookOf(count: number): Notebook {
   const cells: Cell[] = [];
-  for (let i = 0; i < count; i++) cells.push(createCell(i % 3 === 2 ? 'markdown' : 'code', `c${i}`));
+  for (let i = 0; i < count; i++)
+    cells.push(createCell(i % 3 === 2 ? 'markdown' : 'code', `c${i}`));
   return createNotebook({ cells, now: 1 });
 }
 
@@ -168,7 +169,7 @@ describe('appendOutputs', () => {
       let nb = notebookOf(2);
       const id = nb.cells[1].id;
       const untouched = nb.cells[0];
-      for (let start = 0; start < flat.length; ) {
+      for (let start = 0; start < flat.length;) {
         const size = 1 + Math.floor(random() * 5);
         nb = appendOutputs(nb, id, flat.slice(start, start + size));
         start += size;
@@ -194,9 +195,7 @@ describe('appendOutputs', () => {
     ]);
     expect(nb.cells[0].outputs.map((o) => o.kind)).toEqual(['stream', 'error', 'stream']);
     expect(appendOutputs(nb, id, [])).toBe(nb);
-    expect(appendOutputs(nb, 'missing', [{ kind: 'stream', name: 'stdout', text: 'z' }])).toBe(
-      nb,
-    );
+    expect(appendOutputs(nb, 'missing', [{ kind: 'stream', name: 'stdout', text: 'z' }])).toBe(nb);
   });
 });
 

@@ -3,11 +3,7 @@
  * the cells match key events against it, the help text is read from it, and end-to-end tests
  * press `SHORTCUTS[id].playwright` instead of hard-coding keys.
  */
-import {
-  runAndAdvance,
-  runAndInsertBelow,
-  runInPlace,
-} from './store/commands';
+import { runAndAdvance, runAndInsertBelow, runInPlace } from './store/commands';
 import type { AppStore } from './store/createAppStore';
 
 export interface KeyCombo {

@@ -15,7 +15,9 @@ export function NotebookView() {
   const notebookId = useAppStore((s) => s.notebook?.id ?? null);
   const cellIds = useAppStore(useShallow((s) => s.notebook?.cells.map((c) => c.id) ?? []));
   const codeSources = useAppStore(
-    useShallow((s) => s.notebook?.cells.filter((c) => c.type === 'code').map((c) => c.source) ?? []),
+    useShallow(
+      (s) => s.notebook?.cells.filter((c) => c.type === 'code').map((c) => c.source) ?? [],
+    ),
   );
 
   useEffect(() => preloadMonaco(), []);

@@ -52,12 +52,13 @@ export function CellEditor(props: CellEditorProps) {
   const captureRef = useRef<HTMLTextAreaElement>(null);
   const handleRef = useRef<EditorHandle | null>(null);
   const inView = useStaggered(useInView(rootRef));
-  /** Set while the textarea stands in for Monaco: where its caret starts. */
-  const [activation, setActivation] = useState<{ caret: Caret } | null>(null);
+  /** True while the textarea stands in for Monaco; `startCaret` says where its caret starts. */
+  const [activated, setActivated] = useState(false);
+  const startCaret = useRef<Caret>('end');
   const [focused, setFocused] = useState(false);
   const [ready, setReady] = useState(false);
   const uri = cellModelUri(notebookId, cellId, language);
-  const mountMonaco = inView || activation !== null || focused;
+  const mountMonaco = inView || activated || focused;
 
   const changeFocus = useCallback(
     (value: boolean) => {
@@ -67,30 +68,25 @@ export function CellEditor(props: CellEditorProps) {
     [onFocusChange],
   );
 
-  // Off screen and not focused: back to the <pre>.
-  useEffect(() => {
-    if (!mountMonaco) {
-      setReady(false);
-      handleRef.current = null;
-    }
-  }, [mountMonaco]);
-
   // The model outlives scrolling (undo history); it goes with the cell, or a change of type.
   useEffect(() => () => disposeCellModel(uri), [uri]);
+
+  const activate = useCallback((caret: Caret) => {
+    startCaret.current = caret;
+    setActivated(true);
+  }, []);
 
   const { focusRequest, onFocusRequestHandled } = props;
   useLayoutEffect(() => {
     if (focusRequest === null) return;
     if (handleRef.current) handleRef.current.focus();
-    else setActivation((current) => current ?? { caret: 'end' });
+    else activate('end');
     onFocusRequestHandled(focusRequest);
-  }, [focusRequest, onFocusRequestHandled]);
+  }, [focusRequest, onFocusRequestHandled, activate]);
 
   // The stand-in textarea appears: focus it with the caret where the user clicked. Later caret
   // moves belong to the user, so this runs only when it appears.
-  const capturing = activation !== null && !ready;
-  const startCaret = useRef<Caret>('end');
-  startCaret.current = activation?.caret ?? 'end';
+  const capturing = activated && !ready;
   useLayoutEffect(() => {
     const textarea = captureRef.current;
     if (!capturing || !textarea) return;
@@ -105,15 +101,21 @@ export function CellEditor(props: CellEditorProps) {
     const textarea = captureRef.current;
     // Hand over only if the user is still in this cell; never steal focus from elsewhere.
     if (textarea && document.activeElement === textarea) handle.focus(textarea.selectionStart);
-    setActivation(null);
+    setActivated(false);
     setReady(true);
+  }, []);
+
+  // Monaco went away (scrolled off while not focused): the <pre> shows again.
+  const handleGone = useCallback(() => {
+    handleRef.current = null;
+    setReady(false);
   }, []);
 
   const activateAt = (event: ReactMouseEvent<HTMLElement>) => {
     if (event.button !== 0) return;
     event.preventDefault();
     const code = rootRef.current?.querySelector<HTMLElement>('.cell-editor-code');
-    setActivation({ caret: code ? caretOffsetAt(code, event.clientX, event.clientY) : 'end' });
+    activate(code ? caretOffsetAt(code, event.clientX, event.clientY) : 'end');
   };
 
   const handleCaptureKey = (event: ReactKeyboardEvent<HTMLTextAreaElement>) => {
@@ -173,6 +175,7 @@ export function CellEditor(props: CellEditorProps) {
               onChange={onChange}
               onShortcut={onShortcut}
               onReady={handleReady}
+              onGone={handleGone}
               onFocusChange={changeFocus}
             />
           </Suspense>

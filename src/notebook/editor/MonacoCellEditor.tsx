@@ -3,7 +3,7 @@
  * minimap, small line numbers, the notebook's run shortcuts taken before Monaco sees them.
  */
 import { Editor, type OnMount } from '@monaco-editor/react';
-import { useCallback, useRef, useState } from 'react';
+import { useCallback, useEffect, useLayoutEffect, useRef, useState } from 'react';
 import { matchShortcut, type ShortcutId } from '../shortcuts';
 import type { CellLanguage } from './monacoBridge';
 import { THEME, type monaco } from './monacoSetup';
@@ -56,13 +56,22 @@ export interface MonacoCellEditorProps {
   onChange(source: string): void;
   onShortcut(id: ShortcutId): void;
   onReady(handle: EditorHandle): void;
+  /** The editor was unmounted (the <pre> must show again). */
+  onGone(): void;
   onFocusChange(focused: boolean): void;
 }
 
 export default function MonacoCellEditor(props: MonacoCellEditorProps) {
   const [height, setHeight] = useState(LINE_HEIGHT + 2 * PADDING);
+  // Monaco's listeners are registered once; they read the current props through this ref.
   const latest = useRef(props);
-  latest.current = props;
+  useLayoutEffect(() => {
+    latest.current = props;
+  });
+  useEffect(() => {
+    const { onGone } = latest.current;
+    return () => onGone();
+  }, []);
 
   const handleChange = useCallback((value: string | undefined) => {
     latest.current.onChange(value ?? '');

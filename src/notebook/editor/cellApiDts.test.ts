@@ -97,9 +97,7 @@ describe('generateCellApiDts', () => {
       expect(dts.sources).toEqual([]);
       expect(dts.text).toContain('declare const torch: any;');
       expect(dts.text).toContain('declare const print: (...values: unknown[]) => void;');
-      expect(checkCells(dts.text, ['print(torch.anything(1)); display(await tf.x);'])).toEqual(
-        [],
-      );
+      expect(checkCells(dts.text, ['print(torch.anything(1)); display(await tf.x);'])).toEqual([]);
     } finally {
       fs.rmSync(empty, { recursive: true, force: true });
     }

@@ -33,4 +33,6 @@ export const CELL_COMPILER_OPTIONS = {
  * 1108 a top-level `return` (harmless in the kernel's wrapper function), 1208 isolatedModules,
  * and 6133/6196/6198 "declared but never read" (other cells read them).
  */
-export const IGNORED_CELL_DIAGNOSTICS = [1375, 1378, 2451, 2300, 1108, 1208, 6133, 6196, 6198] as const;
+export const IGNORED_CELL_DIAGNOSTICS = [
+  1375, 1378, 2451, 2300, 1108, 1208, 6133, 6196, 6198,
+] as const;

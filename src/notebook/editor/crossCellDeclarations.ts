@@ -152,7 +152,9 @@ export function crossCellDeclarations(
     for (const name of names.values) if (!reserved.has(name)) values.add(name);
     for (const name of names.types) if (!reserved.has(name)) types.add(name);
   }
-  const lines = ['// Names declared by the notebook\'s cells (the kernel shares them between cells).'];
+  const lines = [
+    "// Names declared by the notebook's cells (the kernel shares them between cells).",
+  ];
   for (const name of [...values].sort()) lines.push(`declare var ${name}: any;`);
   for (const name of [...types].sort()) lines.push(`type ${name} = any;`);
   return `${lines.join('\n')}\n`;

@@ -33,11 +33,12 @@ function schedule(task: () => void): () => void {
 export function useStaggered(wanted: boolean): boolean {
   const [granted, setGranted] = useState(false);
   useEffect(() => {
-    if (!wanted) {
+    if (!wanted) return;
+    const cancel = schedule(() => setGranted(true));
+    return () => {
+      cancel();
       setGranted(false);
-      return;
-    }
-    return schedule(() => setGranted(true));
+    };
   }, [wanted]);
   return wanted && granted;
 }

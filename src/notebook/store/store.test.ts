@@ -153,7 +153,10 @@ describe('running cells', () => {
     k.ready();
     k.startRunning();
     k.output([stdout('epoch 1\n')]);
-    k.output([stdout('epoch 2\n'), { kind: 'display', displayId: 'bar', data: { 'text/plain': '0/3' } }]);
+    k.output([
+      stdout('epoch 2\n'),
+      { kind: 'display', displayId: 'bar', data: { 'text/plain': '0/3' } },
+    ]);
     k.updateDisplay('bar', { 'text/plain': '2/3' });
     expect(h.cell(0).outputs).toEqual([
       stdout('epoch 1\nepoch 2\n'),

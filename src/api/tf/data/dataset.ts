@@ -36,7 +36,7 @@ export type SliceOf<T> = T extends Tensor
   : T extends ArrayBufferView
     ? Tensor
     : T extends readonly (infer U)[]
-      ? U extends number | readonly unknown[]
+      ? [U] extends [number | readonly unknown[]]
         ? Tensor
         : Tensor[]
       : T extends Record<string, unknown>
@@ -382,10 +382,15 @@ export class Dataset<E = Structure> implements AsyncIterable<E> {
     for await (const element of this) yield await toLists(element as Structure);
   }
 
-  /** Every element of one pass, in an array. */
+  /**
+   * Every element of one pass, in an array. No step boundary is taken while collecting, so the
+   * elements outlive the pass (they are ordinary tensors afterwards).
+   */
   async toArray(): Promise<E[]> {
     const out: E[] = [];
-    for await (const e of this) out.push(e);
+    for (let it = this.stage.items(), r = it.next(); !r.done; r = it.next()) {
+      out.push(materialize(this.source, r.value) as E);
+    }
     return out;
   }
 

@@ -69,7 +69,7 @@ export function fill(ctx: KernelContext, out: OutView, value: number): void {
   ctx.run(kernel, [gpuOf(out)], grid64(vec4 ? Math.ceil(n / 4) : n));
 }
 
-/** The scalar `b` of a scalar op: its bits in the compute type. */
+/** The scalar operand of a scalar op, and whether it is the left operand. */
 interface ScalarOperand {
   readonly value: number;
   readonly first: boolean;
@@ -135,7 +135,8 @@ function launch(
   if (stridedOut) params.list(23, merged.strides[operands.length - 1]).i32(29, out.offset);
   const target = stridedOut ? gpuOf(out) : outputOf(out);
   const buffers = b ? [target, gpuOf(a), gpuOf(b)] : [target, gpuOf(a)];
-  ctx.run(kernel, buffers, grid64(flags.includes('VEC4') ? Math.ceil(n / 4) : n));
+  // Both forms handle four elements per invocation (see elementwise.wgsl).
+  ctx.run(kernel, buffers, grid64(Math.ceil(n / 4)));
 }
 
 export function unary(ctx: KernelContext, op: UnaryOp, x: View, out: OutView): void {

@@ -64,16 +64,18 @@ function identity(op: ReduceOp, type: WgslScalar): string {
   return lowest ? '-infinity()' : 'infinity()';
 }
 
-function pass(
-  ctx: KernelContext,
-  op: ReduceOp,
-  type: WgslScalar,
-  source: Source,
-  target: Target,
-  rows: number,
-  inner: number,
-  plan: ReducePlan,
-): void {
+/** One dispatch: `rows` rows of `inner` elements from `source`, into `target`. */
+interface Pass {
+  readonly op: ReduceOp;
+  readonly type: WgslScalar;
+  readonly source: Source;
+  readonly target: Target;
+  readonly rows: number;
+  readonly inner: number;
+  readonly plan: ReducePlan;
+}
+
+function dispatch(ctx: KernelContext, { op, type, source, target, rows, inner, plan }: Pass): void {
   const keepRank = source.keptShape.length;
   const redRank = source.reducedShape.length;
   checkRank('reduce', keepRank);
@@ -146,32 +148,16 @@ export function reduce(
   const type = wgslType(x.dtype);
   const target = outputOf(out);
   const chunks = Math.ceil(inner / plan.chunkLen);
+  const final: Target = arg ? { values: null, indices: target } : { values: target, indices: null };
   if (chunks === 1) {
-    pass(
-      ctx,
-      op,
-      type,
-      source,
-      arg ? { values: null, indices: target } : { values: target, indices: null },
-      rows,
-      inner,
-      plan,
-    );
+    dispatch(ctx, { op, type, source, target: final, rows, inner, plan });
     return;
   }
   // Two passes: partial results per (row, chunk), then one task per row over them.
   const partialValues = ctx.pool.acquire(rows * chunks * 4);
   const partialIndices = arg ? ctx.pool.acquire(rows * chunks * 4) : null;
-  pass(
-    ctx,
-    op,
-    type,
-    source,
-    { values: partialValues, indices: partialIndices },
-    rows,
-    inner,
-    plan,
-  );
+  const partialTarget: Target = { values: partialValues, indices: partialIndices };
+  dispatch(ctx, { op, type, source, target: partialTarget, rows, inner, plan });
   const partials: Source = {
     buffer: partialValues,
     indices: partialIndices,
@@ -185,16 +171,15 @@ export function reduce(
     mode: !ctx.profile.cpuEmulated && chunks > 128 ? 'workgroup' : 'thread',
     chunkLen: chunks,
   };
-  pass(
-    ctx,
+  dispatch(ctx, {
     op,
     type,
-    partials,
-    arg ? { values: null, indices: target } : { values: target, indices: null },
+    source: partials,
+    target: final,
     rows,
-    chunks,
-    finalPlan,
-  );
+    inner: chunks,
+    plan: finalPlan,
+  });
   ctx.pool.recycle(partialValues);
   if (partialIndices) ctx.pool.recycle(partialIndices);
 }

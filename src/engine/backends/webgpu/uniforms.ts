@@ -3,8 +3,6 @@
  * compiled shader serves every shape; also merges dimensions so kernels see the smallest rank.
  */
 
-import type { View } from '../../backend';
-
 /** Highest rank a kernel's parameter layout holds. */
 export const MAX_RANK = 6;
 
@@ -82,31 +80,10 @@ export function coalesce(
   return { shape: outShape, strides: outStrides };
 }
 
-/** Row-major strides of a shape. */
-export function contiguousStrides(shape: readonly number[]): number[] {
-  const strides = new Array<number>(shape.length);
-  let step = 1;
-  for (let d = shape.length - 1; d >= 0; d--) {
-    strides[d] = step;
-    step *= shape[d];
-  }
-  return strides;
-}
-
 export function elementCount(shape: readonly number[]): number {
   let n = 1;
   for (const size of shape) n *= size;
   return n;
-}
-
-/** Whether a view is row-major contiguous (any offset). */
-export function isContiguous(view: View): boolean {
-  let step = 1;
-  for (let d = view.shape.length - 1; d >= 0; d--) {
-    if (view.shape[d] !== 1 && view.strides[d] !== step) return false;
-    step *= view.shape[d];
-  }
-  return true;
 }
 
 export function checkRank(kernel: string, rank: number): void {

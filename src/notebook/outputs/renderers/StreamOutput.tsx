@@ -4,5 +4,7 @@ import { STDERR_MIME, type OutputRendererProps } from '../registry';
 
 export function StreamOutput({ mime, data }: OutputRendererProps) {
   const text = typeof data === 'string' ? data : String(data);
-  return <LongText text={text} className={mime === STDERR_MIME ? 'output-stderr' : 'output-stdout'} />;
+  return (
+    <LongText text={text} className={mime === STDERR_MIME ? 'output-stderr' : 'output-stdout'} />
+  );
 }

@@ -3,11 +3,7 @@
  * client's contract — one running cell, `execute` resolving when the cell is done, events to
  * listeners, reset before a new worker starts — and lets a test play the worker's side.
  */
-import type {
-  ExecutionResult,
-  KernelListener,
-  KernelState,
-} from '../../../kernel/client';
+import type { ExecutionResult, KernelListener, KernelState } from '../../../kernel/client';
 import type { CellOutput, DoneEvent, KernelInfo, MimeBundle } from '../../../kernel/protocol';
 import type { KernelHandle } from '../kernelSlice';
 

@@ -1,0 +1,29 @@
+import { describe, expect, it } from 'vitest';
+import { linkParams, routeFromUrl, urlForRoute } from './routing';
+
+describe('routing', () => {
+  it('reads ?nb=<id> as an open notebook and anything else as home', () => {
+    expect(routeFromUrl(new URL('http://x/?nb=abc123&size=test'))).toEqual({
+      page: 'notebook',
+      notebookId: 'abc123',
+    });
+    expect(routeFromUrl(new URL('http://x/?size=test'))).toEqual({ page: 'home' });
+    expect(routeFromUrl(new URL('http://x/?nb='))).toEqual({ page: 'home' });
+  });
+
+  it('keeps other parameters when moving between pages, and drops the hash', () => {
+    const here = new URL('http://x/app/?size=class#nb=payload');
+    expect(urlForRoute({ page: 'notebook', notebookId: 'k9' }, here)).toBe(
+      '/app/?size=class&nb=k9',
+    );
+    const open = new URL('http://x/app/?size=class&nb=k9');
+    expect(urlForRoute({ page: 'home' }, open)).toBe('/app/?size=class');
+  });
+
+  it("gives cells the link's parameters without the app's own key", () => {
+    expect(linkParams(new URL('http://x/?nb=k9&size=test&lr=0.1'))).toEqual({
+      size: 'test',
+      lr: '0.1',
+    });
+  });
+});

@@ -1,0 +1,4 @@
+/** Metrics with on-device state: the core, accuracy (multiclass/top-k/binary) and a running mean. */
+export { Metric, MetricState } from './metric';
+export { AccuracyCore, type AccuracyOptions } from './accuracy';
+export { MeanCore } from './mean';
