@@ -14,6 +14,7 @@ import {
   type DType,
 } from '../engine';
 import { asInt, asNumber, asShape, bindArgs, boolArg, describe, dtypeArg, optional } from './args';
+import { tfExtensions } from './tf/index';
 
 /** A device as tf.config lists it. */
 export interface PhysicalDevice {
@@ -213,4 +214,7 @@ export const tf = {
   config,
   /** tf.device('/gpu:0', () => { ... }): tensors made by tf inside fn (sync or async) go there. */
   device: <T>(name: string, fn: () => T): T => withTfDevice(name, fn),
+
+  // Keras, tf.data, GradientTape, tf.function (src/api/tf/).
+  ...tfExtensions,
 };

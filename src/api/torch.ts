@@ -34,6 +34,7 @@ import {
   type BoundArgs,
 } from './args';
 import { TorchDevice } from './torch-device';
+import { load, nn, optim, save, utils } from './torch/index';
 
 export interface CreationOptions {
   dtype?: DType | string;
@@ -294,6 +295,15 @@ export const torch = {
   /** torch.device('cuda:0'), torch.device('cuda', 0), torch.device('cpu'). */
   device: (type: string, index?: number): TorchDevice => new TorchDevice(type, index),
   cuda,
+
+  // Models and training (src/api/torch/).
+  nn,
+  optim,
+  utils,
+  /** `await torch.save(obj, 'model.pt')`: a tensor, a state dict or a plain object of them. */
+  save,
+  /** `await torch.load('model.pt', { mapLocation })`. */
+  load,
 };
 
 function tensorList(value: unknown, name: string): Tensor[] {

@@ -6,7 +6,10 @@
  */
 import * as api from '../api';
 import { formatTensor, initEngine, listDevices, setRootProvider, Tensor } from '../engine';
+import { fetchAssetReader, setAssetReader } from '../engine/data/datasets';
+import { setTensorStore } from '../engine/serialization';
 import { registerDisplayConverter, registerTextFormatter } from './display';
+import { indexedDbTensorStore } from './idb-tensor-store';
 import type { EngineSetup } from './session';
 
 registerTextFormatter((value) => (value instanceof Tensor ? formatTensor(value) : null));
@@ -17,6 +20,9 @@ registerDisplayConverter((value) =>
 export async function setupEngine(): Promise<EngineSetup> {
   const gpu = (globalThis.navigator as Navigator | undefined)?.gpu ?? null;
   const status = await initEngine({ gpu });
+  // Bundled datasets are served beside the app (public/data); saved tensors go to IndexedDB.
+  setAssetReader(fetchAssetReader(new URL(`${import.meta.env.BASE_URL}data/`, self.location.href)));
+  if (typeof indexedDB !== 'undefined') setTensorStore(indexedDbTensorStore());
   const gpuDevice = listDevices().find((d) => d.kind === 'gpu');
   return {
     info: {

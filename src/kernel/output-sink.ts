@@ -36,6 +36,12 @@ export class OutputSink {
   private dropped = 0;
   private draining: Promise<void> = Promise.resolve();
   private drainingNow = false;
+  /**
+   * Display ids added but not posted yet, with the newest update that arrived meanwhile: an
+   * update must land on its output even while that output still waits for its place.
+   */
+  private readonly unposted = new Map<string, MimeBundle | null>();
+  private readonly closers: (() => void | Promise<void>)[] = [];
 
   constructor(
     private readonly post: OutputPoster,
@@ -46,7 +52,9 @@ export class OutputSink {
     return this.dropped;
   }
 
-  add(output: Pending): void {
+  /** Queues an output; `displayId` names a display output that may be updated before it is posted. */
+  add(output: Pending, displayId?: string): void {
+    if (displayId !== undefined) this.unposted.set(displayId, null);
     if (this.pending.length === 0 && !(output instanceof Promise)) {
       this.accept(output);
       this.schedule();
@@ -66,12 +74,26 @@ export class OutputSink {
 
   /** Replaces a live display (chart, progress bar) in place; the newest update wins. */
   updateDisplay(displayId: string, data: MimeBundle): void {
+    if (this.unposted.has(displayId)) {
+      const index = this.ready.findIndex((o) => o.kind === 'display' && o.displayId === displayId);
+      if (index >= 0) this.ready[index] = { ...this.ready[index], data } as CellOutput;
+      else this.unposted.set(displayId, data);
+      return;
+    }
     this.flushNow();
     this.post.updateDisplay(displayId, data);
   }
 
+  /** Runs `fn` when the cell ends, before the last outputs go (live outputs send final updates). */
+  beforeClose(fn: () => void | Promise<void>): void {
+    this.closers.push(fn);
+  }
+
   /** Waits for every pending output and posts everything. */
   async close(): Promise<void> {
+    while (this.closers.length > 0) {
+      await Promise.all(this.closers.splice(0).map(async (fn) => fn()));
+    }
     await this.draining;
     this.flushNow();
   }
@@ -97,7 +119,12 @@ export class OutputSink {
       (this.kept >= this.limits.maxOutputs || this.textChars + chars > this.limits.maxTextChars)
     ) {
       this.dropped++;
+      if (output.kind === 'display' && output.displayId) this.unposted.delete(output.displayId);
       return;
+    }
+    if (output.kind === 'display' && output.displayId) {
+      const newer = this.unposted.get(output.displayId);
+      if (newer) output = { ...output, data: newer };
     }
     const last = this.ready[this.ready.length - 1];
     if (output.kind === 'stream' && last?.kind === 'stream' && last.name === output.name) {
@@ -118,6 +145,8 @@ export class OutputSink {
     if (this.timer !== null) clearTimeout(this.timer);
     this.timer = null;
     if (this.ready.length === 0) return;
-    this.post.outputs(this.ready.splice(0));
+    const outputs = this.ready.splice(0);
+    for (const o of outputs) if (o.kind === 'display' && o.displayId) this.unposted.delete(o.displayId);
+    this.post.outputs(outputs);
   }
 }

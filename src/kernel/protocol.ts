@@ -102,3 +102,90 @@ export interface TableData {
   columns: string[];
   rows: unknown[][];
 }
+
+/** Mime type of a chart: one or more panels (subplots) of line or bar series. */
+export const CHART_MIME = 'application/vnd.gpubook.chart+json';
+export interface ChartSeriesData {
+  name: string;
+  /** [x, y] pairs in x order. */
+  points: [number, number][];
+  /** A detail line (e.g. the per-step loss): drawn thin, without markers, not counted as points. */
+  detail?: boolean;
+  dashed?: boolean;
+}
+export interface ChartPanelData {
+  title?: string;
+  kind: 'line' | 'bar';
+  xLabel?: string;
+  yLabel?: string;
+  /** Fixed axis ends where they are known (accuracy on [0, 1], epochs 0..N); absent ends adapt. */
+  xMin?: number;
+  xMax?: number;
+  yMin?: number;
+  yMax?: number;
+  /** Bar panels: the label of each x position 0..n-1. */
+  categories?: string[];
+  series: ChartSeriesData[];
+}
+export interface ChartData {
+  title?: string;
+  panels: ChartPanelData[];
+}
+
+/** Mime type of a progress bar (tqdm or Keras Progbar style). */
+export const PROGRESS_MIME = 'application/vnd.gpubook.progress+json';
+export interface ProgressData {
+  value: number;
+  /** The total, when known. */
+  max: number | null;
+  desc?: string;
+  /** What is counted ('it' as in tqdm). */
+  unit: string;
+  /** Seconds since the bar started. */
+  elapsed: number;
+  /** Units per second, once measurable. */
+  rate: number | null;
+  /** Seconds left at the current rate, when the total is known. */
+  remaining: number | null;
+  /** Postfix values, already formatted (`loss=0.52`). */
+  postfix: Record<string, string>;
+  style: 'tqdm' | 'keras';
+  /** Closed: the bar stops counting time. */
+  done: boolean;
+}
+
+/**
+ * Mime type of an image grid's description, beside its `image/png` (which holds the pixels,
+ * labels drawn in, so the picture stays whole in Jupyter).
+ */
+export const IMAGE_MIME = 'application/vnd.gpubook.image+json';
+export interface ImageGridData {
+  width: number;
+  height: number;
+  images: number;
+  columns: number;
+  labels: string[];
+}
+
+/** Mime type of a GPU profile: the ops that took the most GPU time. */
+export const PROFILE_MIME = 'application/vnd.gpubook.profile+json';
+export interface ProfileRow {
+  op: string;
+  calls: number;
+  totalMs: number;
+  meanUs: number;
+  /** Share of all timed GPU time, in percent. */
+  percent: number;
+}
+export interface ProfileData {
+  device: string;
+  adapter: string;
+  /** Wall time of the profiled function, device work included. */
+  wallMs: number;
+  /** Sum of the timed kernels. */
+  gpuMs: number;
+  dispatches: number;
+  rows: ProfileRow[];
+  /** Why some or all dispatches are untimed (no timestamp-query, …). */
+  note?: string;
+}

@@ -7,7 +7,8 @@
 type Constructor = abstract new (...args: never[]) => object;
 type Concrete = new (...args: never[]) => object;
 
-export type CallableClass<C extends Constructor> = C & ((...args: ConstructorParameters<C>) => InstanceType<C>);
+export type CallableClass<C extends Constructor> = C &
+  ((...args: ConstructorParameters<C>) => InstanceType<C>);
 
 export function callableClass<C extends Concrete>(cls: C): CallableClass<C> {
   return new Proxy(cls, {

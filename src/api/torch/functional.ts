@@ -19,22 +19,49 @@ export const functional = {
   tanh: (input: Tensor): Tensor => ops.tanh(tensor(input, 'tanh: input')),
   softmax(...args: unknown[]): Tensor {
     const a = bindArgs({ name: 'softmax', params: ['input', 'dim'], keywordOnly: ['dtype'] }, args);
-    return ops.softmax(tensor(a.input, 'softmax: input'), optional(a.dim, asNumber, 'softmax: dim', -1));
+    return ops.softmax(
+      tensor(a.input, 'softmax: input'),
+      optional(a.dim, asNumber, 'softmax: dim', -1),
+    );
   },
   logSoftmax(...args: unknown[]): Tensor {
-    const a = bindArgs({ name: 'logSoftmax', params: ['input', 'dim'], keywordOnly: ['dtype'] }, args);
-    return ops.logSoftmax(tensor(a.input, 'logSoftmax: input'), optional(a.dim, asNumber, 'logSoftmax: dim', -1));
+    const a = bindArgs(
+      { name: 'logSoftmax', params: ['input', 'dim'], keywordOnly: ['dtype'] },
+      args,
+    );
+    return ops.logSoftmax(
+      tensor(a.input, 'logSoftmax: input'),
+      optional(a.dim, asNumber, 'logSoftmax: dim', -1),
+    );
   },
   crossEntropy(...args: unknown[]): Tensor {
-    const a = bindArgs({ name: 'crossEntropy', params: ['input', 'target'], keywordOnly: ['reduction'] }, args);
-    return ops.crossEntropy(tensor(a.input, 'crossEntropy: input'), tensor(a.target, 'crossEntropy: target'), reduction(a.reduction));
+    const a = bindArgs(
+      { name: 'crossEntropy', params: ['input', 'target'], keywordOnly: ['reduction'] },
+      args,
+    );
+    return ops.crossEntropy(
+      tensor(a.input, 'crossEntropy: input'),
+      tensor(a.target, 'crossEntropy: target'),
+      reduction(a.reduction),
+    );
   },
   mseLoss(...args: unknown[]): Tensor {
-    const a = bindArgs({ name: 'mseLoss', params: ['input', 'target'], keywordOnly: ['reduction'] }, args);
-    return ops.mseLoss(tensor(a.input, 'mseLoss: input'), tensor(a.target, 'mseLoss: target'), reduction(a.reduction));
+    const a = bindArgs(
+      { name: 'mseLoss', params: ['input', 'target'], keywordOnly: ['reduction'] },
+      args,
+    );
+    return ops.mseLoss(
+      tensor(a.input, 'mseLoss: input'),
+      tensor(a.target, 'mseLoss: target'),
+      reduction(a.reduction),
+    );
   },
   dropout(...args: unknown[]): Tensor {
     const a = bindArgs({ name: 'dropout', params: ['input', 'p', 'training', 'inplace'] }, args);
-    return ops.dropout(tensor(a.input, 'dropout: input'), optional(a.p, asNumber, 'dropout: p', 0.5), boolArg(a.training, 'training', true));
+    return ops.dropout(
+      tensor(a.input, 'dropout: input'),
+      optional(a.p, asNumber, 'dropout: p', 0.5),
+      boolArg(a.training, 'training', true),
+    );
   },
 };

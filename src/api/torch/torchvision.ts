@@ -9,7 +9,18 @@ import { getAssetReader, loadMnist } from '../../engine/data/datasets';
 import { asInt, bindArgs, boolArg, optional } from '../args';
 import { batchSteps, canApplyToBatch, isToTensor, transforms } from './transforms';
 
-const CLASSES = ['0 - zero', '1 - one', '2 - two', '3 - three', '4 - four', '5 - five', '6 - six', '7 - seven', '8 - eight', '9 - nine'];
+const CLASSES = [
+  '0 - zero',
+  '1 - one',
+  '2 - two',
+  '3 - three',
+  '4 - four',
+  '5 - five',
+  '6 - six',
+  '7 - seven',
+  '8 - eight',
+  '9 - nine',
+];
 
 type Transform = (x: Tensor) => Tensor;
 
@@ -68,7 +79,11 @@ export class MNISTDataset extends Dataset<Tensor[]> {
  */
 async function MNIST(...args: unknown[]): Promise<MNISTDataset> {
   const a = bindArgs(
-    { name: 'MNIST', params: ['root', 'train', 'transform', 'targetTransform', 'download'], keywordOnly: ['limit'] },
+    {
+      name: 'MNIST',
+      params: ['root', 'train', 'transform', 'targetTransform', 'download'],
+      keywordOnly: ['limit'],
+    },
     args,
   );
   const train = boolArg(a.train, 'MNIST: train', true);
@@ -98,7 +113,14 @@ async function MNIST(...args: unknown[]): Promise<MNISTDataset> {
     if (images !== raw) raw.dispose();
   }
   const perImage = transform && !canApplyToBatch(transform) ? transform : null;
-  return new MNISTDataset(train, data.images, images, labels, perImage, (a.targetTransform ?? null) as ((y: Tensor) => unknown) | null);
+  return new MNISTDataset(
+    train,
+    data.images,
+    images,
+    labels,
+    perImage,
+    (a.targetTransform ?? null) as ((y: Tensor) => unknown) | null,
+  );
 }
 
 export const torchvision = {

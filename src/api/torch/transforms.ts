@@ -12,7 +12,9 @@ export interface BatchTransform {
   applyBatch(images: Tensor): Tensor;
 }
 
-export function isBatchTransform(value: unknown): value is BatchTransform & ((x: Tensor) => Tensor) {
+export function isBatchTransform(
+  value: unknown,
+): value is BatchTransform & ((x: Tensor) => Tensor) {
   return value instanceof Transform;
 }
 
@@ -20,7 +22,8 @@ abstract class Transform extends Module implements BatchTransform {
   abstract applyBatch(images: Tensor): Tensor;
 
   override forward(image: Tensor): Tensor {
-    if (!(image instanceof Tensor)) throw new TypeError(`${this.constructor.name}: expected an image tensor`);
+    if (!(image instanceof Tensor))
+      throw new TypeError(`${this.constructor.name}: expected an image tensor`);
     return ops.squeeze(this.applyBatch(ops.unsqueeze(image, 0)), 0);
   }
 }
@@ -29,7 +32,9 @@ abstract class Transform extends Module implements BatchTransform {
 class ToTensorTransform extends Transform {
   applyBatch(images: Tensor): Tensor {
     if (images.ndim !== 3 && images.ndim !== 4) {
-      throw new TypeError(`ToTensor: expected images [H, W] or [H, W, C], got shape [${images.shape.slice(1).join(', ')}]`);
+      throw new TypeError(
+        `ToTensor: expected images [H, W] or [H, W, C], got shape [${images.shape.slice(1).join(', ')}]`,
+      );
     }
     if (images.dtype === 'float32') return images;
     const scaled = ops.div(ops.cast(images, 'float32'), 255);
@@ -53,7 +58,8 @@ class NormalizeTransform extends Transform {
       mean: { value: list(mean), enumerable: false },
       std: { value: list(std), enumerable: false },
     });
-    if (this.std.some((s) => s === 0)) throw new RangeError('Normalize: std evaluated to zero, leading to division by zero.');
+    if (this.std.some((s) => s === 0))
+      throw new RangeError('Normalize: std evaluated to zero, leading to division by zero.');
     void options;
   }
 
@@ -61,7 +67,9 @@ class NormalizeTransform extends Transform {
     const channels = images.shape[1];
     const per = (v: number[]): Tensor =>
       ops.reshape(
-        ops.fromData(v.length === 1 ? new Array<number>(channels).fill(v[0]) : v, { device: images.deviceObject }),
+        ops.fromData(v.length === 1 ? new Array<number>(channels).fill(v[0]) : v, {
+          device: images.deviceObject,
+        }),
         [1, channels, 1, 1],
       );
     return ops.div(ops.sub(images, per(this.mean)), per(this.std));
@@ -83,13 +91,16 @@ class ComposeTransform extends Transform {
 
   /** True when every step can run on a stack of images. */
   get batchable(): boolean {
-    return this.transforms.every((t) => isBatchTransform(t) && (!(t instanceof ComposeTransform) || t.batchable));
+    return this.transforms.every(
+      (t) => isBatchTransform(t) && (!(t instanceof ComposeTransform) || t.batchable),
+    );
   }
 
   applyBatch(images: Tensor): Tensor {
     let x = images;
     for (const t of this.transforms) {
-      if (!isBatchTransform(t)) throw new TypeError('Compose: a custom function transform cannot be applied to a stack');
+      if (!isBatchTransform(t))
+        throw new TypeError('Compose: a custom function transform cannot be applied to a stack');
       x = t.applyBatch(x);
     }
     return x;
@@ -114,7 +125,9 @@ export function canApplyToBatch(t: unknown): t is BatchTransform {
 
 /** The steps of a batchable transform with nested Composes flattened. */
 export function batchSteps(t: BatchTransform): BatchTransform[] {
-  return t instanceof ComposeTransform ? t.transforms.flatMap((s) => batchSteps(s as unknown as BatchTransform)) : [t];
+  return t instanceof ComposeTransform
+    ? t.transforms.flatMap((s) => batchSteps(s as unknown as BatchTransform))
+    : [t];
 }
 
 /** ToTensor's work, done while the bytes are still on the host: [N, H, W] bytes → [N, 1, H, W] floats. */

@@ -57,18 +57,28 @@ export class DataLoader<Batch = Tensor[]> implements AsyncIterable<Batch> {
   private readonly generator: Generator;
   private readonly collateFn: ((samples: unknown[]) => unknown) | null;
 
-  constructor(dataset: Dataset, batchSize?: number | DataLoaderOptions, shuffle?: boolean | DataLoaderOptions, ...rest: unknown[]);
+  constructor(
+    dataset: Dataset,
+    batchSize?: number | DataLoaderOptions,
+    shuffle?: boolean | DataLoaderOptions,
+    ...rest: unknown[]
+  );
   constructor(...args: unknown[]) {
     const a = bindArgs({ name: 'DataLoader', params: PARAMS, keywordOnly: KEYWORD_ONLY }, args);
     if (!(a.dataset instanceof Dataset)) {
-      throw new TypeError(`DataLoader: dataset must be a Dataset (TensorDataset, Subset, MNIST, …), got ${describe(a.dataset)}`);
+      throw new TypeError(
+        `DataLoader: dataset must be a Dataset (TensorDataset, Subset, MNIST, …), got ${describe(a.dataset)}`,
+      );
     }
     for (const key of ['sampler', 'batchSampler']) {
-      if (a[key] !== undefined && a[key] !== null) throw new Error(`DataLoader: ${key} is not supported yet; use shuffle`);
+      if (a[key] !== undefined && a[key] !== null)
+        throw new Error(`DataLoader: ${key} is not supported yet; use shuffle`);
     }
     const batchSize = a.batchSize ?? 1;
     if (typeof batchSize !== 'number' || !Number.isInteger(batchSize) || batchSize <= 0) {
-      throw new RangeError(`batch_size should be a positive integer value, but got batch_size=${String(batchSize)}`);
+      throw new RangeError(
+        `batch_size should be a positive integer value, but got batch_size=${String(batchSize)}`,
+      );
     }
     if (a.generator !== undefined && a.generator !== null && !(a.generator instanceof Generator)) {
       throw new TypeError('DataLoader: generator must be a torch.Generator');
@@ -101,7 +111,9 @@ export class DataLoader<Batch = Tensor[]> implements AsyncIterable<Batch> {
       const start = b * this.batchSize;
       const end = Math.min(start + this.batchSize, n);
       const positions = order ? order.subarray(start, end) : null;
-      const batch = source ? gather(source, positions, start, end) : this.collate(positions, start, end);
+      const batch = source
+        ? gather(source, positions, start, end)
+        : this.collate(positions, start, end);
       pending.push(synchronize(batchDevice(batch)));
       yield batch as Batch;
     }
@@ -109,14 +121,24 @@ export class DataLoader<Batch = Tensor[]> implements AsyncIterable<Batch> {
 
   private collate(positions: Int32Array | null, start: number, end: number): unknown {
     const samples: unknown[] = [];
-    for (let k = start; k < end; k++) samples.push(this.dataset.get(positions ? positions[k - start] : k));
+    for (let k = start; k < end; k++)
+      samples.push(this.dataset.get(positions ? positions[k - start] : k));
     return this.collateFn ? this.collateFn(samples) : defaultCollate(samples);
   }
 }
 
 /** One gather per tensor; a narrow view when the batch is a run of consecutive rows. */
-function gather(source: TensorSource, positions: Int32Array | null, start: number, end: number): Tensor[] {
-  const rows = source.rows ? (positions ? positions.map((p) => (source.rows as Int32Array)[p]) : source.rows.subarray(start, end)) : positions;
+function gather(
+  source: TensorSource,
+  positions: Int32Array | null,
+  start: number,
+  end: number,
+): Tensor[] {
+  const rows = source.rows
+    ? positions
+      ? positions.map((p) => (source.rows as Int32Array)[p])
+      : source.rows.subarray(start, end)
+    : positions;
   if (rows === null) return source.tensors.map((t) => narrow(t, 0, start, end - start));
   const byDevice = new Map<Device, Tensor>();
   const out = source.tensors.map((t) => {
@@ -136,8 +158,11 @@ function defaultCollate(samples: unknown[]): unknown {
   const first = samples[0];
   if (first instanceof Tensor) return stack(samples as Tensor[], 0);
   if (typeof first === 'number') return fromData(samples as number[], { device: cpu() });
-  if (Array.isArray(first)) return first.map((_, i) => defaultCollate(samples.map((s) => (s as unknown[])[i])));
-  throw new TypeError(`DataLoader: cannot batch samples of this kind (${describe(first)}); pass a collateFn`);
+  if (Array.isArray(first))
+    return first.map((_, i) => defaultCollate(samples.map((s) => (s as unknown[])[i])));
+  throw new TypeError(
+    `DataLoader: cannot batch samples of this kind (${describe(first)}); pass a collateFn`,
+  );
 }
 
 function batchDevice(batch: unknown): Device | undefined {

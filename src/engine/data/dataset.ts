@@ -46,8 +46,12 @@ export class TensorDataset extends Dataset<Tensor[]> {
     super();
     if (tensors.length === 0) throw new TypeError('TensorDataset needs at least one tensor');
     tensors.forEach((t, i) => {
-      if (!(t instanceof Tensor)) throw new TypeError(`TensorDataset: argument ${i} is not a Tensor`);
-      if (t.ndim === 0) throw new ShapeError(`TensorDataset: tensor ${i} is 0-d; samples are rows of the first dimension`);
+      if (!(t instanceof Tensor))
+        throw new TypeError(`TensorDataset: argument ${i} is not a Tensor`);
+      if (t.ndim === 0)
+        throw new ShapeError(
+          `TensorDataset: tensor ${i} is 0-d; samples are rows of the first dimension`,
+        );
     });
     const n = tensors[0].shape[0];
     const bad = tensors.findIndex((t) => t.shape[0] !== n);
@@ -81,13 +85,22 @@ function indexList(indices: unknown): Int32Array {
   if (indices instanceof Tensor) {
     const backend = indices.deviceObject.backend;
     if (!(backend instanceof CpuBackend) || !indices.isContiguous()) {
-      throw new TypeError('Subset: indices on a GPU must be read first: pass await indices.tolist()');
+      throw new TypeError(
+        'Subset: indices on a GPU must be read first: pass await indices.tolist()',
+      );
     }
-    const values = backend.readSync(indices.res.storage.buffer, indices.dtype, indices.offset, indices.numel());
-    if (values === null) throw new TypeError('Subset: pass indices as a list (await indices.tolist())');
+    const values = backend.readSync(
+      indices.res.storage.buffer,
+      indices.dtype,
+      indices.offset,
+      indices.numel(),
+    );
+    if (values === null)
+      throw new TypeError('Subset: pass indices as a list (await indices.tolist())');
     return Int32Array.from(values);
   }
-  if (Array.isArray(indices) || ArrayBuffer.isView(indices)) return Int32Array.from(indices as ArrayLike<number>);
+  if (Array.isArray(indices) || ArrayBuffer.isView(indices))
+    return Int32Array.from(indices as ArrayLike<number>);
   if (indices !== null && typeof indices === 'object' && Symbol.iterator in indices) {
     return Int32Array.from(indices as Iterable<number>);
   }
@@ -103,12 +116,15 @@ export class Subset<Item = unknown> extends Dataset<Item> {
     indices: Iterable<number> | ArrayLike<number> | Tensor,
   ) {
     super();
-    if (!(dataset instanceof Dataset)) throw new TypeError('Subset: dataset must be a Dataset (e.g. a TensorDataset)');
+    if (!(dataset instanceof Dataset))
+      throw new TypeError('Subset: dataset must be a Dataset (e.g. a TensorDataset)');
     const list = indexList(indices);
     const n = dataset.length;
     for (let k = 0; k < list.length; k++) {
       if (!Number.isInteger(list[k]) || list[k] < 0 || list[k] >= n) {
-        throw new RangeError(`Subset: index ${list[k]} (at position ${k}) is out of range for a dataset of ${n} samples`);
+        throw new RangeError(
+          `Subset: index ${list[k]} (at position ${k}) is out of range for a dataset of ${n} samples`,
+        );
       }
     }
     this.indices = list;

@@ -43,17 +43,26 @@ export class AccuracyCore extends Metric {
     super();
     const task = options.task ?? 'multiclass';
     if (task !== 'multiclass' && task !== 'binary') {
-      throw new Error(`Accuracy: task '${String(task)}' is not supported (use 'multiclass' or 'binary')`);
+      throw new Error(
+        `Accuracy: task '${String(task)}' is not supported (use 'multiclass' or 'binary')`,
+      );
     }
     const average = options.average ?? 'micro';
-    if (average !== 'micro' && average !== 'macro') throw new Error(`Accuracy: average '${String(average)}' is not supported (use 'micro' or 'macro')`);
+    if (average !== 'micro' && average !== 'macro')
+      throw new Error(
+        `Accuracy: average '${String(average)}' is not supported (use 'micro' or 'macro')`,
+      );
     const numClasses = options.numClasses ?? null;
     if (numClasses !== null && (!Number.isInteger(numClasses) || numClasses < 2)) {
-      throw new RangeError(`Accuracy: numClasses must be an integer of at least 2, got ${numClasses}`);
+      throw new RangeError(
+        `Accuracy: numClasses must be an integer of at least 2, got ${numClasses}`,
+      );
     }
-    if (average === 'macro' && numClasses === null) throw new Error("Accuracy: average 'macro' needs numClasses");
+    if (average === 'macro' && numClasses === null)
+      throw new Error("Accuracy: average 'macro' needs numClasses");
     const topK = options.topK ?? 1;
-    if (!Number.isInteger(topK) || topK < 1) throw new RangeError(`Accuracy: topK must be a positive integer, got ${topK}`);
+    if (!Number.isInteger(topK) || topK < 1)
+      throw new RangeError(`Accuracy: topK must be a positive integer, got ${topK}`);
     Object.defineProperty(this, 'options', {
       value: { task, numClasses, topK, average, threshold: options.threshold ?? 0.5 },
       enumerable: false,
@@ -76,12 +85,15 @@ export class AccuracyCore extends Metric {
 
   /** Targets as an int32 vector [N] (accepting [N, 1] and float labels, as Keras does). */
   private labels(preds: Tensor, target: Tensor): Tensor {
-    if (!(preds instanceof Tensor) || !(target instanceof Tensor)) throw new TypeError('Accuracy: preds and target must be Tensors');
+    if (!(preds instanceof Tensor) || !(target instanceof Tensor))
+      throw new TypeError('Accuracy: preds and target must be Tensors');
     const n = preds.shape[0];
     let y = target;
     if (y.ndim === 2 && y.shape[1] === 1) y = reshape(y, [y.shape[0]]);
     if (y.ndim !== 1 || y.shape[0] !== n) {
-      throw new ShapeError(`Accuracy: target of shape ${formatShape(target.shape)} does not match preds ${formatShape(preds.shape)}`);
+      throw new ShapeError(
+        `Accuracy: target of shape ${formatShape(target.shape)} does not match preds ${formatShape(preds.shape)}`,
+      );
     }
     if (preds.deviceObject !== y.deviceObject) y = toDevice(y, preds.deviceObject);
     return y.dtype === 'int32' ? y : cast(y, 'int32');
@@ -100,24 +112,34 @@ export class AccuracyCore extends Metric {
     let predicted: Tensor | null = null;
     let classes: number;
     if (preds.dtype === 'int32' || preds.ndim === 1) {
-      if (topK !== 1) throw new Error('Accuracy: topK > 1 needs scores of shape [N, C], not predicted classes');
-      if (numClasses === null && average === 'macro') throw new Error("Accuracy: average 'macro' needs numClasses");
+      if (topK !== 1)
+        throw new Error('Accuracy: topK > 1 needs scores of shape [N, C], not predicted classes');
+      if (numClasses === null && average === 'macro')
+        throw new Error("Accuracy: average 'macro' needs numClasses");
       classes = numClasses ?? 0;
       const p = cast(reshape(preds, [n]), 'int32');
       correctVec = cast(eq(p, y), 'float32');
       predicted = p;
     } else {
-      if (preds.ndim !== 2) throw new ShapeError(`Accuracy: expected scores of shape [N, C], got ${formatShape(preds.shape)}`);
+      if (preds.ndim !== 2)
+        throw new ShapeError(
+          `Accuracy: expected scores of shape [N, C], got ${formatShape(preds.shape)}`,
+        );
       classes = preds.shape[1];
       if (numClasses !== null && classes !== numClasses) {
-        throw new ShapeError(`Accuracy: preds have ${classes} classes ${formatShape(preds.shape)} but numClasses is ${numClasses}`);
+        throw new ShapeError(
+          `Accuracy: preds have ${classes} classes ${formatShape(preds.shape)} but numClasses is ${numClasses}`,
+        );
       }
       if (topK === 1) {
         const p = argmax(preds, 1);
         correctVec = cast(eq(p, y), 'float32');
         predicted = p;
       } else {
-        const onehot = cast(eq(unsqueeze(y, 1), this.classRow(preds.deviceObject, classes)), 'float32');
+        const onehot = cast(
+          eq(unsqueeze(y, 1), this.classRow(preds.deviceObject, classes)),
+          'float32',
+        );
         const targetScore = sum(mul(preds, onehot), 1, true);
         const above = sum(cast(gt(preds, targetScore), 'float32'), 1);
         correctVec = cast(lt(above, topK), 'float32');
@@ -131,7 +153,9 @@ export class AccuracyCore extends Metric {
     const onehot = cast(eq(unsqueeze(y, 1), row), 'float32');
     const tp = sum(mul(onehot, unsqueeze(correctVec, 1)), 0);
     const support = sum(onehot, 0);
-    const predictedCounts = predicted ? sum(cast(eq(unsqueeze(predicted, 1), row), 'float32'), 0) : tp;
+    const predictedCounts = predicted
+      ? sum(cast(eq(unsqueeze(predicted, 1), row), 'float32'), 0)
+      : tp;
     return { correct, count: n, tp, support, predicted: predictedCounts };
   }
 
@@ -162,7 +186,8 @@ export class AccuracyCore extends Metric {
     return noGrad(() => {
       const [value] = scopedAll(() => {
         const s = this.stats(preds, target);
-        if (s.tp && s.support && s.predicted) return [AccuracyCore.macro(s.tp, s.support, s.predicted)];
+        if (s.tp && s.support && s.predicted)
+          return [AccuracyCore.macro(s.tp, s.support, s.predicted)];
         return [div(s.correct, Math.max(s.count, 1))];
       });
       return value;
@@ -172,7 +197,10 @@ export class AccuracyCore extends Metric {
   resultTensor(): Tensor {
     return noGrad(() => {
       const correct = this.stateTensors.get('correct');
-      if (!correct) throw new Error('Accuracy: compute() was called before update(); there is nothing to compute');
+      if (!correct)
+        throw new Error(
+          'Accuracy: compute() was called before update(); there is nothing to compute',
+        );
       const tp = this.stateTensors.get('tp');
       const support = this.stateTensors.get('support');
       const predicted = this.stateTensors.get('predicted');

@@ -18,9 +18,13 @@ export class MeanCore extends Metric {
     return new MeanCore();
   }
 
-  private parts(value: Tensor | number, weight: Tensor | number = 1): { sum: Tensor | number; count: Tensor | number } {
+  private parts(
+    value: Tensor | number,
+    weight: Tensor | number = 1,
+  ): { sum: Tensor | number; count: Tensor | number } {
     if (typeof value === 'number') {
-      if (typeof weight !== 'number') throw new TypeError('Mean: a tensor weight needs a tensor value');
+      if (typeof weight !== 'number')
+        throw new TypeError('Mean: a tensor weight needs a tensor value');
       return { sum: value * weight, count: weight };
     }
     if (!(value instanceof Tensor)) throw new TypeError('Mean: value must be a Tensor or a number');

@@ -40,7 +40,8 @@ export class MetricState {
   }
 
   moveTo(device: Device): void {
-    for (const [name, t] of [...this.tensors]) if (t.deviceObject !== device) this.set(name, toDevice(t, device));
+    for (const [name, t] of [...this.tensors])
+      if (t.deviceObject !== device) this.set(name, toDevice(t, device));
   }
 }
 
@@ -81,7 +82,10 @@ export abstract class Metric extends Module {
   }
 
   override to(device: DeviceSpec | Device | { device?: DeviceSpec }): this {
-    const spec = typeof device === 'object' && device !== null && 'device' in device && !('name' in device) ? device.device : device;
+    const spec =
+      typeof device === 'object' && device !== null && 'device' in device && !('name' in device)
+        ? device.device
+        : device;
     if (spec !== undefined) this.stateTensors.moveTo(getDevice(spec as DeviceSpec | Device));
     return super.to(device);
   }

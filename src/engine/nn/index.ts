@@ -9,6 +9,12 @@ export { MaxPool1d, MaxPool2d, AdaptiveMaxPool2d, type MaxPoolOptions } from './
 export { ReLU, Softmax, Flatten, Dropout, Dropout2d } from './layers/activation';
 export { Embedding, type EmbeddingOptions } from './layers/embedding';
 export { CrossEntropyLoss, MSELoss, type CrossEntropyLossOptions } from './layers/loss';
-export { summarize, formatSummary, type ModelSummary, type SummaryOptions, type SummaryRow } from './summary';
+export {
+  summarize,
+  formatSummary,
+  type ModelSummary,
+  type SummaryOptions,
+  type SummaryRow,
+} from './summary';
 export { checkInputDevice } from './device-errors';
 export * as init from './init';

@@ -29,7 +29,8 @@ async function refOf(t: Tensor): Promise<Ref> {
   return ref([...t.shape], await t.data());
 }
 
-const count = (m: { parameters(): Tensor[] }): number => m.parameters().reduce((n, p) => n + p.numel(), 0);
+const count = (m: { parameters(): Tensor[] }): number =>
+  m.parameters().reduce((n, p) => n + p.numel(), 0);
 
 function transpose2d(a: Ref): Ref {
   const [r, c] = a.shape;
@@ -53,7 +54,11 @@ describe.each(devices.map((d) => [d.name, d] as const))('nn layers on %s', (_, d
     expect(y.shape).toEqual([4, 3]);
     const w = await refOf(layer.weight);
     const b = await refOf(layer.bias as Tensor);
-    expectClose(await y.data(), zip(matmul(xr, transpose2d(w)), b, (u, v) => u + v).data, 'Linear forward');
+    expectClose(
+      await y.data(),
+      zip(matmul(xr, transpose2d(w)), b, (u, v) => u + v).data,
+      'Linear forward',
+    );
     expect(new Linear({ inFeatures: 5, outFeatures: 3, bias: false }).bias).toBeNull();
   });
 
@@ -63,7 +68,14 @@ describe.each(devices.map((d) => [d.name, d] as const))('nn layers on %s', (_, d
     const [x, xr] = input([2, 2, 7, 6]);
     const y = layer(x);
     expect(y.shape).toEqual([2, 3, 4, 3]);
-    const expected = conv2d(xr, await refOf(layer.weight), await refOf(layer.bias as Tensor), [2, 2], [1, 1], [1, 1]);
+    const expected = conv2d(
+      xr,
+      await refOf(layer.weight),
+      await refOf(layer.bias as Tensor),
+      [2, 2],
+      [1, 1],
+      [1, 1],
+    );
     expectClose(await y.data(), expected.data, 'Conv2d forward', 1e-4);
   });
 
@@ -74,7 +86,14 @@ describe.each(devices.map((d) => [d.name, d] as const))('nn layers on %s', (_, d
     const y = layer(x);
     expect(y.shape).toEqual([2, 4, 7]);
     const w = await refOf(layer.weight);
-    const expected = conv2d(ref([2, 3, 1, 9], xr.data), ref([4, 3, 1, 2], w.data), await refOf(layer.bias as Tensor), [1, 1], [0, 0], [1, 2]);
+    const expected = conv2d(
+      ref([2, 3, 1, 9], xr.data),
+      ref([4, 3, 1, 2], w.data),
+      await refOf(layer.bias as Tensor),
+      [1, 1],
+      [0, 0],
+      [1, 2],
+    );
     expectClose(await y.data(), expected.data, 'Conv1d forward', 1e-4);
   });
 
@@ -86,14 +105,24 @@ describe.each(devices.map((d) => [d.name, d] as const))('nn layers on %s', (_, d
     expectClose(await pooled.data(), maxPool2d(xr, 3, 2, (_a, i) => win(i)).data, 'MaxPool2d');
     const strided = new MaxPool2d({ kernelSize: 3, stride: 2, padding: 1 })(x);
     expect(strided.shape).toEqual([2, 3, 4, 3]);
-    expectClose(await strided.data(), maxPool2d(xr, 4, 3, (_a, i) => [2 * i - 1, 2 * i + 2]).data, 'MaxPool2d strided');
+    expectClose(
+      await strided.data(),
+      maxPool2d(xr, 4, 3, (_a, i) => [2 * i - 1, 2 * i + 2]).data,
+      'MaxPool2d strided',
+    );
     const adaptive = new AdaptiveMaxPool2d([1, 1])(x);
     expect(adaptive.shape).toEqual([2, 3, 1, 1]);
-    expectClose(await adaptive.data(), maxPool2d(xr, 1, 1, (a) => [0, a === 0 ? 7 : 5]).data, 'AdaptiveMaxPool2d');
+    expectClose(
+      await adaptive.data(),
+      maxPool2d(xr, 1, 1, (a) => [0, a === 0 ? 7 : 5]).data,
+      'AdaptiveMaxPool2d',
+    );
     const [s, sr] = input([2, 3, 9]);
     const p1 = new MaxPool1d(3)(s);
     expect(p1.shape).toEqual([2, 3, 3]);
-    const expected = maxPool2d(ref([2, 3, 1, 9], sr.data), 1, 3, (a, i) => (a === 0 ? [0, 1] : [3 * i, 3 * i + 3]));
+    const expected = maxPool2d(ref([2, 3, 1, 9], sr.data), 1, 3, (a, i) =>
+      a === 0 ? [0, 1] : [3 * i, 3 * i + 3],
+    );
     expectClose(await p1.data(), expected.data, 'MaxPool1d');
   });
 
@@ -156,9 +185,17 @@ describe.each(devices.map((d) => [d.name, d] as const))('nn layers on %s', (_, d
     const [a, ar] = input([3, 2]);
     const [b, br] = input([3, 2]);
     const mse = new MSELoss()(a, b);
-    expectClose(await mse.data(), [ar.data.reduce((s, v, i) => s + (v - br.data[i]) ** 2, 0) / 6], 'MSELoss');
+    expectClose(
+      await mse.data(),
+      [ar.data.reduce((s, v, i) => s + (v - br.data[i]) ** 2, 0) / 6],
+      'MSELoss',
+    );
     const sum = new MSELoss({ reduction: 'sum' })(a, b);
-    expectClose(await sum.data(), [ar.data.reduce((s, v, i) => s + (v - br.data[i]) ** 2, 0)], 'MSELoss sum');
+    expectClose(
+      await sum.data(),
+      [ar.data.reduce((s, v, i) => s + (v - br.data[i]) ** 2, 0)],
+      'MSELoss sum',
+    );
   });
 });
 
@@ -179,15 +216,23 @@ describe('layer initialisation and errors', () => {
 
   it('names the layer and the expected shape on a wrong input', () => {
     const x = fromHost(new Float32Array(2 * 3 * 8 * 8), [2, 3, 8, 8], { device: devicesCpu() });
-    expect(() => new Conv2d(1, 32, 3)(x)).toThrow(/Conv2d\(1, 32, kernel_size=\(3, 3\)\): expected input of shape \[N, 1, H, W\], got \[2, 3, 8, 8\]/);
-    expect(() => new Linear(64, 10)(x)).toThrow('Linear(in_features=64, out_features=10): expected an input whose last dimension is 64, got shape [2, 3, 8, 8]');
-    expect(() => new MaxPool2d(2)(fromHost(new Float32Array(4), [4], { device: devicesCpu() }))).toThrow(/MaxPool2d.*expected input of shape \[N, C, H, W\]/);
+    expect(() => new Conv2d(1, 32, 3)(x)).toThrow(
+      /Conv2d\(1, 32, kernel_size=\(3, 3\)\): expected input of shape \[N, 1, H, W\], got \[2, 3, 8, 8\]/,
+    );
+    expect(() => new Linear(64, 10)(x)).toThrow(
+      'Linear(in_features=64, out_features=10): expected an input whose last dimension is 64, got shape [2, 3, 8, 8]',
+    );
+    expect(() =>
+      new MaxPool2d(2)(fromHost(new Float32Array(4), [4], { device: devicesCpu() })),
+    ).toThrow(/MaxPool2d.*expected input of shape \[N, C, H, W\]/);
   });
 
   it('says when a cross-entropy label is out of range', () => {
     const logits = fromHost(new Float32Array(6).fill(0.5), [2, 3], { device: devicesCpu() });
     const labels = fromHost(Int32Array.from([1, 3]), [2], { device: devicesCpu() });
-    expect(() => new CrossEntropyLoss()(logits, labels)).toThrow(/label 3 at position 1 is out of range for 3 classes/);
+    expect(() => new CrossEntropyLoss()(logits, labels)).toThrow(
+      /label 3 at position 1 is out of range for 3 classes/,
+    );
   });
 
   it('refuses options it does not implement instead of ignoring them', () => {

@@ -92,7 +92,11 @@ describe('Module', () => {
       'layers.9.weight',
       'layers.9.bias',
     ]);
-    expect(createNet().namedParameters().map(([n]) => n)).toEqual([
+    expect(
+      createNet()
+        .namedParameters()
+        .map(([n]) => n),
+    ).toEqual([
       'conv1.weight',
       'conv1.bias',
       'conv2.weight',
@@ -102,12 +106,11 @@ describe('Module', () => {
       'linear2.weight',
       'linear2.bias',
     ]);
-    expect(new Sequential(new Linear(2, 3), new ReLU(), new Linear(3, 1)).namedParameters().map(([n]) => n)).toEqual([
-      '0.weight',
-      '0.bias',
-      '2.weight',
-      '2.bias',
-    ]);
+    expect(
+      new Sequential(new Linear(2, 3), new ReLU(), new Linear(3, 1))
+        .namedParameters()
+        .map(([n]) => n),
+    ).toEqual(['0.weight', '0.bias', '2.weight', '2.bias']);
   });
 
   it("prints the chapter's CNN summary with 53,994 parameters", () => {
@@ -177,7 +180,9 @@ describe('Module', () => {
 
   it('says a forward is missing', () => {
     class Empty extends Module {}
-    expect(() => new Empty()(1)).toThrow('Module [Empty] is missing the required "forward" function');
+    expect(() => new Empty()(1)).toThrow(
+      'Module [Empty] is missing the required "forward" function',
+    );
   });
 
   it('state dicts round-trip and report missing, unexpected and mismatched keys as PyTorch does', async () => {
@@ -243,9 +248,13 @@ describe.skipIf(devices.length < 2)('Module on a GPU', () => {
   it('says which tensor is where when a GPU model is fed CPU data', () => {
     const net = new Linear(2, 1).to(gpu.name);
     const x = fromHost(new Float32Array(4), [2, 2], { device: cpu() });
-    expect(() => net(x)).toThrow(/Linear: the input \[2, 2\] is on cpu, but the layer's weight is on gpu:0/);
+    expect(() => net(x)).toThrow(
+      /Linear: the input \[2, 2\] is on cpu, but the layer's weight is on gpu:0/,
+    );
     const custom = new LinearRegression().to(gpu.name);
-    expect(() => custom(x)).toThrow(/LinearRegression: input 0 \[2, 2\] is on cpu, but its parameters are on gpu:0/);
+    expect(() => custom(x)).toThrow(
+      /LinearRegression: input 0 \[2, 2\] is on cpu, but its parameters are on gpu:0/,
+    );
   });
 });
 

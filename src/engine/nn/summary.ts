@@ -55,7 +55,8 @@ export function summarize(model: Module, options: SummaryOptions): ModelSummary 
     shapes = inputs.map((t) => t.shape.slice(1));
   } else {
     const given = options.inputShape;
-    if (!given || given.length === 0) throw new TypeError('summary: give inputShape, e.g. { inputShape: [1, 28, 28] }');
+    if (!given || given.length === 0)
+      throw new TypeError('summary: give inputShape, e.g. { inputShape: [1, 28, 28] }');
     shapes = (Array.isArray(given[0]) ? given : [given]) as number[][];
     const on = device ?? noDevice();
     inputs = shapes.map((shape) => random('uniform', [2, ...shape], 0, 1, { device: on }));
@@ -78,7 +79,8 @@ export function summarize(model: Module, options: SummaryOptions): ModelSummary 
     );
   try {
     const output = noGrad(() => model(...inputs));
-    if (options.inputData === undefined) for (const t of [output, ...inputs]) if (t instanceof Tensor) t.dispose();
+    if (options.inputData === undefined)
+      for (const t of [output, ...inputs]) if (t instanceof Tensor) t.dispose();
   } finally {
     for (const h of hooks) h.remove();
   }
@@ -110,9 +112,15 @@ const right = (text: string, width: number): string => text.padStart(width);
 /** The table as torchkeras prints it. */
 export function formatSummary(s: ModelSummary): string {
   const rule = '-'.repeat(64);
-  const lines = [rule, `${right('Layer (type)', 20)}  ${right('Output Shape', 25)} ${right('Param #', 15)}`, '='.repeat(64)];
+  const lines = [
+    rule,
+    `${right('Layer (type)', 20)}  ${right('Output Shape', 25)} ${right('Param #', 15)}`,
+    '='.repeat(64),
+  ];
   for (const r of s.rows) {
-    lines.push(`${right(r.layer, 20)}  ${right(`[${r.outputShape.join(', ')}]`, 25)} ${right(thousands(r.params), 15)}`);
+    lines.push(
+      `${right(r.layer, 20)}  ${right(`[${r.outputShape.join(', ')}]`, 25)} ${right(thousands(r.params), 15)}`,
+    );
   }
   lines.push(
     '='.repeat(64),

@@ -34,7 +34,11 @@ export async function encodeObject(obj: unknown): Promise<Uint8Array> {
   if (obj instanceof Tensor) {
     tensors.set('tensor', obj);
     metadata = { format: 'pt', [KIND]: 'tensor' };
-  } else if (isPlainObject(obj) && Object.keys(obj).length > 0 && Object.values(obj).every((v) => v instanceof Tensor)) {
+  } else if (
+    isPlainObject(obj) &&
+    Object.keys(obj).length > 0 &&
+    Object.values(obj).every((v) => v instanceof Tensor)
+  ) {
     for (const [k, v] of Object.entries(obj)) tensors.set(k, v as Tensor);
     metadata = { format: 'pt', [KIND]: 'state_dict' };
   } else {
@@ -48,7 +52,8 @@ export async function encodeObject(obj: unknown): Promise<Uint8Array> {
         if (!Number.isFinite(value)) return { __number__: String(value) };
         return value;
       }
-      if (Array.isArray(value)) return value.map((v, i) => walk(v, path ? `${path}.${i}` : String(i)));
+      if (Array.isArray(value))
+        return value.map((v, i) => walk(v, path ? `${path}.${i}` : String(i)));
       if (isPlainObject(value)) {
         const out: Record<string, Json> = {};
         for (const [k, v] of Object.entries(value)) {
@@ -57,7 +62,7 @@ export async function encodeObject(obj: unknown): Promise<Uint8Array> {
         return out;
       }
       throw new TypeError(
-        `torch.save: cannot save ${value === undefined ? 'undefined' : (value as object).constructor?.name ?? typeof value}` +
+        `torch.save: cannot save ${value === undefined ? 'undefined' : ((value as object).constructor?.name ?? typeof value)}` +
           `${path ? ` at '${path}'` : ''}; save tensors, state dicts (net.stateDict()) or plain objects of them`,
       );
     };
@@ -85,8 +90,10 @@ export function decodeObject(bytes: Uint8Array, device: Device = cpu()): unknown
     const rebuild = (value: Json): unknown => {
       if (Array.isArray(value)) return value.map(rebuild);
       if (value !== null && typeof value === 'object') {
-        if (typeof value.__tensor__ === 'string' && Object.keys(value).length === 1) return make(value.__tensor__);
-        if (typeof value.__number__ === 'string' && Object.keys(value).length === 1) return Number(value.__number__);
+        if (typeof value.__tensor__ === 'string' && Object.keys(value).length === 1)
+          return make(value.__tensor__);
+        if (typeof value.__number__ === 'string' && Object.keys(value).length === 1)
+          return Number(value.__number__);
         const out: Record<string, unknown> = {};
         for (const [k, v] of Object.entries(value)) out[k] = rebuild(v);
         return out;
@@ -102,20 +109,28 @@ export function decodeObject(bytes: Uint8Array, device: Device = cpu()): unknown
 
 /** `await torch.save(obj, 'model.pt')`: into the notebook's storage. */
 export async function save(obj: unknown, name: string): Promise<void> {
-  if (typeof name !== 'string' || name === '') throw new TypeError('torch.save: give a file name, e.g. "checkpoint.pt"');
+  if (typeof name !== 'string' || name === '')
+    throw new TypeError('torch.save: give a file name, e.g. "checkpoint.pt"');
   await getTensorStore().put(name, await encodeObject(obj));
 }
 
 /** `await torch.load('model.pt', { mapLocation })`: tensors come back on the cpu unless mapped. */
-export async function load(name: string, options: { mapLocation?: DeviceSpec | Device | null } = {}): Promise<unknown> {
+export async function load(
+  name: string,
+  options: { mapLocation?: DeviceSpec | Device | null } = {},
+): Promise<unknown> {
   const store = getTensorStore();
   const bytes = await store.get(name);
   if (bytes === undefined) {
     const files = await store.list();
     throw new Error(
-      `[Errno 2] No such file or directory: '${name}'` + (files.length ? ` (saved files: ${files.join(', ')})` : ' (nothing has been saved yet)'),
+      `[Errno 2] No such file or directory: '${name}'` +
+        (files.length ? ` (saved files: ${files.join(', ')})` : ' (nothing has been saved yet)'),
     );
   }
   const map = options.mapLocation;
-  return decodeObject(bytes, map === undefined || map === null ? cpu() : getDevice(map as DeviceSpec));
+  return decodeObject(
+    bytes,
+    map === undefined || map === null ? cpu() : getDevice(map as DeviceSpec),
+  );
 }

@@ -11,6 +11,7 @@ import { clone } from '../ops/shape-ops';
 import { stack } from '../ops/shape-ops';
 import { save } from '../serialization/save-load';
 import type { Tensor } from '../tensor';
+import { defaultObservers } from './default-observers';
 import { notify, type Logs, type Phase, type TrainingObserver } from './observer';
 
 /** The detached results of one step. */
@@ -87,7 +88,11 @@ function phaseMetrics(metrics: Record<string, LoopMetric>): [string, LoopMetric]
 }
 
 /** One read-back of the running loss and metrics (stacked when they share a device). */
-async function readLogs(prefix: string, loss: MeanCore, metrics: [string, LoopMetric][]): Promise<Logs> {
+async function readLogs(
+  prefix: string,
+  loss: MeanCore,
+  metrics: [string, LoopMetric][],
+): Promise<Logs> {
   const names = [`${prefix}loss`, ...metrics.map(([n]) => `${prefix}${n}`)];
   const tensors = noGrad(() => [loss.resultTensor(), ...metrics.map(([, m]) => m.resultTensor())]);
   const sameDevice = tensors.every((t) => t.deviceObject === tensors[0].deviceObject);
@@ -134,12 +139,40 @@ async function runPhase(
     }
     notify(observers, 'onStep', { phase, epoch, step, steps, logs, fresh });
   }
-  if (step === 0) throw new Error(`fit: the ${phase === 'train' ? 'training' : 'validation'} data gave no batches`);
+  if (step === 0)
+    throw new Error(
+      `fit: the ${phase === 'train' ? 'training' : 'validation'} data gave no batches`,
+    );
   if (freshAt !== step) logs = await readLogs(prefix, loss, metrics);
   loss.reset();
   for (const [, m] of metrics) m.reset();
   notify(observers, 'onPhaseEnd', { phase, epoch, steps: step, logs });
   return logs;
+}
+
+/** One validation pass over `data` (under noGrad, eval mode): `{ val_loss, val_acc, … }`. */
+export async function evaluateLoop(
+  task: TrainingTask,
+  data: BatchSource,
+  options: {
+    metrics?: Record<string, LoopMetric>;
+    prefix?: string;
+    observers?: readonly TrainingObserver[];
+  } = {},
+): Promise<Logs> {
+  const prefix = options.prefix ?? 'val_';
+  try {
+    return await runPhase(
+      'val',
+      1,
+      task,
+      data,
+      { trainData: data, metrics: options.metrics, prefixes: { train: prefix, val: prefix } },
+      options.observers ?? [],
+    );
+  } finally {
+    task.setTraining(true);
+  }
 }
 
 /** Copies the weights (on their devices, kept across steps). */
@@ -157,12 +190,14 @@ function release(state: Record<string, Tensor> | null): void {
 
 export async function fitLoop(task: TrainingTask, options: FitOptions): Promise<FitResult> {
   const epochs = options.epochs ?? 1;
-  if (!Number.isInteger(epochs) || epochs < 1) throw new RangeError(`fit: epochs must be a positive integer, got ${epochs}`);
-  const observers = options.observers ?? [];
+  if (!Number.isInteger(epochs) || epochs < 1)
+    throw new RangeError(`fit: epochs must be a positive integer, got ${epochs}`);
+  const observers = [...(options.observers ?? []), ...defaultObservers()];
   const prefixes = options.prefixes ?? { train: 'train_', val: 'val_' };
   const monitor = options.monitor ?? `${options.valData ? prefixes.val : prefixes.train}loss`;
   const mode = options.mode ?? (monitor.endsWith('loss') ? 'min' : 'max');
-  if (mode !== 'min' && mode !== 'max') throw new TypeError(`fit: mode must be 'min' or 'max', got ${String(mode)}`);
+  if (mode !== 'min' && mode !== 'max')
+    throw new TypeError(`fit: mode must be 'min' or 'max', got ${String(mode)}`);
   const patience = options.patience ?? null;
   const restoreBest = options.restoreBest ?? true;
   const history: Logs[] = [];
@@ -174,15 +209,21 @@ export async function fitLoop(task: TrainingTask, options: FitOptions): Promise<
     for (let epoch = 1; epoch <= epochs; epoch++) {
       notify(observers, 'onEpochBegin', { epoch, epochs });
       const row: Logs = { epoch };
-      Object.assign(row, await runPhase('train', epoch, task, options.trainData, options, observers));
+      Object.assign(
+        row,
+        await runPhase('train', epoch, task, options.trainData, options, observers),
+      );
       const lr = task.learningRate?.();
       if (typeof lr === 'number') row.lr = lr;
-      if (options.valData) Object.assign(row, await runPhase('val', epoch, task, options.valData, options, observers));
+      if (options.valData)
+        Object.assign(row, await runPhase('val', epoch, task, options.valData, options, observers));
       history.push(row);
       notify(observers, 'onEpochEnd', { epoch, epochs, logs: { ...row } });
 
       if (!(monitor in row)) {
-        throw new Error(`fit: monitor '${monitor}' is not among the logged values (${Object.keys(row).join(', ')})`);
+        throw new Error(
+          `fit: monitor '${monitor}' is not among the logged values (${Object.keys(row).join(', ')})`,
+        );
       }
       const scores = history.map((r) => r[monitor]);
       let bestIndex = 0;
@@ -211,7 +252,11 @@ export async function fitLoop(task: TrainingTask, options: FitOptions): Promise<
     release(best);
     task.setTraining(true);
   }
-  const result: FitResult = { history, stoppedEarly, bestEpoch: restoreBest ? bestEpoch : history.length };
+  const result: FitResult = {
+    history,
+    stoppedEarly,
+    bestEpoch: restoreBest ? bestEpoch : history.length,
+  };
   notify(observers, 'onTrainEnd', { history, stoppedEarly, bestEpoch: result.bestEpoch });
   return result;
 }

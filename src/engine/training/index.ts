@@ -1,5 +1,14 @@
 /** The training core: the fit loop, tasks, observers and the text output writer. */
-export { fitLoop, type BatchSource, type FitOptions, type FitResult, type LoopMetric, type StepResult, type TrainingTask } from './fit';
+export {
+  evaluateLoop,
+  fitLoop,
+  type BatchSource,
+  type FitOptions,
+  type FitResult,
+  type LoopMetric,
+  type StepResult,
+  type TrainingTask,
+} from './fit';
 export {
   kerasTextObserver,
   notify,
@@ -16,5 +25,6 @@ export {
   type TrainEndEvent,
   type TrainingObserver,
 } from './observer';
+export { defaultObservers, setDefaultObservers } from './default-observers';
 export { setTrainingOutput, writeOutput, type TextWriter } from './output';
 export { featuresAndLabels, torchTask, type LossFn } from './torch-task';

@@ -103,7 +103,9 @@ export function torchkerasTextObserver(): TrainingObserver {
     },
     onBest: ({ monitor, value }) => writeOutput(`<<<<<< reach best ${monitor} : ${value} >>>>>>`),
     onEarlyStop: ({ monitor, patience }) =>
-      writeOutput(`<<<<<< ${monitor} without improvement in ${patience} epoch, early stopping >>>>>>`),
+      writeOutput(
+        `<<<<<< ${monitor} without improvement in ${patience} epoch, early stopping >>>>>>`,
+      ),
   };
 }
 

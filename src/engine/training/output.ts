@@ -6,7 +6,8 @@
 export type TextWriter = (text: string) => void;
 
 // Without a host, lines go to the console (a worker's console is the browser's devtools).
-const consoleWriter: TextWriter = (text) => console.log(text.endsWith('\n') ? text.slice(0, -1) : text);
+const consoleWriter: TextWriter = (text) =>
+  console.log(text.endsWith('\n') ? text.slice(0, -1) : text);
 
 let writer: TextWriter = consoleWriter;
 

@@ -14,19 +14,35 @@ export type LossFn = (preds: Tensor, labels: Tensor) => Tensor;
 
 /** Splits a batch into features and labels, on the device. */
 export function featuresAndLabels(batch: unknown, device: Device | null): [Tensor, Tensor] {
-  if (!Array.isArray(batch) || batch.length < 2 || !(batch[0] instanceof Tensor) || !(batch[1] instanceof Tensor)) {
-    throw new TypeError('fit: each batch must be [features, labels] (as a DataLoader over a TensorDataset gives)');
+  if (
+    !Array.isArray(batch) ||
+    batch.length < 2 ||
+    !(batch[0] instanceof Tensor) ||
+    !(batch[1] instanceof Tensor)
+  ) {
+    throw new TypeError(
+      'fit: each batch must be [features, labels] (as a DataLoader over a TensorDataset gives)',
+    );
   }
   const [x, y] = batch as [Tensor, Tensor];
   if (!device) return [x, y];
-  return [x.deviceObject === device ? x : toDevice(x, device), y.deviceObject === device ? y : toDevice(y, device)];
+  return [
+    x.deviceObject === device ? x : toDevice(x, device),
+    y.deviceObject === device ? y : toDevice(y, device),
+  ];
 }
 
-export function torchTask(net: Module, lossFn: LossFn, optimizer: Optimizer, device: Device | null): TrainingTask {
+export function torchTask(
+  net: Module,
+  lossFn: LossFn,
+  optimizer: Optimizer,
+  device: Device | null,
+): TrainingTask {
   const forward = (batch: unknown): StepResult => {
     const [x, y] = featuresAndLabels(batch, device);
     const preds = net(x);
-    if (!(preds instanceof Tensor)) throw new TypeError('fit: the model must return a Tensor of predictions');
+    if (!(preds instanceof Tensor))
+      throw new TypeError('fit: the model must return a Tensor of predictions');
     return { loss: lossFn(preds, y), preds, labels: y };
   };
   return {

@@ -40,6 +40,15 @@ const RESET_DETAIL: Record<KernelResetReason, string> = {
   crash: 'The kernel stopped unexpectedly and was started again.',
 };
 
+const RESET_CELL_ERROR: Record<KernelResetReason, { ename: string; evalue: string } | null> = {
+  restart: null,
+  interrupt: {
+    ename: 'KeyboardInterrupt',
+    evalue: 'The cell did not stop when interrupted, so the kernel was restarted.',
+  },
+  crash: { ename: 'KernelDied', evalue: 'The kernel stopped unexpectedly while this cell ran.' },
+};
+
 interface Run {
   cellId: string;
   /** The source as it was when the run was asked for, as in Jupyter. */
@@ -162,6 +171,15 @@ export function createKernelSlice(deps: KernelDeps): SliceCreator<KernelSlice> {
         }, true);
       },
       reset: (reason) => {
+        // The cell that was running gets a word of why it ended (no `done` comes for it).
+        const run = running;
+        const why = RESET_CELL_ERROR[reason];
+        if (run && why) {
+          edit(
+            (nb) => appendOutputs(nb, run.cellId, [{ kind: 'error', ...why, traceback: [] }]),
+            true,
+          );
+        }
         // As in Jupyter, a fresh kernel counts from 1 again.
         executionCounter = 0;
         cancelQueued();

@@ -208,6 +208,14 @@ describe('interrupt, restart and crashes', () => {
     k.replace('interrupt');
     await settle();
     expect(statuses(h)).toEqual(['done', 'error', 'idle']);
+    expect(h.cell(1).outputs).toEqual([
+      {
+        kind: 'error',
+        ename: 'KeyboardInterrupt',
+        evalue: 'The cell did not stop when interrupted, so the kernel was restarted.',
+        traceback: [],
+      },
+    ]);
     expect(h.store.getState().kernelNotice?.message).toBe(KERNEL_RESET_MESSAGE);
     expect(h.store.getState().kernelNotice?.reason).toBe('interrupt');
     expect(h.store.getState().kernelState).toBe('starting');
@@ -227,6 +235,7 @@ describe('interrupt, restart and crashes', () => {
     s.restart();
     await settle();
     expect(statuses(h)).toEqual(['idle', 'idle']);
+    expect(h.cell(0).outputs).toEqual([]);
     expect(h.store.getState().kernelNotice).toMatchObject({
       reason: 'restart',
       message: 'Kernel restarted: variables from earlier cells are gone',

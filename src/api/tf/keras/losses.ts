@@ -189,19 +189,34 @@ const BY_NAME: Record<string, () => Loss> = {
   mse: () => new MeanSquaredError(),
 };
 
+/** A compiled loss: the batch's scalar loss from labels, predictions and optional sample weights. */
+export interface CompiledLoss {
+  name: string;
+  fn: (yTrue: Tensor, yPred: Tensor, sampleWeight?: Tensor | null) => Tensor;
+  /** Whether labels are class indices (so 'accuracy' means SparseCategoricalAccuracy). */
+  sparse: boolean;
+}
+
 /** A loss given as a Keras name, a Loss object or a function (yTrue, yPred) → per-sample losses. */
-export function getLoss(spec: unknown): { name: string; fn: (yTrue: Tensor, yPred: Tensor) => Tensor; sparse: boolean } {
+export function getLoss(spec: unknown): CompiledLoss {
   if (typeof spec === 'string') {
     const make = BY_NAME[spec] ?? BY_NAME[spec.replace(/([a-z])([A-Z])/g, '$1_$2').toLowerCase()];
     if (!make) throw new TypeError(`Unknown loss function: ${JSON.stringify(spec)}; use one of ${Object.keys(BY_NAME).join(', ')}`);
     return getLoss(make());
   }
   if (spec instanceof Loss) {
-    return { name: spec.name, fn: (t, p) => spec(t, p), sparse: spec instanceof SparseCategoricalCrossentropy };
+    return { name: spec.name, fn: (t, p, w) => spec(t, p, w ?? undefined), sparse: spec instanceof SparseCategoricalCrossentropy };
   }
   if (typeof spec === 'function') {
     const fn = spec as LossFn;
-    return { name: fn.name || 'loss', fn: (t, p) => ops.mean(fn(t, p)), sparse: false };
+    return {
+      name: fn.name || 'loss',
+      fn: (t, p, w) => {
+        const values = fn(t, p);
+        return ops.mean(w ? ops.mul(values, w) : values);
+      },
+      sparse: false,
+    };
   }
   throw new TypeError(`loss must be a Keras loss name, a tf.keras.losses object or a function, got ${describe(spec)}`);
 }

@@ -16,7 +16,10 @@ export class ReLU extends Module {
   constructor(...args: unknown[]) {
     super();
     const a = bind({ name: 'ReLU', params: ['inplace'] }, args);
-    Object.defineProperty(this, 'inplace', { value: boolArg(a.inplace, 'ReLU: inplace', false), enumerable: false });
+    Object.defineProperty(this, 'inplace', {
+      value: boolArg(a.inplace, 'ReLU: inplace', false),
+      enumerable: false,
+    });
   }
 
   override forward(input: Tensor): Tensor {
@@ -35,7 +38,10 @@ export class Softmax extends Module {
   constructor(...args: unknown[]) {
     super();
     const a = bind({ name: 'Softmax', params: ['dim'] }, args);
-    Object.defineProperty(this, 'dim', { value: a.dim === undefined || a.dim === null ? null : intArg(a.dim, 'Softmax: dim'), enumerable: false });
+    Object.defineProperty(this, 'dim', {
+      value: a.dim === undefined || a.dim === null ? null : intArg(a.dim, 'Softmax: dim'),
+      enumerable: false,
+    });
   }
 
   override forward(input: Tensor): Tensor {
@@ -81,7 +87,8 @@ abstract class DropoutBase extends Module {
     super();
     const a = bind({ name, params: ['p', 'inplace'] }, args);
     const p = a.p === undefined || a.p === null ? 0.5 : asNumber(a.p, `${name}: p`);
-    if (!(p >= 0 && p <= 1)) throw new RangeError(`dropout probability has to be between 0 and 1, but got ${p}`);
+    if (!(p >= 0 && p <= 1))
+      throw new RangeError(`dropout probability has to be between 0 and 1, but got ${p}`);
     Object.defineProperties(this, {
       p: { value: p, enumerable: false },
       inplace: { value: boolArg(a.inplace, `${name}: inplace`, false), enumerable: false },

@@ -4,7 +4,8 @@ import type { Tensor } from '../../tensor';
 import { Module } from '../module';
 
 function checkModule(value: unknown, where: string): Module {
-  if (!(value instanceof Module)) throw new TypeError(`${where}: ${String(value)} is not a Module subclass`);
+  if (!(value instanceof Module))
+    throw new TypeError(`${where}: ${String(value)} is not a Module subclass`);
   return value;
 }
 
@@ -37,7 +38,9 @@ abstract class ModuleContainer extends Module {
     const list = [...this];
     const i = index < 0 ? index + list.length : index;
     if (!Number.isInteger(i) || i < 0 || i >= list.length) {
-      throw new RangeError(`index ${index} is out of range for a ${this.constructor.name} of ${list.length} modules`);
+      throw new RangeError(
+        `index ${index} is out of range for a ${this.constructor.name} of ${list.length} modules`,
+      );
     }
     return list[i];
   }
@@ -50,7 +53,8 @@ export class Sequential extends ModuleContainer {
     super();
     const only = args.length === 1 ? args[0] : undefined;
     if (isOptionsObject(only)) {
-      for (const [name, m] of Object.entries(only)) this.addModule(name, checkModule(m, 'Sequential'));
+      for (const [name, m] of Object.entries(only))
+        this.addModule(name, checkModule(m, 'Sequential'));
       return;
     }
     const list = Array.isArray(only) ? only : args;
@@ -78,7 +82,11 @@ export class ModuleList extends ModuleContainer {
 
   insert(index: number, module: Module): void {
     const list = [...this];
-    list.splice(index < 0 ? index + list.length : index, 0, checkModule(module, 'ModuleList.insert'));
+    list.splice(
+      index < 0 ? index + list.length : index,
+      0,
+      checkModule(module, 'ModuleList.insert'),
+    );
     for (let i = 0; i < list.length; i++) this.addModule(String(i), list[i]);
   }
 }

@@ -72,7 +72,12 @@ abstract class ConvNd extends Module {
       a.padding === 'same' || a.padding === 'valid'
         ? a.padding
         : tupleArg(a.padding, dims, `${name}: padding`, new Array<number>(dims).fill(0));
-    const dilation = tupleArg(a.dilation, dims, `${name}: dilation`, new Array<number>(dims).fill(1));
+    const dilation = tupleArg(
+      a.dilation,
+      dims,
+      `${name}: dilation`,
+      new Array<number>(dims).fill(1),
+    );
     if (padding === 'same' && stride.some((s) => s !== 1)) {
       throw new Error(`${name}: padding='same' is not supported for strided convolutions`);
     }
@@ -88,7 +93,9 @@ abstract class ConvNd extends Module {
     const shape = [outChannels, inChannels, ...kernelSize];
     const fanIn = inChannels * kernelSize.reduce((x, y) => x * y, 1);
     this.weight = new Parameter(kaimingUniform(shape, device));
-    this.bias = boolArg(a.bias, `${name}: bias`, true) ? new Parameter(biasUniform([outChannels], fanIn, device)) : null;
+    this.bias = boolArg(a.bias, `${name}: bias`, true)
+      ? new Parameter(biasUniform([outChannels], fanIn, device))
+      : null;
   }
 
   protected title(): string {
@@ -102,7 +109,12 @@ abstract class ConvNd extends Module {
     const dims = this.kernelSize.length;
     const batched = x.ndim === dims + 2;
     if (!batched && x.ndim !== dims + 1) {
-      throw shapeError(this.title(), `[N, ${this.inChannels}, ${spatial}]`, x, `a ${dims + 2}-D batch or one ${dims + 1}-D sample`);
+      throw shapeError(
+        this.title(),
+        `[N, ${this.inChannels}, ${spatial}]`,
+        x,
+        `a ${dims + 2}-D batch or one ${dims + 1}-D sample`,
+      );
     }
     const channels = x.shape[batched ? 1 : 0];
     if (channels !== this.inChannels) {
@@ -117,7 +129,10 @@ abstract class ConvNd extends Module {
   }
 
   override extraRepr(): string {
-    const parts = [`${this.inChannels}, ${this.outChannels}, kernel_size=${pyTuple(this.kernelSize)}`, `stride=${pyTuple(this.stride)}`];
+    const parts = [
+      `${this.inChannels}, ${this.outChannels}, kernel_size=${pyTuple(this.kernelSize)}`,
+      `stride=${pyTuple(this.stride)}`,
+    ];
     const p = this.padding;
     if (typeof p === 'string') parts.push(`padding=${p}`);
     else if (p.some((v) => v !== 0)) parts.push(`padding=${pyTuple(p)}`);
@@ -128,8 +143,19 @@ abstract class ConvNd extends Module {
 }
 
 export class Conv2d extends ConvNd {
-  constructor(inChannels: number, outChannels: number, kernelSize: number | number[], options?: ConvOptions);
-  constructor(inChannels: number, outChannels: number, kernelSize: number | number[], stride?: number | number[], ...rest: unknown[]);
+  constructor(
+    inChannels: number,
+    outChannels: number,
+    kernelSize: number | number[],
+    options?: ConvOptions,
+  );
+  constructor(
+    inChannels: number,
+    outChannels: number,
+    kernelSize: number | number[],
+    stride?: number | number[],
+    ...rest: unknown[]
+  );
   constructor(options: ConvOptions);
   constructor(...args: unknown[]) {
     super('Conv2d', 2, args);
@@ -147,8 +173,19 @@ export class Conv2d extends ConvNd {
 }
 
 export class Conv1d extends ConvNd {
-  constructor(inChannels: number, outChannels: number, kernelSize: number | number[], options?: ConvOptions);
-  constructor(inChannels: number, outChannels: number, kernelSize: number | number[], stride?: number | number[], ...rest: unknown[]);
+  constructor(
+    inChannels: number,
+    outChannels: number,
+    kernelSize: number | number[],
+    options?: ConvOptions,
+  );
+  constructor(
+    inChannels: number,
+    outChannels: number,
+    kernelSize: number | number[],
+    stride?: number | number[],
+    ...rest: unknown[]
+  );
   constructor(options: ConvOptions);
   constructor(...args: unknown[]) {
     super('Conv1d', 1, args);

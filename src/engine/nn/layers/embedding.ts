@@ -8,7 +8,15 @@ import { narrow } from '../../ops/shape-ops';
 import type { Tensor } from '../../tensor';
 import { checkInputDevice } from '../device-errors';
 import { normal } from '../init';
-import { bind, checkFloatDtype, deviceArg, intArg, positiveInt, requireTensor, unsupported } from '../layer-args';
+import {
+  bind,
+  checkFloatDtype,
+  deviceArg,
+  intArg,
+  positiveInt,
+  requireTensor,
+  unsupported,
+} from '../layer-args';
 import { Module } from '../module';
 import { Parameter } from '../parameter';
 
@@ -26,14 +34,27 @@ export class Embedding extends Module {
   declare readonly embeddingDim: number;
   declare readonly paddingIdx: number | null;
 
-  constructor(numEmbeddings: number, embeddingDim: number, paddingIdx?: number | null | EmbeddingOptions, ...rest: unknown[]);
+  constructor(
+    numEmbeddings: number,
+    embeddingDim: number,
+    paddingIdx?: number | null | EmbeddingOptions,
+    ...rest: unknown[]
+  );
   constructor(options: EmbeddingOptions);
   constructor(...args: unknown[]) {
     super();
     const a = bind(
       {
         name: 'Embedding',
-        params: ['numEmbeddings', 'embeddingDim', 'paddingIdx', 'maxNorm', 'normType', 'scaleGradByFreq', 'sparse'],
+        params: [
+          'numEmbeddings',
+          'embeddingDim',
+          'paddingIdx',
+          'maxNorm',
+          'normType',
+          'scaleGradByFreq',
+          'sparse',
+        ],
         keywordOnly: ['device', 'dtype'],
       },
       args,
@@ -45,7 +66,8 @@ export class Embedding extends Module {
     let paddingIdx: number | null = null;
     if (a.paddingIdx !== undefined && a.paddingIdx !== null) {
       const idx = intArg(a.paddingIdx, 'Embedding: paddingIdx');
-      if (idx < -numEmbeddings || idx >= numEmbeddings) throw new RangeError('Padding_idx must be within num_embeddings');
+      if (idx < -numEmbeddings || idx >= numEmbeddings)
+        throw new RangeError('Padding_idx must be within num_embeddings');
       paddingIdx = idx < 0 ? idx + numEmbeddings : idx;
     }
     Object.defineProperties(this, {

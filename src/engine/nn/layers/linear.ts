@@ -7,7 +7,14 @@ import { formatShape, ShapeError } from '../../shape';
 import type { Tensor } from '../../tensor';
 import { checkInputDevice } from '../device-errors';
 import { biasUniform, kaimingUniform } from '../init';
-import { bind, boolArg, checkFloatDtype, deviceArg, positiveInt, requireTensor } from '../layer-args';
+import {
+  bind,
+  boolArg,
+  checkFloatDtype,
+  deviceArg,
+  positiveInt,
+  requireTensor,
+} from '../layer-args';
 import { Module } from '../module';
 import { Parameter } from '../parameter';
 
@@ -25,11 +32,19 @@ export class Linear extends Module {
   declare readonly inFeatures: number;
   declare readonly outFeatures: number;
 
-  constructor(inFeatures: number, outFeatures: number, bias?: boolean | LinearOptions, options?: LinearOptions);
+  constructor(
+    inFeatures: number,
+    outFeatures: number,
+    bias?: boolean | LinearOptions,
+    options?: LinearOptions,
+  );
   constructor(options: LinearOptions);
   constructor(...args: unknown[]) {
     super();
-    const a = bind({ name: 'Linear', params: ['inFeatures', 'outFeatures', 'bias', 'device', 'dtype'] }, args);
+    const a = bind(
+      { name: 'Linear', params: ['inFeatures', 'outFeatures', 'bias', 'device', 'dtype'] },
+      args,
+    );
     checkFloatDtype(a.dtype, 'Linear');
     const inFeatures = positiveInt(a.inFeatures, 'Linear: inFeatures');
     const outFeatures = positiveInt(a.outFeatures, 'Linear: outFeatures');
@@ -39,7 +54,9 @@ export class Linear extends Module {
       outFeatures: { value: outFeatures, enumerable: false },
     });
     this.weight = new Parameter(kaimingUniform([outFeatures, inFeatures], device));
-    this.bias = boolArg(a.bias, 'Linear: bias', true) ? new Parameter(biasUniform([outFeatures], inFeatures, device)) : null;
+    this.bias = boolArg(a.bias, 'Linear: bias', true)
+      ? new Parameter(biasUniform([outFeatures], inFeatures, device))
+      : null;
   }
 
   override forward(input: Tensor): Tensor {

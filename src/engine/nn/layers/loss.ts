@@ -8,7 +8,9 @@ import { Module } from '../module';
 function reductionArg(value: unknown, loss: string): Reduction {
   if (value === undefined || value === null) return 'mean';
   if (value === 'mean' || value === 'sum' || value === 'none') return value;
-  throw new TypeError(`${loss}: reduction must be 'mean', 'sum' or 'none', got ${JSON.stringify(value)}`);
+  throw new TypeError(
+    `${loss}: reduction must be 'mean', 'sum' or 'none', got ${JSON.stringify(value)}`,
+  );
 }
 
 export interface CrossEntropyLossOptions {
@@ -25,17 +27,35 @@ export class CrossEntropyLoss extends Module {
   constructor(...args: unknown[]) {
     super();
     const a = bind(
-      { name: 'CrossEntropyLoss', params: ['weight', 'sizeAverage', 'ignoreIndex', 'reduce', 'reduction', 'labelSmoothing'] },
+      {
+        name: 'CrossEntropyLoss',
+        params: ['weight', 'sizeAverage', 'ignoreIndex', 'reduce', 'reduction', 'labelSmoothing'],
+      },
       args,
     );
-    unsupported(a, 'CrossEntropyLoss', { weight: null, sizeAverage: null, reduce: null, ignoreIndex: -100, labelSmoothing: 0 });
-    Object.defineProperty(this, 'reduction', { value: reductionArg(a.reduction, 'CrossEntropyLoss'), enumerable: false });
+    unsupported(a, 'CrossEntropyLoss', {
+      weight: null,
+      sizeAverage: null,
+      reduce: null,
+      ignoreIndex: -100,
+      labelSmoothing: 0,
+    });
+    Object.defineProperty(this, 'reduction', {
+      value: reductionArg(a.reduction, 'CrossEntropyLoss'),
+      enumerable: false,
+    });
   }
 
   override forward(input: Tensor, target: Tensor): Tensor {
     const x = requireTensor(input, 'CrossEntropyLoss');
     const y = requireTensor(target, 'CrossEntropyLoss');
-    if (x.ndim === 2 && y.ndim === 2 && y.shape[1] === 1 && y.shape[0] === x.shape[0] && y.dtype === 'int32') {
+    if (
+      x.ndim === 2 &&
+      y.ndim === 2 &&
+      y.shape[1] === 1 &&
+      y.shape[0] === x.shape[0] &&
+      y.dtype === 'int32'
+    ) {
       throw new ShapeError(
         `CrossEntropyLoss: labels have shape ${formatShape(y.shape)}; expected ${formatShape([x.shape[0]])} ` +
           `(one class index per row of the ${formatShape(x.shape)} logits). Use labels.squeeze(1) or labels.view(-1).`,
@@ -44,7 +64,8 @@ export class CrossEntropyLoss extends Module {
     try {
       return crossEntropy(x, y, this.reduction);
     } catch (error) {
-      if (error instanceof Error && !error.message.startsWith('CrossEntropyLoss')) error.message = `CrossEntropyLoss: ${error.message}`;
+      if (error instanceof Error && !error.message.startsWith('CrossEntropyLoss'))
+        error.message = `CrossEntropyLoss: ${error.message}`;
       throw error;
     }
   }
@@ -59,10 +80,17 @@ export class MSELoss extends Module {
     super();
     const a = bind({ name: 'MSELoss', params: ['sizeAverage', 'reduce', 'reduction'] }, args);
     unsupported(a, 'MSELoss', { sizeAverage: null, reduce: null });
-    Object.defineProperty(this, 'reduction', { value: reductionArg(a.reduction, 'MSELoss'), enumerable: false });
+    Object.defineProperty(this, 'reduction', {
+      value: reductionArg(a.reduction, 'MSELoss'),
+      enumerable: false,
+    });
   }
 
   override forward(input: Tensor, target: Tensor): Tensor {
-    return mseLoss(requireTensor(input, 'MSELoss'), requireTensor(target, 'MSELoss'), this.reduction);
+    return mseLoss(
+      requireTensor(input, 'MSELoss'),
+      requireTensor(target, 'MSELoss'),
+      this.reduction,
+    );
   }
 }

@@ -25,15 +25,21 @@ abstract class MaxPoolNd extends Module {
   declare readonly kernelSize: number[];
   declare readonly stride: number[];
   declare readonly padding: number[];
-  private declare readonly shown: string;
+  declare private readonly shown: string;
 
   protected constructor(name: string, dims: number, args: unknown[]) {
     super();
     const a = bind({ name, params: PARAMS }, args);
     unsupported(a, name, { returnIndices: false, ceilMode: false });
     const kernelSize = tupleArg(a.kernelSize, dims, `${name}: kernelSize`);
-    const dilation = tupleArg(a.dilation, dims, `${name}: dilation`, new Array<number>(dims).fill(1));
-    if (dilation.some((d) => d !== 1)) throw new Error(`${name}: dilation other than 1 is not supported yet`);
+    const dilation = tupleArg(
+      a.dilation,
+      dims,
+      `${name}: dilation`,
+      new Array<number>(dims).fill(1),
+    );
+    if (dilation.some((d) => d !== 1))
+      throw new Error(`${name}: dilation other than 1 is not supported yet`);
     const stride = tupleArg(a.stride, dims, `${name}: stride`, kernelSize);
     const padding = tupleArg(a.padding, dims, `${name}: padding`, new Array<number>(dims).fill(0));
     const shown =
@@ -53,7 +59,11 @@ abstract class MaxPoolNd extends Module {
 }
 
 export class MaxPool2d extends MaxPoolNd {
-  constructor(kernelSize: number | number[], stride?: number | number[] | null | MaxPoolOptions, ...rest: unknown[]);
+  constructor(
+    kernelSize: number | number[],
+    stride?: number | number[] | null | MaxPoolOptions,
+    ...rest: unknown[]
+  );
   constructor(options: MaxPoolOptions);
   constructor(...args: unknown[]) {
     super('MaxPool2d', 2, args);
@@ -61,13 +71,21 @@ export class MaxPool2d extends MaxPoolNd {
 
   override forward(input: Tensor): Tensor {
     const x = requireTensor(input, 'MaxPool2d');
-    if (x.ndim !== 3 && x.ndim !== 4) throw shapeError(`MaxPool2d(${this.extraRepr()})`, '[N, C, H, W] or [C, H, W]', x);
-    return maxPool2d(x, this.kernelSize as Pair, { stride: this.stride as Pair, padding: this.padding as Pair });
+    if (x.ndim !== 3 && x.ndim !== 4)
+      throw shapeError(`MaxPool2d(${this.extraRepr()})`, '[N, C, H, W] or [C, H, W]', x);
+    return maxPool2d(x, this.kernelSize as Pair, {
+      stride: this.stride as Pair,
+      padding: this.padding as Pair,
+    });
   }
 }
 
 export class MaxPool1d extends MaxPoolNd {
-  constructor(kernelSize: number | number[], stride?: number | number[] | null | MaxPoolOptions, ...rest: unknown[]);
+  constructor(
+    kernelSize: number | number[],
+    stride?: number | number[] | null | MaxPoolOptions,
+    ...rest: unknown[]
+  );
   constructor(options: MaxPoolOptions);
   constructor(...args: unknown[]) {
     super('MaxPool1d', 1, args);
@@ -75,16 +93,22 @@ export class MaxPool1d extends MaxPoolNd {
 
   override forward(input: Tensor): Tensor {
     const x = requireTensor(input, 'MaxPool1d');
-    if (x.ndim !== 2 && x.ndim !== 3) throw shapeError(`MaxPool1d(${this.extraRepr()})`, '[N, C, L] or [C, L]', x);
+    if (x.ndim !== 2 && x.ndim !== 3)
+      throw shapeError(`MaxPool1d(${this.extraRepr()})`, '[N, C, L] or [C, L]', x);
     return maxPool1d(x, this.kernelSize[0], { stride: this.stride[0], padding: this.padding[0] });
   }
 }
 
 export class AdaptiveMaxPool2d extends Module {
   declare readonly outputSize: (number | null)[];
-  private declare readonly shown: string;
+  declare private readonly shown: string;
 
-  constructor(outputSize: number | (number | null)[] | { outputSize: number | (number | null)[]; returnIndices?: boolean });
+  constructor(
+    outputSize:
+      | number
+      | (number | null)[]
+      | { outputSize: number | (number | null)[]; returnIndices?: boolean },
+  );
   constructor(...args: unknown[]) {
     super();
     const a = bind({ name: 'AdaptiveMaxPool2d', params: ['outputSize', 'returnIndices'] }, args);
@@ -92,10 +116,19 @@ export class AdaptiveMaxPool2d extends Module {
     const raw = a.outputSize;
     let size: (number | null)[];
     if (typeof raw === 'number') size = [raw, raw];
-    else if (Array.isArray(raw) && raw.length === 2 && raw.every((v) => v === null || Number.isInteger(v))) {
+    else if (
+      Array.isArray(raw) &&
+      raw.length === 2 &&
+      raw.every((v) => v === null || Number.isInteger(v))
+    ) {
       size = raw as (number | null)[];
-    } else throw new TypeError('AdaptiveMaxPool2d: outputSize must be an int or a pair of ints (or null to keep a size)');
-    const shown = Array.isArray(raw) ? `(${raw.map((v) => (v === null ? 'None' : String(v))).join(', ')})` : String(raw);
+    } else
+      throw new TypeError(
+        'AdaptiveMaxPool2d: outputSize must be an int or a pair of ints (or null to keep a size)',
+      );
+    const shown = Array.isArray(raw)
+      ? `(${raw.map((v) => (v === null ? 'None' : String(v))).join(', ')})`
+      : String(raw);
     Object.defineProperties(this, {
       outputSize: { value: size, enumerable: false },
       shown: { value: `output_size=${shown}`, enumerable: false },
@@ -104,7 +137,8 @@ export class AdaptiveMaxPool2d extends Module {
 
   override forward(input: Tensor): Tensor {
     const x = requireTensor(input, 'AdaptiveMaxPool2d');
-    if (x.ndim !== 3 && x.ndim !== 4) throw shapeError(`AdaptiveMaxPool2d(${this.shown})`, '[N, C, H, W] or [C, H, W]', x);
+    if (x.ndim !== 3 && x.ndim !== 4)
+      throw shapeError(`AdaptiveMaxPool2d(${this.shown})`, '[N, C, H, W] or [C, H, W]', x);
     return adaptiveMaxPool2d(x, this.outputSize.map((v) => (v === null ? -1 : v)) as Pair);
   }
 

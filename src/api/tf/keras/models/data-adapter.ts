@@ -74,8 +74,9 @@ export function splitTail(x: unknown, y: unknown, fraction: number): [[Tensor, T
   if (Array.isArray(xs) || Array.isArray(ys) || !(xs as Tensor).shape || !(ys as Tensor).shape) {
     throw new TypeError('validationSplit needs x and y as single tensors or arrays');
   }
-  const xt = xs as Tensor;
-  const yt = ys as Tensor;
+  // The caller's data outlives training, as a NumPy array would (never swept at step boundaries).
+  const xt = (xs as Tensor).keep();
+  const yt = (ys as Tensor).keep();
   const n = xt.shape[0];
   const at = Math.floor(n * (1 - fraction));
   if (at === 0 || at === n) throw new Error(`validationSplit ${fraction} of ${n} samples leaves one side empty`);

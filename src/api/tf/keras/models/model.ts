@@ -1,8 +1,254 @@
-/** Placeholder until the training methods land (replaced below). */
+/**
+ * Keras's Model API on top of a Layer: `compile({ optimizer, loss, metrics })`, `await fit(...)`
+ * returning a History, `await evaluate(...)` and `await predict(...)`. Training runs in the
+ * engine's shared fit loop (so progress and chart observers see every step); the Keras part is
+ * the step itself — forward, loss as lossFn(yTrue, yPred), gradients from a GradientTape,
+ * `optimizer.applyGradients` — and Keras's names and printing.
+ */
+import { noGrad, ops, Tensor } from '../../../../engine';
+import {
+  evaluateLoop,
+  fitLoop,
+  kerasTextObserver,
+  writeOutput,
+  type Logs,
+  type LoopMetric,
+  type StepResult,
+  type TrainingObserver,
+  type TrainingTask,
+} from '../../../../engine/training';
+import { asInt, asNumber, bindArgs, boolArg, describe, optional } from '../../../args';
+import { GradientTapeImpl } from '../../gradient-tape';
+import { Callback, EarlyStopping, History } from '../callbacks';
 import { Layer } from '../layers/layer';
+import { getLoss, type CompiledLoss } from '../losses';
+import { getMetric, type Metric } from '../metrics';
+import { getOptimizer, type KerasOptimizer } from '../optimizers';
+import { splitTail, toBatches } from './data-adapter';
+
+interface Compiled {
+  optimizer: KerasOptimizer;
+  loss: CompiledLoss;
+  metrics: Metric[];
+}
+
+const FIT_PARAMS = [
+  'x', 'y', 'batchSize', 'epochs', 'verbose', 'callbacks', 'validationSplit', 'validationData', 'shuffle',
+  'classWeight', 'sampleWeight', 'initialEpoch', 'stepsPerEpoch', 'validationSteps', 'validationBatchSize',
+  'validationFreq', 'maxQueueSize', 'workers', 'useMultiprocessing',
+];
+
+/** `[x, y]` (or `[x, y, sampleWeight]`) of a batch. */
+function splitBatch(batch: unknown, what: string): [Tensor, Tensor, Tensor | null] {
+  if (Array.isArray(batch) && batch.length >= 2 && batch[0] instanceof Tensor && batch[1] instanceof Tensor) {
+    const w = batch[2];
+    return [batch[0], batch[1], w instanceof Tensor ? w : null];
+  }
+  throw new TypeError(`${what}: each batch must be [features, labels], got ${describe(batch)}`);
+}
+
+function verbosity(value: unknown): number {
+  if (value === undefined || value === null || value === 'auto') return 1;
+  return asInt(value, 'verbose');
+}
+
+/** A Keras metric as the training core's loop metric (labels first in Keras, preds first there). */
+function loopMetric(metric: Metric): LoopMetric {
+  const m = metric.fresh();
+  return {
+    update: (preds, labels) => m.updateState(labels, preds),
+    resultTensor: () => m.result(),
+    reset: () => m.resetStates(),
+    clone: () => loopMetric(m),
+  };
+}
 
 export abstract class Model extends Layer {
+  optimizer: KerasOptimizer | null = null;
+  /** The History of the last fit. */
+  history: History | null = null;
+  private compiled: Compiled | null = null;
+
   protected constructor(className: string, kwargs: Record<string, unknown>) {
     super(className, kwargs);
   }
+
+  /** compile({ optimizer, loss, metrics }): names as Keras accepts them ('adam', 'accuracy', …) or objects. */
+  compile(...args: unknown[]): void {
+    const a = bindArgs(
+      {
+        name: 'Model.compile',
+        params: ['optimizer', 'loss', 'metrics', 'lossWeights', 'weightedMetrics', 'runEagerly', 'stepsPerExecution', 'jitCompile'],
+      },
+      args,
+    );
+    if (a.optimizer === undefined) {
+      throw new TypeError("compile: give an optimizer ('adam', 'nadam', 'sgd' or a tf.keras.optimizers object); Keras's default rmsprop is not available here");
+    }
+    if (a.loss === undefined || a.loss === null) throw new TypeError('compile: a loss is required, e.g. "sparse_categorical_crossentropy"');
+    for (const k of ['lossWeights', 'weightedMetrics'] as const) {
+      if (a[k] !== undefined && a[k] !== null) throw new TypeError(`compile: ${k} is not supported`);
+    }
+    const loss = getLoss(a.loss);
+    const list = a.metrics === undefined || a.metrics === null ? [] : Array.isArray(a.metrics) ? a.metrics : [a.metrics];
+    this.optimizer = getOptimizer(a.optimizer);
+    this.compiled = { optimizer: this.optimizer, loss, metrics: list.map((m) => getMetric(m, loss.sparse)) };
+  }
+
+  private requireCompiled(what: string): Compiled {
+    if (!this.compiled) throw new Error(`You must compile your model before ${what}. Call \`model.compile(optimizer, loss)\`.`);
+    return this.compiled;
+  }
+
+  /** 'loss' followed by the compiled metrics' names (what evaluate returns, in order). */
+  get metricsNames(): string[] {
+    return ['loss', ...(this.compiled?.metrics.map((m) => m.name) ?? [])];
+  }
+
+  /** One batch: forward, Keras-order loss, tape gradients, applyGradients. */
+  private task(compiled: Compiled): TrainingTask {
+    const forward = (batch: unknown, training: boolean): StepResult => {
+      const [x, y0, weight] = splitBatch(batch, 'fit');
+      const preds = this(x, { training });
+      const y = y0.deviceObject === preds.deviceObject ? y0 : y0.to(preds.deviceObject);
+      const w = weight && weight.deviceObject !== preds.deviceObject ? weight.to(preds.deviceObject) : weight;
+      return { loss: compiled.loss.fn(y, preds, w), preds, labels: y };
+    };
+    const named = (): Record<string, Tensor> => Object.fromEntries(this.namedWeights.map((w) => [w.name, w.value]));
+    return {
+      trainStep: (batch) => {
+        const tape = new GradientTapeImpl();
+        const r = forward(batch, true);
+        const variables = this.trainableVariables;
+        const grads = tape.gradient(r.loss, variables) as (Tensor | null)[];
+        compiled.optimizer.applyGradients(grads.map((g, i) => [g, variables[i]] as const));
+        return { loss: r.loss.detach(), preds: r.preds.detach(), labels: r.labels };
+      },
+      evalStep: (batch) => forward(batch, false),
+      // Keras passes `training` to each call instead of switching a mode.
+      setTraining: () => {},
+      stateDict: named,
+      loadStateDict: (state) => {
+        const current = named();
+        noGrad(() => {
+          for (const [name, value] of Object.entries(state)) current[name]?.copy_(value);
+        });
+      },
+    };
+  }
+
+  /**
+   * `await model.fit(ds, { validationData, epochs })` or `fit(x, y, { batchSize, epochs,
+   * validationSplit })`: one Keras line per epoch; returns the History.
+   */
+  async fit(...args: unknown[]): Promise<History> {
+    const a = bindArgs({ name: 'Model.fit', params: FIT_PARAMS, keywordOnly: ['observers'] }, args);
+    const compiled = this.requireCompiled('training');
+    for (const k of ['classWeight', 'sampleWeight'] as const) {
+      if (a[k] !== undefined && a[k] !== null) throw new TypeError(`fit: ${k} is not supported (give [x, y, weight] batches instead)`);
+    }
+    if (optional(a.initialEpoch, asInt, 'initialEpoch', 0) !== 0) throw new TypeError('fit: initialEpoch is not supported');
+    const epochs = optional(a.epochs, asInt, 'epochs', 1);
+    const verbose = verbosity(a.verbose);
+    const batchSize = optional(a.batchSize, asInt, 'batchSize', 32);
+    const shuffle = boolArg(a.shuffle, 'shuffle', true);
+    let x = a.x;
+    let y = a.y;
+    let validation = a.validationData;
+    const split = optional(a.validationSplit, asNumber, 'validationSplit', 0);
+    if (split > 0) {
+      if (validation !== undefined && validation !== null) throw new TypeError('fit: give validationData or validationSplit, not both');
+      const [train, val] = splitTail(x, y, split);
+      [x, y] = train;
+      validation = val;
+    }
+    const trainData = toBatches(x, y, { batchSize, shuffle, steps: optional(a.stepsPerEpoch, asInt, 'stepsPerEpoch', null), what: 'fit' });
+    let valData = null;
+    if (validation !== undefined && validation !== null) {
+      const [vx, vy] = Array.isArray(validation) ? validation : [validation, undefined];
+      valData = toBatches(vx, vy, {
+        batchSize: optional(a.validationBatchSize, asInt, 'validationBatchSize', batchSize),
+        steps: optional(a.validationSteps, asInt, 'validationSteps', null),
+        what: 'fit (validationData)',
+      });
+    }
+    const callbackList = a.callbacks === undefined || a.callbacks === null ? [] : (a.callbacks as unknown[]);
+    const stopper = callbackList.find((c): c is EarlyStopping => c instanceof EarlyStopping) ?? null;
+    const observers: TrainingObserver[] = [];
+    if (verbose > 0) observers.push(kerasTextObserver());
+    for (const cb of callbackList) {
+      if (!(cb instanceof Callback)) throw new TypeError(`fit: callbacks must be tf.keras.callbacks objects, got ${describe(cb)}`);
+      cb.model = this;
+      cb.params = { epochs, steps: trainData.length ?? null, verbose };
+      observers.push(cb.asObserver());
+    }
+    observers.push(...((a.observers as TrainingObserver[] | undefined) ?? []));
+    const metrics = Object.fromEntries(compiled.metrics.map((m) => [m.name, loopMetric(m)]));
+    const result = await fitLoop(this.task(compiled), {
+      trainData,
+      valData,
+      epochs,
+      metrics,
+      prefixes: { train: '', val: 'val_' },
+      monitor: stopper?.monitor ?? (valData ? 'val_loss' : 'loss'),
+      mode: stopper?.mode,
+      patience: stopper ? stopper.patience : null,
+      restoreBest: stopper?.restoreBestWeights ?? false,
+      observers,
+    });
+    this.history = new History({ epochs, steps: trainData.length ?? null, verbose }, result.history, this);
+    return this.history;
+  }
+
+  /** `await model.evaluate(ds)` → [loss, ...metrics] (the loss alone without metrics), or a record. */
+  async evaluate(...args: unknown[]): Promise<number | number[] | Record<string, number>> {
+    const a = bindArgs(
+      { name: 'Model.evaluate', params: ['x', 'y', 'batchSize', 'verbose', 'sampleWeight', 'steps', 'callbacks', 'maxQueueSize', 'workers', 'useMultiprocessing', 'returnDict'], keywordOnly: ['observers'] },
+      args,
+    );
+    const compiled = this.requireCompiled('evaluating');
+    const data = toBatches(a.x, a.y, { batchSize: optional(a.batchSize, asInt, 'batchSize', 32), steps: optional(a.steps, asInt, 'steps', null), what: 'evaluate' });
+    const metrics = Object.fromEntries(compiled.metrics.map((m) => [m.name, loopMetric(m)]));
+    let steps = 0;
+    const counter: TrainingObserver = { onPhaseEnd: (e) => (steps = e.steps) };
+    const observers = [counter, ...((a.observers as TrainingObserver[] | undefined) ?? [])];
+    const logs = await evaluateLoop(this.task(compiled), data, { metrics, prefix: '', observers });
+    if (verbosity(a.verbose) > 0) {
+      const values = Object.entries(logs).map(([k, v]) => `${k}: ${v.toFixed(4)}`).join(' - ');
+      writeOutput(`${steps}/${steps} [${'='.repeat(30)}] - ${values}`);
+    }
+    if (a.returnDict === true) return logs;
+    const list = Object.values(logs);
+    return list.length === 1 ? list[0] : list;
+  }
+
+  /** `await model.predict(x or ds)`: the outputs of every batch, concatenated (no gradients). */
+  async predict(...args: unknown[]): Promise<Tensor> {
+    const a = bindArgs({ name: 'Model.predict', params: ['x', 'batchSize', 'verbose', 'steps', 'callbacks', 'maxQueueSize', 'workers', 'useMultiprocessing'] }, args);
+    const data = toBatches(a.x, undefined, { batchSize: optional(a.batchSize, asInt, 'batchSize', 32), steps: optional(a.steps, asInt, 'steps', null), what: 'predict' });
+    const outputs: Tensor[] = [];
+    for await (const batch of data) {
+      const x = Array.isArray(batch) ? batch[0] : batch;
+      if (!(x instanceof Tensor)) throw new TypeError(`predict: each batch must be features (or [features, labels]), got ${describe(batch)}`);
+      // Held across the loop's step boundaries until they are joined.
+      outputs.push(noGrad(() => this(x, { training: false })).keep());
+    }
+    if (outputs.length === 0) throw new Error('predict: the data gave no batches');
+    const joined = outputs.length === 1 ? ops.clone(outputs[0]) : ops.cat(outputs, 0);
+    for (const t of outputs) t.dispose();
+    return joined;
+  }
+
+  /** One optimization step on one batch (Keras's `train_on_batch`); returns the batch loss. */
+  async trainOnBatch(x: unknown, y: unknown): Promise<number> {
+    const compiled = this.requireCompiled('training');
+    const [batch] = await toArray(toBatches(x, y, { batchSize: Number.MAX_SAFE_INTEGER, shuffle: false, what: 'trainOnBatch' }));
+    return (await this.task(compiled).trainStep(batch).loss.data())[0];
+  }
+}
+
+async function toArray(data: AsyncIterable<unknown>): Promise<unknown[]> {
+  const out: unknown[] = [];
+  for await (const b of data) out.push(b);
+  return out;
 }

@@ -1,0 +1,28 @@
+/** `tf.keras`: models, layers, optimizers, losses, metrics, callbacks, preprocessing, datasets, backend. */
+import { callbacks } from './callbacks';
+import { datasets } from './datasets';
+import { layers } from './layers';
+import { losses } from './losses';
+import { metrics } from './metrics';
+import { Model } from './models/model';
+import { Sequential } from './models/sequential';
+import { resetNames } from './naming';
+import { optimizers } from './optimizers';
+import { preprocessing } from './preprocessing';
+
+export const keras = {
+  Sequential,
+  Model,
+  models: { Sequential, Model },
+  layers,
+  optimizers,
+  losses,
+  metrics,
+  callbacks,
+  preprocessing,
+  datasets,
+  backend: {
+    /** Keras's clear_session: layer and model names start again from 'dense', 'sequential', …. */
+    clearSession: (): void => resetNames(),
+  },
+};
