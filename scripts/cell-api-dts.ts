@@ -2,12 +2,14 @@
  * Generates the one ambient `.d.ts` that gives notebook cells completions and type errors for the
  * cell API, and serves it to the page as the Vite virtual module `virtual:cell-api-dts`.
  *
- * The TypeScript compiler emits the declarations of `src/api/index.ts` and everything it imports
- * as one file of `declare module "src/…"` blocks (`outFile` + `emitDeclarationOnly`, the AMD
- * layout, which names each module by its path instead of relative imports that an ambient file
- * cannot use). After them come the cell globals as `declare const`: `torch`, `tf`, … typed from
- * the API's exports, and the kernel's own `print`, `display`, `params`, `timeit`,
- * `compareDevices`. While `src/api/index.ts` does not exist yet (or lacks a name), the globals
+ * The TypeScript compiler emits the declarations (`emitDeclarationOnly`) of `src/api/index.ts`
+ * and everything it imports, file by file; each becomes a `declare module "src/…"` block with its
+ * imports renamed to those module names (an ambient file cannot use relative imports). A file
+ * whose declarations cannot be emitted (e.g. TS4094, an exported anonymous class with private
+ * members) becomes a shorthand `declare module "src/…";` whose imports are `any`, so one such
+ * file never costs the rest. After the modules come the cell globals as `declare const`:
+ * `torch`, `tf`, … typed from the API's exports, and the kernel's own `print`, `display`,
+ * `params`, `timeit`, `compareDevices`. While `src/api/index.ts` does not exist yet (or lacks a name), the globals
  * it would type are declared `any`, so cells still get no false errors.
  */
 import fs from 'node:fs';
@@ -138,26 +140,60 @@ function emitApiDeclarations(root: string, entry: string): EmittedApi {
   const compilerOptions: ts.CompilerOptions = {
     target: ts.ScriptTarget.ES2022,
     lib: ['lib.es2023.d.ts', 'lib.dom.d.ts'],
-    module: ts.ModuleKind.AMD,
-    moduleResolution: ts.ModuleResolutionKind.Node10,
+    module: ts.ModuleKind.ESNext,
+    moduleResolution: ts.ModuleResolutionKind.Bundler,
     declaration: true,
     emitDeclarationOnly: true,
-    outFile: path.join(root, 'cell-api.d.ts'),
+    // Nothing is written: the outputs are collected in memory.
+    outDir: path.join(root, '.cell-api-dts'),
     rootDir: root,
     strict: true,
     skipLibCheck: true,
     allowImportingTsExtensions: true,
-    resolveJsonModule: false,
     types: ['@webgpu/types', 'vite/client'],
     typeRoots: [path.join(root, 'node_modules/@types'), path.join(root, 'node_modules')],
   };
   const program = ts.createProgram({ rootNames: [entry], options: compilerOptions });
-  let text = '';
-  program.emit(undefined, (fileName, data) => {
-    if (fileName.endsWith('.d.ts')) text += data;
+  const declarations = new Map<string, string>();
+  program.emit(undefined, (fileName, data, _bom, _onError, sourceFiles) => {
+    if (fileName.endsWith('.d.ts') && sourceFiles?.length === 1) {
+      declarations.set(path.resolve(sourceFiles[0].fileName), data);
+    }
   });
-  // Monaco cannot resolve these; the types they name simply become `any` there.
-  text = text.replace(/^\/\/\/ <reference types=.*$/gm, '');
+
+  const isProjectFile = (file: string) =>
+    file.startsWith(root + path.sep) && !file.includes(`${path.sep}node_modules${path.sep}`);
+  const moduleName = (file: string) =>
+    path
+      .relative(root, file)
+      .replace(/\\/g, '/')
+      .replace(/(\.d)?\.[cm]?tsx?$/, '');
+  const rename = (specifier: string, fromFile: string): string | null => {
+    if (!specifier.startsWith('.')) return null;
+    const resolved = ts.resolveModuleName(specifier, fromFile, compilerOptions, ts.sys)
+      .resolvedModule?.resolvedFileName;
+    return resolved && isProjectFile(path.resolve(resolved))
+      ? moduleName(path.resolve(resolved))
+      : null;
+  };
+
+  const sources: string[] = [];
+  const blocks: string[] = [];
+  for (const sourceFile of program.getSourceFiles()) {
+    const file = path.resolve(sourceFile.fileName);
+    if (!isProjectFile(file)) continue;
+    sources.push(file);
+    const name = moduleName(file);
+    const text = sourceFile.isDeclarationFile ? sourceFile.text : declarations.get(file);
+    if (sourceFile.isDeclarationFile && !ts.isExternalModule(sourceFile)) {
+      blocks.push(stripReferences(sourceFile.text)); // a global script: as it is
+    } else if (text === undefined) {
+      blocks.push(`declare module ${JSON.stringify(name)};`);
+    } else {
+      const body = toAmbientModuleBody(text, (specifier) => rename(specifier, file));
+      blocks.push(`declare module ${JSON.stringify(name)} {\n${body.trim()}\n}`);
+    }
+  }
 
   const checker = program.getTypeChecker();
   const entryFile = program.getSourceFile(entry);
@@ -177,17 +213,72 @@ function emitApiDeclarations(root: string, entry: string): EmittedApi {
       }
     }
   }
-  const sources = program
-    .getSourceFiles()
-    .map((f) => path.resolve(f.fileName))
-    .filter(
-      (f) => f.startsWith(root + path.sep) && !f.includes(`${path.sep}node_modules${path.sep}`),
-    );
-  const entryModule = path
-    .relative(root, entry)
-    .replace(/\\/g, '/')
-    .replace(/\.(d\.)?[cm]?tsx?$/, '');
-  return { text, entryModule, exports, torchMembers, sources };
+  return {
+    text: blocks.join('\n\n'),
+    entryModule: moduleName(entry),
+    exports,
+    torchMembers,
+    sources,
+  };
+}
+
+/** `/// <reference …/>` lines name files Monaco does not have; the types they bring become any. */
+function stripReferences(text: string): string {
+  return text.replace(/^\/\/\/ <reference .*$/gm, '');
+}
+
+/**
+ * One file's emitted declarations made fit to sit inside `declare module "…" { }`: top-level
+ * `declare` modifiers dropped (the block is ambient already) and relative module specifiers
+ * (imports, re-exports, `import("…")` types) replaced by the module names `rename` gives.
+ */
+function toAmbientModuleBody(dts: string, rename: (specifier: string) => string | null): string {
+  const sourceFile = ts.createSourceFile(
+    'module.d.ts',
+    stripReferences(dts),
+    ts.ScriptTarget.ES2022,
+    true,
+  );
+  const edits: { start: number; end: number; text: string }[] = [];
+  const renameLiteral = (literal: ts.Node | undefined) => {
+    if (!literal || !ts.isStringLiteral(literal)) return;
+    const renamed = rename(literal.text);
+    if (renamed !== null) {
+      edits.push({
+        start: literal.getStart(),
+        end: literal.getEnd(),
+        text: JSON.stringify(renamed),
+      });
+    }
+  };
+  for (const statement of sourceFile.statements) {
+    const modifiers = ts.canHaveModifiers(statement) ? ts.getModifiers(statement) : undefined;
+    const declare = modifiers?.find((m) => m.kind === ts.SyntaxKind.DeclareKeyword);
+    if (declare) {
+      const next = sourceFile.text.slice(declare.getEnd()).search(/\S/);
+      edits.push({
+        start: declare.getStart(),
+        end: declare.getEnd() + Math.max(next, 0),
+        text: '',
+      });
+    }
+  }
+  const visit = (node: ts.Node): void => {
+    if (ts.isImportDeclaration(node) || ts.isExportDeclaration(node)) {
+      renameLiteral(node.moduleSpecifier);
+    } else if (ts.isImportTypeNode(node) && ts.isLiteralTypeNode(node.argument)) {
+      renameLiteral(node.argument.literal);
+    } else if (ts.isExternalModuleReference(node)) {
+      renameLiteral(node.expression);
+    }
+    ts.forEachChild(node, visit);
+  };
+  visit(sourceFile);
+  let text = sourceFile.text;
+  for (const edit of edits.sort((a, b) => b.start - a.start)) {
+    text = text.slice(0, edit.start) + edit.text + text.slice(edit.end);
+  }
+  return text;
 }
 
 /** Type-checks the generated text alone, as Monaco will see it (no DOM, no node_modules). */

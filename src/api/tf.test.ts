@@ -57,26 +57,3 @@ describe('tf tensors', () => {
     expect([...n.shape]).toEqual([10]);
   });
 });
-
-describe('tf.config', () => {
-  it('lists devices with TensorFlow names', () => {
-    const gpus = tf.config.listPhysicalDevices('GPU');
-    expect(gpus.length).toBe(devices.length - 1);
-    if (hasGpu) {
-      expect(gpus[0]).toEqual({ name: '/physical_device:GPU:0', deviceType: 'GPU' });
-      expect(tf.config.listLogicalDevices('GPU')[0].name).toBe('/device:GPU:0');
-    }
-    expect(tf.config.listPhysicalDevices('CPU')[0].name).toBe('/physical_device:CPU:0');
-    expect(tf.config.listPhysicalDevices().length).toBe(devices.length);
-  });
-
-  it('records memory growth and visible devices', () => {
-    const gpus = tf.config.listPhysicalDevices('GPU');
-    for (const gpu of gpus) tf.config.experimental.setMemoryGrowth(gpu, true);
-    if (gpus.length) expect(tf.config.experimental.getMemoryGrowth(gpus[0])).toBe(true);
-    tf.config.setVisibleDevices([], 'GPU');
-    expect(tf.config.listLogicalDevices('GPU')).toEqual([]);
-    tf.config.setVisibleDevices(gpus, 'GPU');
-    expect(tf.config.listLogicalDevices('GPU').length).toBe(gpus.length);
-  });
-});

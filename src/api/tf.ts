@@ -1,26 +1,23 @@
 /**
  * `tf`: the TensorFlow-shaped names of API.md over the engine. Tensors made here go to gpu:0 when
  * there is one (TensorFlow's placement) or to the device of an enclosing `tf.device(name, fn)`;
- * `tf.config` reports devices in TensorFlow's naming. Later modules add keras and data.
+ * `tf.config` configures devices (tf-config.ts) and `tf.distribute` trains on several
+ * (distribute/). Later modules add keras and data.
  */
 import {
   defaultDevice,
-  gpuDevices,
   manualSeed,
   ops,
-  parseDeviceName,
   Tensor,
   withTfDevice,
   type DType,
 } from '../engine';
-import { asInt, asNumber, asShape, bindArgs, boolArg, describe, dtypeArg, optional } from './args';
+import { asInt, asNumber, asShape, bindArgs, boolArg, dtypeArg, optional } from './args';
+import { distribute } from './distribute';
+import { config } from './tf-config';
 import { tfExtensions } from './tf/index';
 
-/** A device as tf.config lists it. */
-export interface PhysicalDevice {
-  readonly name: string;
-  readonly deviceType: 'CPU' | 'GPU';
-}
+export { PhysicalDevice, LogicalDevice, LogicalDeviceConfiguration } from './tf-config';
 
 /** Anything tensor-like becomes a tensor on the tf default device. */
 function convert(value: unknown, dtype?: DType): Tensor {
@@ -34,64 +31,6 @@ function axisArg(value: unknown, what: string): number | number[] | undefined {
   if (Array.isArray(value)) return value.map((v, i) => asInt(v, `${what}[${i}]`));
   return asInt(value, what);
 }
-
-function physical(kind: 'CPU' | 'GPU', index: number, prefix: string): PhysicalDevice {
-  return { name: `${prefix}:${kind}:${index}`, deviceType: kind };
-}
-
-function listDevicesAs(deviceType: unknown, prefix: string): PhysicalDevice[] {
-  const type =
-    deviceType === undefined || deviceType === null ? null : String(deviceType).toUpperCase();
-  const out: PhysicalDevice[] = [];
-  if (type === null || type === 'CPU') out.push(physical('CPU', 0, prefix));
-  if (type === null || type === 'GPU') {
-    gpuDevices().forEach((d) => {
-      if (visibleGpus === null || visibleGpus.has(d.index))
-        out.push(physical('GPU', d.index, prefix));
-    });
-  }
-  return out;
-}
-
-/** Recorded configuration (the devices issue will make these act on logical devices). */
-let visibleGpus: Set<number> | null = null;
-const memoryGrowth = new Map<string, boolean>();
-
-function deviceName(device: unknown): string {
-  if (typeof device === 'string') return device;
-  if (device !== null && typeof device === 'object' && 'name' in device)
-    return String((device as { name: unknown }).name);
-  throw new TypeError(
-    `expected a device from tf.config.listPhysicalDevices, got ${describe(device)}`,
-  );
-}
-
-const config = {
-  listPhysicalDevices: (deviceType?: string): PhysicalDevice[] =>
-    listDevicesAs(deviceType, '/physical_device'),
-  listLogicalDevices: (deviceType?: string): PhysicalDevice[] =>
-    listDevicesAs(deviceType, '/device'),
-  /** Recorded: GPUs left out are hidden from listPhysicalDevices/listLogicalDevices. */
-  setVisibleDevices(devices: unknown, deviceType?: string): void {
-    const list = Array.isArray(devices) ? devices : [devices];
-    if (deviceType !== undefined && String(deviceType).toUpperCase() !== 'GPU') return;
-    visibleGpus = new Set(
-      list
-        .map((d) => parseDeviceName(deviceName(d).replace('/physical_device', '/device')))
-        .filter((p) => p.kind === 'gpu')
-        .map((p) => p.index),
-    );
-  },
-  getVisibleDevices: (deviceType?: string): PhysicalDevice[] =>
-    listDevicesAs(deviceType, '/physical_device'),
-  experimental: {
-    /** Recorded only: memory is allocated on demand already. */
-    setMemoryGrowth(device: unknown, enable: boolean): void {
-      memoryGrowth.set(deviceName(device), boolArg(enable, 'setMemoryGrowth: enable'));
-    },
-    getMemoryGrowth: (device: unknown): boolean => memoryGrowth.get(deviceName(device)) ?? false,
-  },
-};
 
 const random = {
   /** tf.random.uniform(shape, minval = 0, maxval = 1). */
@@ -212,6 +151,7 @@ export const tf = {
   isTensor: (value: unknown): value is Tensor => value instanceof Tensor,
   random,
   config,
+  distribute,
   /** tf.device('/gpu:0', () => { ... }): tensors made by tf inside fn (sync or async) go there. */
   device: <T>(name: string, fn: () => T): T => withTfDevice(name, fn),
 

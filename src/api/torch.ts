@@ -13,6 +13,7 @@ import {
   manualSeed,
   maxMemoryAllocated,
   memoryAllocated,
+  memoryReserved,
   noGrad,
   ops,
   resetPeakMemoryStats,
@@ -110,6 +111,14 @@ const cuda = {
     gpuDevices().length ? memoryAllocated(gpuIndex(device)) : 0,
   maxMemoryAllocated: (device?: number | string): number =>
     gpuDevices().length ? maxMemoryAllocated(gpuIndex(device)) : 0,
+  /** Live bytes plus freed buffers kept for reuse (what emptyCache gives back). */
+  memoryReserved: (device?: number | string): number =>
+    gpuDevices().length ? memoryReserved(gpuIndex(device)) : 0,
+  /** `{ name, totalMemory }`: totalMemory is the logical GPU's limit in bytes (0: none). */
+  getDeviceProperties: (device?: number | string): { name: string; totalMemory: number } => {
+    const d = gpuIndex(device);
+    return { name: d.info.label, totalMemory: d.memory.limit ?? 0 };
+  },
   resetPeakMemoryStats: (device?: number | string): void => {
     if (gpuDevices().length) resetPeakMemoryStats(gpuIndex(device));
   },

@@ -52,6 +52,7 @@ export function backward(root: Tensor, gradient: Tensor | null, retainGraph: boo
     );
   }
   const newGrads: Tensor[] = [];
+  const updatedLeaves: Tensor[] = [];
   startScope();
   try {
     noGrad(() => {
@@ -94,6 +95,7 @@ export function backward(root: Tensor, gradient: Tensor | null, retainGraph: boo
       const given = new Set<Tensor>();
       for (const [leaf, g] of leafGrads) {
         if (leaf.isDisposed) continue;
+        updatedLeaves.push(leaf);
         const existing = leaf.grad;
         if (existing !== null && !existing.isDisposed && existing.isContiguous()) {
           // Accumulate in place, as PyTorch does, so a held reference to .grad sees the sum.
@@ -112,6 +114,8 @@ export function backward(root: Tensor, gradient: Tensor | null, retainGraph: boo
   } finally {
     endScope(newGrads);
   }
+  // Outside the scope: what hooks make (e.g. a gradient copied to another device) must survive.
+  for (const leaf of updatedLeaves) leaf.runPostAccumulateGradHooks();
 }
 
 function ownsWholeStorage(t: Tensor): boolean {

@@ -15,24 +15,58 @@ export { parseDeviceName, type DeviceSpec, type DeviceKind } from './devices/dev
 export { DeviceMemoryError } from './devices/memory-account';
 export {
   addGpuDevice,
+  configureDevices,
   cpu,
+  currentDeviceSettings,
   getDevice,
   gpuDevices,
+  gpusInitialized,
   gpuUnavailable,
   initEngine,
   listDevices,
+  markGpusInitialized,
+  onDeviceLost,
+  physicalGpus,
+  recoverLostDevices,
   removeGpuDevices,
+  RuntimeError,
+  type ConfigurationKind,
+  type DeviceLostEvent,
   type EngineStatus,
 } from './devices/registry';
+export type { PhysicalGpu } from './devices/physical';
+export {
+  DeviceSettingsError,
+  parseDeviceSettings,
+  physicalSettings,
+  withPhysicalSettings,
+  type DeviceSettings,
+  type LogicalGpuSettings,
+  type PhysicalGpuSettings,
+} from './devices/settings';
+export {
+  deviceReport,
+  memorySnapshot,
+  type DeviceReport,
+  type LogicalGpuReport,
+  type MemorySnapshot,
+  type PhysicalGpuReport,
+} from './devices/report';
+export { DeviceLostError } from './devices/lost-backend';
 export { defaultDevice, withTfDevice, type Flavor } from './devices/placement';
 export {
   emptyCache,
   maxMemoryAllocated,
   memoryAllocated,
+  memoryReserved,
   resetPeakMemoryStats,
   setMemoryLimit,
   synchronize,
 } from './devices/stats';
+
+// Data parallelism.
+export { ReplicaSet } from './parallel/replicas';
+export { chunkSizes, gather, scatter, scatterStructure, gatherStructure } from './parallel/scatter-gather';
 
 // Autograd and lifetimes.
 export { enableGrad, isGradEnabled, noGrad, setGradEnabled } from './autograd';

@@ -67,6 +67,8 @@ export interface DimOptions {
   keepdim?: boolean;
 }
 
+let nextHookId = 0;
+
 export class Tensor {
   readonly shape: readonly number[];
   readonly strides: readonly number[];
@@ -76,6 +78,7 @@ export class Tensor {
   readonly res: TensorResources;
   private leafRequiresGrad = false;
   private gradTensor: Tensor | null = null;
+  private gradHooks: Map<number, (tensor: Tensor) => void> | null = null;
 
   /** @internal Use the creation functions (torch.tensor, torch.zeros, …) instead. */
   constructor(
@@ -197,6 +200,25 @@ export class Tensor {
     const gradient =
       a.gradient === undefined || a.gradient === null ? null : asTensor(a.gradient, 'gradient');
     backward(this, gradient, optional(a.retainGraph, asBool, 'retainGraph', false));
+  }
+
+  /**
+   * PyTorch's `register_post_accumulate_grad_hook`: `hook(this)` runs after a backward pass has
+   * accumulated this leaf's `.grad` (data parallelism reduces replica gradients this way).
+   */
+  registerPostAccumulateGradHook(hook: (tensor: Tensor) => void): { remove(): void } {
+    if (!this.isLeaf) {
+      throw new Error('post accumulate grad hooks cannot be registered on non-leaf tensors');
+    }
+    this.gradHooks ??= new Map();
+    const id = nextHookId++;
+    this.gradHooks.set(id, hook);
+    return { remove: () => void this.gradHooks?.delete(id) };
+  }
+
+  /** @internal Called by backward once this leaf's `.grad` holds the new gradient. */
+  runPostAccumulateGradHooks(): void {
+    if (this.gradHooks) for (const hook of [...this.gradHooks.values()]) hook(this);
   }
 
   /** A tensor sharing this one's memory, cut from the graph. */

@@ -80,14 +80,24 @@ function toCell(value: unknown): unknown {
   return value === undefined ? '' : inspect(value, { maxDepth: 1 });
 }
 
-/** A plain-text rendering of a table (the text/plain fallback, like a DataFrame's repr). */
+/**
+ * A plain-text rendering of a table as pandas prints a DataFrame: a row index on the left,
+ * columns right-aligned, numbers to 4 significant digits.
+ */
 export function tableText(table: TableData): string {
-  const cells = [table.columns, ...table.rows.map((r) => r.map((c) => cellText(c)))];
-  const widths = table.columns.map((_, i) => Math.max(...cells.map((r) => String(r[i]).length)));
-  return cells.map((row) => row.map((c, i) => String(c).padStart(widths[i])).join('  ')).join('\n');
+  const header = ['', ...table.columns];
+  const body = table.rows.map((r, i) => [String(i), ...r.map((c) => cellText(c))]);
+  const cells = [header, ...body];
+  const widths = header.map((_, i) => Math.max(...cells.map((r) => String(r[i] ?? '').length)));
+  return cells
+    .map((row) => row.map((c, i) => String(c ?? '').padStart(widths[i])).join('  '))
+    .join('\n');
 }
 
-function cellText(value: unknown): string {
-  if (typeof value === 'number' && !Number.isInteger(value)) return value.toPrecision(6);
+/** A table cell as text: floats to 4 significant digits, integers whole. */
+export function cellText(value: unknown): string {
+  if (typeof value === 'number' && Number.isFinite(value) && !Number.isInteger(value)) {
+    return String(Number(value.toPrecision(4)));
+  }
   return String(value ?? '');
 }

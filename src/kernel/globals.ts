@@ -1,9 +1,11 @@
 /**
- * The names every cell sees besides the cell API: `print`, `display`, `console`, `params`.
+ * The names every cell sees besides the cell API: `print`, `display`, `console`, `params`, and
+ * the rich outputs of ./outputs (charts, progress bars, images, timing, profiles).
  * Output goes to whichever cell is running when the call happens.
  */
-import { formatPrint, formatText, toMimeBundle } from './display';
+import { formatPrint, formatText } from './display';
 import type { OutputSink } from './output-sink';
+import { createOutputGlobals } from './outputs/globals';
 import type { CellOutput, StreamName } from './protocol';
 
 export interface OutputTarget {
@@ -28,16 +30,8 @@ export function createIoGlobals(
 
   const print = (...values: unknown[]): void => write('stdout', values);
 
-  const display = (value: unknown): void => {
-    const sink = target.current();
-    if (!sink) return;
-    const bundle = toMimeBundle(value);
-    sink.add(
-      bundle instanceof Promise
-        ? bundle.then((data): CellOutput => ({ kind: 'display', data }))
-        : { kind: 'display', data: bundle },
-    );
-  };
+  const outputs = createOutputGlobals(target);
+  const display = outputs.display as (value: unknown, options?: unknown) => unknown;
 
   const console = {
     log: print,
@@ -45,9 +39,9 @@ export function createIoGlobals(
     debug: print,
     warn: (...values: unknown[]) => write('stderr', values),
     error: (...values: unknown[]) => write('stderr', values),
-    table: display,
+    table: (value: unknown) => void display(value),
     dir: (value: unknown) => write('stdout', [formatText(value)]),
   };
 
-  return { print, display, console, params: Object.freeze({ ...params }) };
+  return { ...outputs, print, display, console, params: Object.freeze({ ...params }) };
 }

@@ -146,7 +146,8 @@ export class OutputSink {
     this.timer = null;
     if (this.ready.length === 0) return;
     const outputs = this.ready.splice(0);
-    for (const o of outputs) if (o.kind === 'display' && o.displayId) this.unposted.delete(o.displayId);
+    for (const o of outputs)
+      if (o.kind === 'display' && o.displayId) this.unposted.delete(o.displayId);
     this.post.outputs(outputs);
   }
 }

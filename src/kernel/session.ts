@@ -8,6 +8,7 @@ import { compileCell, declareNames, RunControl } from './execute';
 import { createIoGlobals } from './globals';
 import { toMimeBundle } from './display';
 import { DEFAULT_LIMITS, OutputSink } from './output-sink';
+import { shownInCell } from './outputs/live-display';
 import type { CellOutput, ExecuteRequest, HostRequest, KernelInfo, WorkerEvent } from './protocol';
 
 export interface EngineSetup {
@@ -142,7 +143,8 @@ export class KernelSession {
         interrupted,
       ]);
       if (outcome === 'interrupted') throw new KernelInterrupt();
-      if (outcome.value !== undefined) {
+      // A value the cell displayed itself (`display(x)` returns its handle) is not shown twice.
+      if (outcome.value !== undefined && !shownInCell(sink, outcome.value)) {
         const bundle = toMimeBundle(outcome.value);
         const executionCount = request.executionCount;
         sink.add(

@@ -24,19 +24,29 @@ const MAX_LEN = 100;
 const BATCH_SIZE = 32;
 
 async function prepare(trainCount: number, testCount: number) {
-  const [[xTrain0, yTrain0], [xTest0, yTest0]] = await datasets.reuters.loadData({ numWords: 3000 });
-  const xTrain = preprocessing.sequence.padSequences(xTrain0.slice(0, trainCount), { maxlen: MAX_LEN });
-  const xTest = preprocessing.sequence.padSequences(xTest0.slice(0, testCount), { maxlen: MAX_LEN });
+  const [[xTrain0, yTrain0], [xTest0, yTest0]] = await datasets.reuters.loadData({
+    numWords: 3000,
+  });
+  const xTrain = preprocessing.sequence.padSequences(xTrain0.slice(0, trainCount), {
+    maxlen: MAX_LEN,
+  });
+  const xTest = preprocessing.sequence.padSequences(xTest0.slice(0, testCount), {
+    maxlen: MAX_LEN,
+  });
   const yTrain = yTrain0.narrow(0, 0, trainCount);
   const yTest = yTest0.narrow(0, 0, testCount);
   const MAX_WORDS = (await xTrain.max().item()) + 1;
   const CAT_NUM = (await yTrain0.max().item()) + 1;
   const dsTrain = tf.data.Dataset.fromTensorSlices([xTrain, yTrain])
-    .shuffle({ bufferSize: 1000 }).batch(BATCH_SIZE)
-    .prefetch(tf.data.experimental.AUTOTUNE).cache();
+    .shuffle({ bufferSize: 1000 })
+    .batch(BATCH_SIZE)
+    .prefetch(tf.data.experimental.AUTOTUNE)
+    .cache();
   const dsTest = tf.data.Dataset.fromTensorSlices([xTest, yTest])
-    .shuffle({ bufferSize: 1000 }).batch(BATCH_SIZE)
-    .prefetch(tf.data.experimental.AUTOTUNE).cache();
+    .shuffle({ bufferSize: 1000 })
+    .batch(BATCH_SIZE)
+    .prefetch(tf.data.experimental.AUTOTUNE)
+    .cache();
   return { xTrain, MAX_WORDS, CAT_NUM, dsTrain, dsTest };
 }
 
@@ -77,31 +87,45 @@ describe('the TF chapters through the API', () => {
     const validLoss = new metrics.Mean({ name: 'valid_loss' });
     const validMetric = new metrics.SparseCategoricalAccuracy({ name: 'valid_accuracy' });
 
-    const trainStep = tf.function((model: ReturnType<typeof createModel>, features: Tensor, labels: Tensor) => {
-      const tape = new tf.GradientTape();
-      const predictions = model(features, { training: true });
-      const loss = lossFunc(labels, predictions);
-      const gradients = tape.gradient(loss, model.trainableVariables);
-      optimizer.applyGradients(tf.zip(gradients, model.trainableVariables));
-      trainLoss.updateState(loss);
-      trainMetric.updateState(labels, predictions);
-    });
+    const trainStep = tf.function(
+      (model: ReturnType<typeof createModel>, features: Tensor, labels: Tensor) => {
+        const tape = new tf.GradientTape();
+        const predictions = model(features, { training: true });
+        const loss = lossFunc(labels, predictions);
+        const gradients = tape.gradient(loss, model.trainableVariables);
+        optimizer.applyGradients(tf.zip(gradients, model.trainableVariables));
+        trainLoss.updateState(loss);
+        trainMetric.updateState(labels, predictions);
+      },
+    );
 
-    const validStep = tf.function((model: ReturnType<typeof createModel>, features: Tensor, labels: Tensor) => {
-      const predictions = model(features);
-      const batchLoss = lossFunc(labels, predictions);
-      validLoss.updateState(batchLoss);
-      validMetric.updateState(labels, predictions);
-    });
+    const validStep = tf.function(
+      (model: ReturnType<typeof createModel>, features: Tensor, labels: Tensor) => {
+        const predictions = model(features);
+        const batchLoss = lossFunc(labels, predictions);
+        validLoss.updateState(batchLoss);
+        validMetric.updateState(labels, predictions);
+      },
+    );
 
     const epochLosses: number[] = [];
     const validLosses: number[] = [];
     const logs: string[] = [];
-    async function trainModel(model: ReturnType<typeof createModel>, dsTrain: typeof dsTest, dsValid: typeof dsTest, epochs: number) {
+    async function trainModel(
+      model: ReturnType<typeof createModel>,
+      dsTrain: typeof dsTest,
+      dsValid: typeof dsTest,
+      epochs: number,
+    ) {
       for (let epoch = 1; epoch <= epochs; epoch++) {
         for await (const [features, labels] of dsTrain) trainStep(model, features, labels);
         for await (const [features, labels] of dsValid) validStep(model, features, labels);
-        const [l, a, vl, va] = await Promise.all([trainLoss.result().item(), trainMetric.result().item(), validLoss.result().item(), validMetric.result().item()]);
+        const [l, a, vl, va] = await Promise.all([
+          trainLoss.result().item(),
+          trainMetric.result().item(),
+          validLoss.result().item(),
+          validMetric.result().item(),
+        ]);
         logs.push(`Epoch=${epoch},Loss:${l},Accuracy:${a},Valid Loss:${vl},Valid Accuracy:${va}`);
         epochLosses.push(l);
         validLosses.push(vl);
@@ -112,7 +136,9 @@ describe('the TF chapters through the API', () => {
       }
     }
     await trainModel(model, dsTrain, dsTest, 2);
-    expect(logs[1]).toMatch(/^Epoch=2,Loss:[\d.]+,Accuracy:[\d.]+,Valid Loss:[\d.]+,Valid Accuracy:[\d.]+$/);
+    expect(logs[1]).toMatch(
+      /^Epoch=2,Loss:[\d.]+,Accuracy:[\d.]+,Valid Loss:[\d.]+,Valid Accuracy:[\d.]+$/,
+    );
     expect(optimizer.iterations).toBe(2 * 30);
     // Chance is log(43) = 3.76; the second epoch is clearly lower, on held-out data too.
     expect(epochLosses[0]).toBeLessThan(Math.log(CAT_NUM));
@@ -120,7 +146,7 @@ describe('the TF chapters through the API', () => {
     expect(validLosses[1]).toBeLessThan(validLosses[0]);
   });
 
-  it("compile/fit as in the multi-GPU chapter: Nadam, fromLogits, accuracy and top-5", async () => {
+  it('compile/fit as in the multi-GPU chapter: Nadam, fromLogits, accuracy and top-5', async () => {
     const { MAX_WORDS, CAT_NUM, dsTrain, dsTest } = await prepare(320, 64);
     const printed: string[] = [];
     setTrainingOutput((text) => printed.push(text));
@@ -128,7 +154,10 @@ describe('the TF chapters through the API', () => {
     model.compile({
       optimizer: new optimizers.Nadam(),
       loss: new losses.SparseCategoricalCrossentropy({ fromLogits: true }),
-      metrics: [new metrics.SparseCategoricalAccuracy(), new metrics.SparseTopKCategoricalAccuracy(5)],
+      metrics: [
+        new metrics.SparseCategoricalAccuracy(),
+        new metrics.SparseTopKCategoricalAccuracy(5),
+      ],
     });
     const history = await model.fit(dsTrain, { validationData: dsTest, epochs: 2 });
     expect(history.epoch).toEqual([0, 1]);

@@ -51,12 +51,26 @@ describe('tf.GradientTape', () => {
       }
       return (f64(x, wp, bp) - f64(x, wm, bm)) / (2 * eps);
     };
-    expectClose(await (gw as Tensor).data(), w0.map((_, i) => numeric('w', i)), 'dW', 1e-3);
-    expectClose(await (gb as Tensor).data(), b0.map((_, i) => numeric('b', i)), 'db', 1e-3);
+    expectClose(
+      await (gw as Tensor).data(),
+      w0.map((_, i) => numeric('w', i)),
+      'dW',
+      1e-3,
+    );
+    expectClose(
+      await (gb as Tensor).data(),
+      b0.map((_, i) => numeric('b', i)),
+      'db',
+      1e-3,
+    );
     const record = new GradientTapeImpl({ persistent: true });
     const loss2 = ops.sum(ops.mul(w, w));
     const grads = record.gradient(loss2, { weight: w, other: [b] });
-    expectClose(await (grads.weight as Tensor).data(), w0.map((v) => 2 * v), 'record structure');
+    expectClose(
+      await (grads.weight as Tensor).data(),
+      w0.map((v) => 2 * v),
+      'record structure',
+    );
     expect(grads.other[0]).toBeNull();
   });
 
@@ -83,7 +97,9 @@ describe('tf.GradientTape', () => {
 
   it('the callback form runs its body with a fresh tape', async () => {
     const w = variable([2], [1]);
-    const g = GradientTape((tape) => tape.gradient(ops.sum(ops.mul(ops.mul(w, w), w)), w)) as Tensor;
+    const g = GradientTape((tape) =>
+      tape.gradient(ops.sum(ops.mul(ops.mul(w, w), w)), w),
+    ) as Tensor;
     expect(await g.tolist()).toEqual([12]);
     expect(new GradientTape()).toBeInstanceOf(GradientTape);
   });

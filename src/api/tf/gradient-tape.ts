@@ -107,11 +107,19 @@ export class GradientTapeImpl {
    * d target / d sources, in the structure of `sources`. A non-scalar target is summed first (as
    * TF does), unless `outputGradients` gives the upstream gradient.
    */
+  // Generic, so an untyped (`any`) list of variables in a cell picks this overload.
+  gradient<L extends readonly Tensor[]>(
+    target: Tensor,
+    sources: L,
+    outputGradients?: Tensor | null,
+  ): (Tensor | null)[];
+  gradient(target: Tensor, sources: Tensor, outputGradients?: Tensor | null): Tensor | null;
   gradient<S extends Sources>(
     target: Tensor,
     sources: S,
     outputGradients?: Tensor | null,
-  ): Gradients<S> {
+  ): Gradients<S>;
+  gradient(target: Tensor, sources: Sources, outputGradients?: Tensor | null): unknown {
     if (!(target instanceof Tensor))
       throw new TypeError(
         `GradientTape.gradient: target must be a tensor, got ${describe(target)}`,
@@ -129,7 +137,7 @@ export class GradientTapeImpl {
     if (target.requiresGrad) {
       const leaves = leavesOf(target);
       for (const s of list) {
-        if (!s.isLeaf && leaves.size > 0) {
+        if (!s.isLeaf) {
           throw new Error(
             'GradientTape.gradient: a source was computed from other tensors; gradients are taken ' +
               'with respect to variables (leaf tensors such as model.trainableVariables) only',
@@ -150,7 +158,7 @@ export class GradientTapeImpl {
         for (const [leaf, previous] of saved) leaf.grad = previous;
       }
     }
-    return rebuild(sources, grads) as Gradients<S>;
+    return rebuild(sources, grads);
   }
 }
 

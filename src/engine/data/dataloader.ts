@@ -50,7 +50,7 @@ const KEYWORD_ONLY = ['prefetchFactor', 'persistentWorkers', 'pinMemoryDevice'];
 const AHEAD = 2;
 
 export class DataLoader<Batch = Tensor[]> implements AsyncIterable<Batch> {
-  readonly dataset: Dataset;
+  readonly dataset: Dataset<unknown>;
   readonly batchSize: number;
   readonly shuffle: boolean;
   readonly dropLast: boolean;
@@ -58,7 +58,7 @@ export class DataLoader<Batch = Tensor[]> implements AsyncIterable<Batch> {
   private readonly collateFn: ((samples: unknown[]) => unknown) | null;
 
   constructor(
-    dataset: Dataset,
+    dataset: Dataset<unknown>,
     batchSize?: number | DataLoaderOptions,
     shuffle?: boolean | DataLoaderOptions,
     ...rest: unknown[]

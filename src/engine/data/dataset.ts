@@ -15,7 +15,7 @@ export interface TensorSource {
   rows: Int32Array | null;
 }
 
-export abstract class Dataset<Item = unknown> {
+export abstract class Dataset<Item = Tensor[]> {
   /** Number of samples (Python's `len(ds)`). */
   abstract get length(): number;
   /** Sample i (Python's `ds[i]`). */
@@ -108,7 +108,7 @@ function indexList(indices: unknown): Int32Array {
 }
 
 /** The samples of `dataset` at `indices`, in that order. */
-export class Subset<Item = unknown> extends Dataset<Item> {
+export class Subset<Item = Tensor[]> extends Dataset<Item> {
   readonly indices: Int32Array;
 
   constructor(

@@ -1,10 +1,11 @@
 /**
  * A Device is one place tensors live: a canonical name, a kind, the backend instance that runs its
  * kernels, and the memory account every allocation on it passes through. Logical GPUs are simply
- * several Devices, each with its own backend instance and limit.
+ * several Devices, each with its own backend instance (its own GPUDevice) and limit.
  */
 import type { Backend, DeviceBuffer } from '../backend';
 import type { DeviceKind } from './device-name';
+import { lostBackend } from './lost-backend';
 import { MemoryAccount } from './memory-account';
 
 export interface DeviceInfo {
@@ -16,22 +17,36 @@ export interface DeviceInfo {
 
 export class Device {
   readonly memory: MemoryAccount;
+  /** Whether anything was ever allocated here (TensorFlow's "initialized"). */
+  used = false;
+  /** Why the device was lost, or null while it works. */
+  lostReason: string | null = null;
+  private currentBackend: Backend;
 
   constructor(
     readonly name: string,
     readonly kind: DeviceKind,
     readonly index: number,
-    readonly backend: Backend,
+    backend: Backend,
     readonly info: DeviceInfo,
+    /** The physical GPU a logical GPU lives on (null for the cpu and test devices). */
+    readonly physical: number | null = null,
   ) {
     this.memory = new MemoryAccount(name);
+    this.currentBackend = backend;
+  }
+
+  get backend(): Backend {
+    return this.currentBackend;
   }
 
   /** The one accounting point: every buffer on this device is allocated here. */
   allocate(bytes: number): DeviceBuffer {
     this.memory.reserve(bytes);
     try {
-      return this.backend.allocate(bytes);
+      const buffer = this.currentBackend.allocate(bytes);
+      this.used = true;
+      return buffer;
     } catch (error) {
       this.memory.free(bytes);
       throw error;
@@ -40,7 +55,13 @@ export class Device {
 
   free(buffer: DeviceBuffer, bytes: number): void {
     this.memory.free(bytes);
-    this.backend.release(buffer);
+    this.currentBackend.release(buffer);
+  }
+
+  /** From now on every use of this device fails with a DeviceLostError naming the reason. */
+  markLost(reason: string): void {
+    this.lostReason = reason;
+    this.currentBackend = lostBackend(this.name, reason);
   }
 
   toString(): string {

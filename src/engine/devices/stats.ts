@@ -2,6 +2,7 @@
 import type { Device } from './device';
 import type { DeviceSpec } from './device-name';
 import { getDevice, listDevices } from './registry';
+import { pooledBytes } from './report';
 
 function resolve(spec: DeviceSpec | Device | undefined): Device {
   return getDevice(spec ?? 'cpu');
@@ -10,6 +11,12 @@ function resolve(spec: DeviceSpec | Device | undefined): Device {
 /** Bytes held by live tensors on the device (pooled free buffers are not counted). */
 export function memoryAllocated(device?: DeviceSpec | Device): number {
   return resolve(device).memory.inUse;
+}
+
+/** Bytes held by live tensors plus freed buffers pooled for reuse (what emptyCache returns). */
+export function memoryReserved(device?: DeviceSpec | Device): number {
+  const d = resolve(device);
+  return d.memory.inUse + pooledBytes(d);
 }
 
 export function maxMemoryAllocated(device?: DeviceSpec | Device): number {

@@ -58,11 +58,17 @@ function callModule(self: Module, inputs: unknown[]): unknown {
   return output;
 }
 
-/** Modules are called like functions: `net(x)` is `net.forward(x)` plus hooks. */
+/**
+ * Modules are called like functions: `net(x)` is `net.forward(x)` plus hooks. The constructor
+ * returns a function object, and merging this call signature into the class is how TypeScript
+ * learns that instances are callable.
+ */
+// eslint-disable-next-line @typescript-eslint/no-unsafe-declaration-merging
 export interface Module {
   (...inputs: unknown[]): Tensor;
 }
 
+// eslint-disable-next-line @typescript-eslint/no-unsafe-declaration-merging
 export class Module {
   /** Set by train() / eval(); layers such as Dropout read it. */
   declare training: boolean;

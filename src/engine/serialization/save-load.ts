@@ -114,11 +114,14 @@ export async function save(obj: unknown, name: string): Promise<void> {
   await getTensorStore().put(name, await encodeObject(obj));
 }
 
-/** `await torch.load('model.pt', { mapLocation })`: tensors come back on the cpu unless mapped. */
-export async function load(
+/**
+ * `await torch.load('model.pt', { mapLocation })`: tensors come back on the cpu unless mapped.
+ * Typed as a state dict, what is loaded most; `torch.load<Tensor>(…)` names another kind.
+ */
+export async function load<T = Record<string, Tensor>>(
   name: string,
   options: { mapLocation?: DeviceSpec | Device | null } = {},
-): Promise<unknown> {
+): Promise<T> {
   const store = getTensorStore();
   const bytes = await store.get(name);
   if (bytes === undefined) {
@@ -129,8 +132,9 @@ export async function load(
     );
   }
   const map = options.mapLocation;
+  // The file says what it holds; the caller's type parameter says what it expects.
   return decodeObject(
     bytes,
     map === undefined || map === null ? cpu() : getDevice(map as DeviceSpec),
-  );
+  ) as T;
 }

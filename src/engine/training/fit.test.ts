@@ -15,6 +15,7 @@ import { memoryStats } from '../memory';
 import {
   evaluateLoop,
   fitLoop,
+  kerasTextObserver,
   setTrainingOutput,
   torchkerasTextObserver,
   torchTask,
@@ -118,6 +119,39 @@ describe('fitLoop', () => {
     // …and the checkpoint file holds the same weights.
     const saved = (await load('best.pt')) as Record<string, Tensor>;
     expect(Array.from(await saved.weight.data())).toEqual(Array.from(await net.weight.data()));
+  });
+
+  it('writes Keras-style keys and lines for the tf side (no prefix on training values)', async () => {
+    const net = new Linear(2, 2);
+    const task = torchTask(
+      net,
+      new CrossEntropyLoss(),
+      new SGD(net.parameters(), { lr: 0.5 }),
+      null,
+    );
+    const lines: string[] = [];
+    setTrainingOutput((t) => lines.push(t));
+    const { history } = await fitLoop(task, {
+      trainData: new DataLoader(blobs(32, 6), { batchSize: 8 }),
+      valData: new DataLoader(blobs(16, 7), { batchSize: 8 }),
+      epochs: 2,
+      metrics: { accuracy: new AccuracyCore() },
+      prefixes: { train: '', val: 'val_' },
+      restoreBest: false,
+      observers: [kerasTextObserver()],
+    });
+    expect(Object.keys(history[0])).toEqual([
+      'epoch',
+      'loss',
+      'accuracy',
+      'lr',
+      'val_loss',
+      'val_accuracy',
+    ]);
+    expect(lines[0]).toBe('Epoch 1/2\n');
+    expect(lines[1]).toMatch(
+      /^4\/4 \[=+\] - loss: \d\.\d{4} - accuracy: \d\.\d{4} - val_loss: \d\.\d{4} - val_accuracy: \d\.\d{4}\n$/,
+    );
   });
 
   it('reads values back only once per logging interval', async () => {

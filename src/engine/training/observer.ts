@@ -119,7 +119,7 @@ export function kerasTextObserver(): TrainingObserver {
     },
     onEpochEnd: ({ logs }) => {
       const values = Object.entries(logs)
-        .filter(([k]) => k !== 'epoch')
+        .filter(([k]) => k !== 'epoch' && k !== 'lr')
         .map(([k, v]) => `${k}: ${v.toFixed(4)}`)
         .join(' - ');
       writeOutput(`${steps}/${steps} [${'='.repeat(30)}] - ${values}`);

@@ -4,8 +4,14 @@
  * drawn by the page with Recharts and redrawn live, throttled, while a loop logs.
  */
 import { CHART_MIME, type ChartData, type ChartPanelData, type MimeBundle } from '../protocol';
+import { chartPoints } from './chart-data';
 import { formatG } from './progress-format';
-import { LiveHandles, showAutomatically, type DisplayHandle, type LiveOutput } from './live-display';
+import {
+  LiveHandles,
+  showAutomatically,
+  type DisplayHandle,
+  type LiveOutput,
+} from './live-display';
 
 /** Points kept per series; past it every other older point is dropped (the shape survives). */
 export const MAX_POINTS_PER_SERIES = 2000;
@@ -127,22 +133,19 @@ export class Chart implements LiveOutput {
       detail: options.detail ?? false,
       dashed: options.dashed ?? false,
     });
-    this.changed();
+    this.changed(false);
     return this;
   }
 
   /** Number of points drawn, as `data-points` counts them (longest non-detail series). */
   get points(): number {
-    let most = 0;
-    for (const panel of this.panels.values()) {
-      for (const s of panel.series.values()) if (!s.detail) most = Math.max(most, s.points.length);
-    }
-    return most;
+    return chartPoints(this.toData());
   }
 
   toData(): ChartData {
     const kind = this.options.kind ?? 'line';
-    const xLabel = this.options.xLabel ?? (kind === 'bar' ? undefined : this.sawEpoch ? 'epoch' : 'step');
+    const xLabel =
+      this.options.xLabel ?? (kind === 'bar' ? undefined : this.sawEpoch ? 'epoch' : 'step');
     const panels: ChartPanelData[] = [...this.panels.entries()].map(([key, panel]) => {
       const fixed = this.options.yRange?.[key] ?? (isUnitMetric(key) ? [0, 1] : undefined);
       const data: ChartPanelData = {
@@ -183,7 +186,12 @@ export class Chart implements LiveOutput {
     const panel = this.panelFor(panelKey);
     let series = panel.series.get(name);
     if (!series) {
-      series = { name, points: [], detail: options.detail ?? false, dashed: options.dashed ?? false };
+      series = {
+        name,
+        points: [],
+        detail: options.detail ?? false,
+        dashed: options.dashed ?? false,
+      };
       panel.series.set(name, series);
     }
     series.points.push([x, y]);
@@ -199,8 +207,9 @@ export class Chart implements LiveOutput {
     return panel;
   }
 
-  private changed(): void {
-    if (!this.live.displayed) showAutomatically(this);
+  /** Logging shows a chart not shown yet (a loop's chart); building one with setSeries does not. */
+  private changed(show = true): void {
+    if (show && !this.live.displayed) showAutomatically(this);
     this.live.changed(this);
   }
 }
@@ -217,7 +226,9 @@ export function chartText(data: ChartData): string {
         const values = s.points.map(([x, y]) => `${panel.categories?.[x] ?? x}=${formatG(y, 4)}`);
         return `${s.name}: ${values.join(', ')}`;
       }
-      const at = panel.xLabel ? `${panel.xLabel} ${formatG(last[0], 4)}` : `x=${formatG(last[0], 4)}`;
+      const at = panel.xLabel
+        ? `${panel.xLabel} ${formatG(last[0], 4)}`
+        : `x=${formatG(last[0], 4)}`;
       return `${s.name}=${formatG(last[1], 4)} (${at}, ${s.points.length} points)`;
     });
     lines.push(`[${panel.title ?? 'chart'}] ${parts.join('; ')}`);

@@ -83,7 +83,8 @@ export function shownInCell(sink: OutputSink, value: unknown): boolean {
   return typeof value === 'object' && value !== null && !!shownBySink.get(sink)?.has(value);
 }
 
-function markShown(sink: OutputSink, value: object): void {
+/** Keeps `value` from being shown again as the cell's result (it was just displayed). */
+export function markShown(sink: OutputSink, value: object): void {
   let set = shownBySink.get(sink);
   if (!set) {
     set = new WeakSet();

@@ -88,7 +88,11 @@ export async function encodePngSoftware(
 }
 
 /** The browser's own encoder, where a worker has OffscreenCanvas. */
-async function encodePngCanvas(rgba: Uint8Array, width: number, height: number): Promise<Uint8Array> {
+async function encodePngCanvas(
+  rgba: Uint8Array,
+  width: number,
+  height: number,
+): Promise<Uint8Array> {
   const canvas = new OffscreenCanvas(width, height);
   const context = canvas.getContext('2d');
   if (!context) throw new Error('no 2d context');
@@ -99,7 +103,11 @@ async function encodePngCanvas(rgba: Uint8Array, width: number, height: number):
 }
 
 /** PNG bytes of opaque RGBA pixels. */
-export async function encodePng(rgba: Uint8Array, width: number, height: number): Promise<Uint8Array> {
+export async function encodePng(
+  rgba: Uint8Array,
+  width: number,
+  height: number,
+): Promise<Uint8Array> {
   if (typeof OffscreenCanvas === 'function' && typeof ImageData === 'function') {
     try {
       return await encodePngCanvas(rgba, width, height);

@@ -72,7 +72,7 @@ export function formatTqdm(data: ProgressData): string {
     return `${desc}${data.value}${data.unit} [${formatClock(data.elapsed)}, ${rate}${post}]`;
   }
   const fraction = data.value / data.max;
-  const percent = String(Math.floor(fraction * 100)).padStart(3);
+  const percent = String(Math.round(fraction * 100)).padStart(3);
   const remaining = data.remaining === null ? '?' : formatClock(data.remaining);
   return (
     `${desc}${percent}%|${tqdmBar(fraction)}| ${data.value}/${data.max} ` +
@@ -122,6 +122,20 @@ export function formatKeras(data: ProgressData): string {
   }
   const eta = data.remaining === null ? '' : ` - ETA: ${kerasTime(data.remaining)}`;
   return `${head}${eta}${values}`;
+}
+
+/**
+ * The text beside a drawn bar (the page draws the bar itself): tqdm's
+ * `37/100 [00:12<00:21,  3.08it/s, loss=0.52]`, Keras's `7/469 - ETA: 33s - loss: 0.6933`.
+ */
+export function progressTail(data: ProgressData): string {
+  if (data.style === 'keras') {
+    const line = formatKeras(data);
+    return line.replace(/\s*\[[=>.]*\]/, '').trimStart();
+  }
+  const line = formatTqdm({ ...data, desc: undefined });
+  const bar = line.indexOf('| ');
+  return bar >= 0 ? line.slice(bar + 2) : line;
 }
 
 export function formatProgress(data: ProgressData): string {

@@ -5,7 +5,12 @@
  */
 import { PROGRESS_MIME, type MimeBundle, type ProgressData } from '../protocol';
 import { formatPostfixValue, formatProgress } from './progress-format';
-import { LiveHandles, showAutomatically, type DisplayHandle, type LiveOutput } from './live-display';
+import {
+  LiveHandles,
+  showAutomatically,
+  type DisplayHandle,
+  type LiveOutput,
+} from './live-display';
 import { realClock, type Clock } from './throttle';
 
 export interface ProgressOptions {

@@ -45,12 +45,15 @@ export class Throttle<T> {
     }
     this.pending = { value };
     if (this.timer === null) {
-      this.timer = this.clock.setTimeout(() => {
-        this.timer = null;
-        const next = this.pending;
-        this.pending = null;
-        if (next) this.send(next.value, this.clock.now());
-      }, Math.max(0, due - now));
+      this.timer = this.clock.setTimeout(
+        () => {
+          this.timer = null;
+          const next = this.pending;
+          this.pending = null;
+          if (next) this.send(next.value, this.clock.now());
+        },
+        Math.max(0, due - now),
+      );
     }
   }
 

@@ -100,7 +100,10 @@ export function CellEditor(props: CellEditorProps) {
     handleRef.current = handle;
     const textarea = captureRef.current;
     // Hand over only if the user is still in this cell; never steal focus from elsewhere.
-    if (textarea && document.activeElement === textarea) handle.focus(textarea.selectionStart);
+    if (textarea && document.activeElement === textarea) {
+      // Caret and selection go along: a "select all" made in the textarea must still hold.
+      handle.focus(textarea.selectionStart, textarea.selectionEnd);
+    }
     setActivated(false);
     setReady(true);
   }, []);

@@ -45,8 +45,11 @@ const OPTIONS: monaco.editor.IStandaloneEditorConstructionOptions = {
 };
 
 export interface EditorHandle {
-  /** Gives the editor keyboard focus, the cursor at `offset` (characters) or at the end. */
-  focus(offset?: number | 'end'): void;
+  /**
+   * Gives the editor keyboard focus with the cursor at `offset` (characters) or at the end, or
+   * with the text from `offset` to `selectionEnd` selected.
+   */
+  focus(offset?: number | 'end', selectionEnd?: number): void;
 }
 
 export interface MonacoCellEditorProps {
@@ -101,14 +104,20 @@ export default function MonacoCellEditor(props: MonacoCellEditorProps) {
     editor.onDidBlurEditorWidget(() => latest.current.onFocusChange(false));
 
     latest.current.onReady({
-      focus(offset) {
+      focus(offset, selectionEnd) {
         editor.focus();
         const current = editor.getModel();
         if (!current || offset === undefined) return;
         const at = offset === 'end' ? current.getValueLength() : offset;
-        const position = current.getPositionAt(at);
-        editor.setPosition(position);
-        editor.revealPositionInCenterIfOutsideViewport(position);
+        const start = current.getPositionAt(at);
+        const end = current.getPositionAt(selectionEnd ?? at);
+        editor.setSelection({
+          startLineNumber: start.lineNumber,
+          startColumn: start.column,
+          endLineNumber: end.lineNumber,
+          endColumn: end.column,
+        });
+        editor.revealPositionInCenterIfOutsideViewport(end);
       },
     });
   }, []);

@@ -2,11 +2,12 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { generateCellApiDts } from '../../../scripts/cell-api-dts';
+import { generateCellApiDts, type CellApiDts } from '../../../scripts/cell-api-dts';
 import { checkCells as checkLibsAndCells } from './testing/checkCells';
 
 const projectRoot = path.resolve(__dirname, '../../..');
 let fixtureRoot = '';
+let generated: CellApiDts;
 
 /** A miniature cell API: two modules, a class, a namespace object, an async method. */
 const FIXTURE: Record<string, string> = {
@@ -18,12 +19,25 @@ export class Tensor {
   async item(): Promise<number> { return 0; }
 }
 `,
-  'src/api/index.ts': `
-import { Tensor, type DType } from '../engine/tensor';
-class Linear {
+  // Declarations cannot be emitted for this file (TS4094): it must not cost the others.
+  'src/engine/broken.ts': `
+export const makeLayer = () => class { private secret = 1; value = 2; };
+`,
+  // A module file and a folder of the same name: imports must resolve as the compiler does.
+  'src/api/nn.ts': `
+export { Linear } from './nn/linear';
+`,
+  'src/api/nn/linear.ts': `
+import type { Tensor } from '../../engine/tensor';
+export class Linear {
   constructor(readonly inFeatures: number, readonly outFeatures: number) {}
   forward(x: Tensor): Tensor { return x; }
 }
+`,
+  'src/api/index.ts': `
+import { Tensor, type DType } from '../engine/tensor';
+import { Linear } from './nn';
+export { makeLayer } from '../engine/broken';
 class SGD { constructor(params: Tensor[], options?: { lr?: number }) {} step(): void {} }
 export const torch = {
   tensor(data: number[], options?: { dtype?: DType }): Tensor { return new Tensor([data.length]); },
@@ -41,6 +55,7 @@ beforeAll(() => {
     fs.writeFileSync(path.join(fixtureRoot, file), text);
   }
   fs.symlinkSync(path.join(projectRoot, 'node_modules'), path.join(fixtureRoot, 'node_modules'));
+  generated = generateCellApiDts({ root: fixtureRoot });
 });
 
 afterAll(() => {
@@ -51,10 +66,12 @@ const checkCells = (dts: string, cells: string[]) => checkLibsAndCells([dts], ce
 
 describe('generateCellApiDts', () => {
   it('declares the API modules and typed globals, and the text checks clean on its own', () => {
-    const dts = generateCellApiDts({ root: fixtureRoot });
+    const dts = generated;
     expect(dts.problems).toEqual([]);
     expect(dts.text).toContain('declare module "src/api/index"');
     expect(dts.text).toContain('declare module "src/engine/tensor"');
+    expect(dts.text).toContain('declare module "src/engine/broken";');
+    expect(dts.text).toContain('declare module "src/api/nn/linear" {');
     expect(dts.text).toContain('declare const torch: typeof import("src/api/index").torch;');
     expect(dts.text).toContain('declare const nn: typeof torch.nn;');
     expect(dts.text).toContain('declare const torchvision: any;');
@@ -63,12 +80,15 @@ describe('generateCellApiDts', () => {
     );
     expect(dts.sources.map((f) => path.relative(fixtureRoot, f)).sort()).toEqual([
       'src/api/index.ts',
+      'src/api/nn.ts',
+      'src/api/nn/linear.ts',
+      'src/engine/broken.ts',
       'src/engine/tensor.ts',
     ]);
   });
 
   it('lets cells use the API with top-level await and redeclare names across cells', () => {
-    const { text } = generateCellApiDts({ root: fixtureRoot });
+    const { text } = generated;
     const problems = checkCells(text, [
       `const t = torch.tensor([1, 2, 3]);\nconst v: number = await t.add(2).item();\nprint(t.shape, v, params.size);`,
       `const t = tf.constant([4]);\nconst layer = new nn.Linear(3, 2);\nconst opt = new optim.SGD([t], { lr: 0.1 });\ndisplay(layer.forward(t));`,
@@ -78,7 +98,7 @@ describe('generateCellApiDts', () => {
   });
 
   it('reports misspelled API names and wrong argument types', () => {
-    const { text } = generateCellApiDts({ root: fixtureRoot });
+    const { text } = generated;
     const problems = checkCells(text, [
       `const t = torch.tensr([1]);`,
       `const layer = new nn.Linear('three', 2);`,

@@ -5,8 +5,16 @@ import { AUTOTUNE, Dataset, INFINITE_CARDINALITY } from './dataset';
 const device = cpu();
 
 function xy(n: number): [Tensor, Tensor] {
-  const x = ops.fromHost(Float32Array.from({ length: n * 3 }, (_, i) => i), [n, 3], { device });
-  const y = ops.fromHost(Int32Array.from({ length: n }, (_, i) => 100 + i), [n], { device });
+  const x = ops.fromHost(
+    Float32Array.from({ length: n * 3 }, (_, i) => i),
+    [n, 3],
+    { device },
+  );
+  const y = ops.fromHost(
+    Int32Array.from({ length: n }, (_, i) => 100 + i),
+    [n],
+    { device },
+  );
   return [x, y];
 }
 
@@ -24,25 +32,48 @@ describe('tf.data.Dataset', () => {
     expect(ds.length).toBe(3);
     const batches: [number[], number[]][] = [];
     for await (const [x, y] of ds) batches.push([[...x.shape], [...y.shape]]);
-    expect(batches).toEqual([[[4, 3], [4]], [[4, 3], [4]], [[2, 3], [2]]]);
+    expect(batches).toEqual([
+      [[4, 3], [4]],
+      [[4, 3], [4]],
+      [[2, 3], [2]],
+    ]);
     const [first] = await Dataset.fromTensorSlices(xy(10)).batch(4).toArray();
-    expect(await first[0].tolist()).toEqual([[0, 1, 2], [3, 4, 5], [6, 7, 8], [9, 10, 11]]);
+    expect(await first[0].tolist()).toEqual([
+      [0, 1, 2],
+      [3, 4, 5],
+      [6, 7, 8],
+      [9, 10, 11],
+    ]);
     expect(first[1].dtype).toBe('int32');
-    expect(Dataset.fromTensorSlices(xy(10)).batch(4, { dropRemainder: true }).cardinality()).toBe(2);
+    expect(Dataset.fromTensorSlices(xy(10)).batch(4, { dropRemainder: true }).cardinality()).toBe(
+      2,
+    );
   });
 
   it('accepts typed arrays, nested arrays and records; unbatched elements are rows', async () => {
-    const ds = Dataset.fromTensorSlices([new Uint8Array([5, 6, 7]), [[1, 2], [3, 4], [5, 6]]]);
+    const ds = Dataset.fromTensorSlices([
+      new Uint8Array([5, 6, 7]),
+      [
+        [1, 2],
+        [3, 4],
+        [5, 6],
+      ],
+    ]);
     const elements = await ds.toArray();
     expect(elements.length).toBe(3);
     expect(elements[2][0].dtype).toBe('int32');
     expect(await elements[2][0].item()).toBe(7);
     expect(await elements[2][1].tolist()).toEqual([5, 6]);
-    const rec = Dataset.fromTensorSlices({ a: new Float32Array([1, 2]), b: new Int32Array([3, 4]) }).batch(2);
+    const rec = Dataset.fromTensorSlices({
+      a: new Float32Array([1, 2]),
+      b: new Int32Array([3, 4]),
+    }).batch(2);
     const [batch] = await rec.toArray();
     expect(await batch.a.tolist()).toEqual([1, 2]);
     expect(await batch.b.tolist()).toEqual([3, 4]);
-    expect(() => Dataset.fromTensorSlices([new Float32Array(3), new Float32Array(4)])).toThrow(/same number of rows/);
+    expect(() => Dataset.fromTensorSlices([new Float32Array(3), new Float32Array(4)])).toThrow(
+      /same number of rows/,
+    );
   });
 
   it('shuffle is a permutation, reproducible after setting the seed, reshuffled on each pass', async () => {
@@ -53,10 +84,15 @@ describe('tf.data.Dataset', () => {
     const passA1 = await labelsOf(a);
     const passA2 = await labelsOf(a);
     expect(await labelsOf(b)).toEqual(passA1);
-    expect([...passA1].sort((p, q) => p - q)).toEqual(Array.from({ length: 50 }, (_, i) => 100 + i));
+    expect([...passA1].sort((p, q) => p - q)).toEqual(
+      Array.from({ length: 50 }, (_, i) => 100 + i),
+    );
     expect(passA1).not.toEqual(Array.from({ length: 50 }, (_, i) => 100 + i));
     expect(passA2).not.toEqual(passA1);
-    const fixed = Dataset.fromTensorSlices(xy(20)).shuffle(100, { seed: 3, reshuffleEachIteration: false });
+    const fixed = Dataset.fromTensorSlices(xy(20)).shuffle(100, {
+      seed: 3,
+      reshuffleEachIteration: false,
+    });
     expect(await labelsOf(fixed.batch(20))).toEqual(await labelsOf(fixed.batch(20)));
   });
 
@@ -64,7 +100,9 @@ describe('tf.data.Dataset', () => {
     manualSeed(1);
     const order = await labelsOf(Dataset.fromTensorSlices(xy(40)).shuffle(3).batch(40));
     order.forEach((label, i) => expect(label - 100).toBeLessThan(i + 3));
-    expect(await labelsOf(Dataset.fromTensorSlices(xy(6)).shuffle(1).batch(6))).toEqual([100, 101, 102, 103, 104, 105]);
+    expect(await labelsOf(Dataset.fromTensorSlices(xy(6)).shuffle(1).batch(6))).toEqual([
+      100, 101, 102, 103, 104, 105,
+    ]);
   });
 
   it('cache() after shuffle freezes the first pass, as in TF; prefetch(AUTOTUNE) changes nothing', async () => {
@@ -82,7 +120,9 @@ describe('tf.data.Dataset', () => {
     const base = Dataset.fromTensorSlices(xy(10));
     expect(await labelsOf(base.skip(7).batch(10))).toEqual([107, 108, 109]);
     expect(await labelsOf(base.take(3).batch(10))).toEqual([100, 101, 102]);
-    expect(await labelsOf(base.take(4).repeat(2).batch(3))).toEqual([100, 101, 102, 103, 100, 101, 102, 103]);
+    expect(await labelsOf(base.take(4).repeat(2).batch(3))).toEqual([
+      100, 101, 102, 103, 100, 101, 102, 103,
+    ]);
     expect(base.repeat().cardinality()).toBe(INFINITE_CARDINALITY);
     expect(base.repeat().take(25).batch(10).cardinality()).toBe(3);
     expect(base.batch(3).take(2).cardinality()).toBe(2);

@@ -24,7 +24,10 @@ export class Callback {
     return {
       onTrainBegin: () => this.onTrainBegin({}),
       onEpochBegin: ({ epoch }) => this.onEpochBegin(epoch - 1, {}),
-      onStep: ({ phase, step, logs }) => (phase === 'train' ? this.onTrainBatchEnd(step - 1, logs) : this.onTestBatchEnd(step - 1, logs)),
+      onStep: ({ phase, step, logs }) =>
+        phase === 'train'
+          ? this.onTrainBatchEnd(step - 1, logs)
+          : this.onTestBatchEnd(step - 1, logs),
       onEpochEnd: ({ epoch, logs }) => {
         const { epoch: _ignored, ...rest } = logs;
         this.onEpochEnd(epoch - 1, rest);
@@ -48,17 +51,44 @@ export class EarlyStopping extends Callback {
   constructor(...args: unknown[]) {
     super();
     const a = bindArgs(
-      { name: 'EarlyStopping', params: ['monitor', 'minDelta', 'patience', 'verbose', 'mode', 'baseline', 'restoreBestWeights', 'startFromEpoch'] },
+      {
+        name: 'EarlyStopping',
+        params: [
+          'monitor',
+          'minDelta',
+          'patience',
+          'verbose',
+          'mode',
+          'baseline',
+          'restoreBestWeights',
+          'startFromEpoch',
+        ],
+      },
       args,
     );
     this.monitor = a.monitor === undefined ? 'val_loss' : String(a.monitor);
     this.patience = optional(a.patience, asInt, 'EarlyStopping: patience', 0);
-    const mode = a.mode === undefined || a.mode === 'auto' ? (/acc|auc/.test(this.monitor) ? 'max' : 'min') : a.mode;
-    if (mode !== 'min' && mode !== 'max') throw new TypeError(`EarlyStopping: mode must be 'auto', 'min' or 'max', got ${String(a.mode)}`);
+    const mode =
+      a.mode === undefined || a.mode === 'auto'
+        ? /acc|auc/.test(this.monitor)
+          ? 'max'
+          : 'min'
+        : a.mode;
+    if (mode !== 'min' && mode !== 'max')
+      throw new TypeError(
+        `EarlyStopping: mode must be 'auto', 'min' or 'max', got ${String(a.mode)}`,
+      );
     this.mode = mode;
-    this.restoreBestWeights = optional(a.restoreBestWeights, asBool, 'EarlyStopping: restoreBestWeights', false);
-    if (optional(a.minDelta, asNumber, 'EarlyStopping: minDelta', 0) !== 0) throw new TypeError('EarlyStopping: minDelta is not supported');
-    if (a.baseline !== undefined && a.baseline !== null) throw new TypeError('EarlyStopping: baseline is not supported');
+    this.restoreBestWeights = optional(
+      a.restoreBestWeights,
+      asBool,
+      'EarlyStopping: restoreBestWeights',
+      false,
+    );
+    if (optional(a.minDelta, asNumber, 'EarlyStopping: minDelta', 0) !== 0)
+      throw new TypeError('EarlyStopping: minDelta is not supported');
+    if (a.baseline !== undefined && a.baseline !== null)
+      throw new TypeError('EarlyStopping: baseline is not supported');
   }
 }
 
@@ -83,7 +113,10 @@ export class History {
 
   /** The history as table rows (one per epoch), for `display(history.toRows())`. */
   toRows(): Record<string, number>[] {
-    return this.epoch.map((e) => ({ epoch: e + 1, ...Object.fromEntries(Object.entries(this.history).map(([k, v]) => [k, v[e]])) }));
+    return this.epoch.map((e) => ({
+      epoch: e + 1,
+      ...Object.fromEntries(Object.entries(this.history).map(([k, v]) => [k, v[e]])),
+    }));
   }
 }
 

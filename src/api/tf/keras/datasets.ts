@@ -20,34 +20,61 @@ function intTensor(values: ArrayLike<number>, shape: number[]): Tensor {
  */
 async function loadMnistData(...args: unknown[]): Promise<[Split<Tensor>, Split<Tensor>]> {
   const a = bindArgs({ name: 'mnist.loadData', params: ['path'], keywordOnly: ['limit'] }, args);
-  const limit = optional(a.limit, asInt, 'mnist.loadData: limit', undefined as unknown as number);
+  const limit = optional<number | undefined>(a.limit, asInt, 'mnist.loadData: limit', undefined);
   const reader = getAssetReader();
-  const [train, test] = await Promise.all([loadMnist(reader, { train: true, limit }), loadMnist(reader, { train: false, limit })]);
-  const split = (d: typeof train): Split<Tensor> => [intTensor(d.images, [...d.shape]), intTensor(d.labels, [d.count])];
+  const [train, test] = await Promise.all([
+    loadMnist(reader, { train: true, limit }),
+    loadMnist(reader, { train: false, limit }),
+  ]);
+  const split = (d: typeof train): Split<Tensor> => [
+    intTensor(d.images, [...d.shape]),
+    intTensor(d.labels, [d.count]),
+  ];
   return [split(train), split(test)];
 }
 
-const REUTERS_PARAMS = ['path', 'numWords', 'skipTop', 'maxlen', 'testSplit', 'seed', 'startChar', 'oovChar', 'indexFrom'];
+const REUTERS_PARAMS = [
+  'path',
+  'numWords',
+  'skipTop',
+  'maxlen',
+  'testSplit',
+  'seed',
+  'startChar',
+  'oovChar',
+  'indexFrom',
+];
 
 /**
  * `await reuters.loadData({ numWords })` → [[xTrain, yTrain], [xTest, yTest]]: sequences of word
  * ids (Int32Arrays; 1 = start, 2 = out of vocabulary, word rank + 3), labels as an int32 tensor.
  */
-async function loadReutersData(...args: unknown[]): Promise<[Split<Int32Array[]>, Split<Int32Array[]>]> {
+async function loadReutersData(
+  ...args: unknown[]
+): Promise<[Split<Int32Array[]>, Split<Int32Array[]>]> {
   const a = bindArgs({ name: 'reuters.loadData', params: REUTERS_PARAMS }, args);
-  const int = (k: string): number | undefined => optional(a[k], asInt, `reuters.loadData: ${k}`, undefined as unknown as number);
+  const int = (k: string): number | undefined =>
+    optional<number | undefined>(a[k], asInt, `reuters.loadData: ${k}`, undefined);
   const nullableInt = (k: string): number | null | undefined => (a[k] === null ? null : int(k));
   const corpus = await loadTextCorpus(getAssetReader(), {
     numWords: int('numWords'),
     skipTop: int('skipTop'),
     maxlen: int('maxlen'),
-    testSplit: optional(a.testSplit, asNumber, 'reuters.loadData: testSplit', undefined as unknown as number),
+    testSplit: optional<number | undefined>(
+      a.testSplit,
+      asNumber,
+      'reuters.loadData: testSplit',
+      undefined,
+    ),
     seed: int('seed'),
     startChar: nullableInt('startChar'),
     oovChar: nullableInt('oovChar'),
     indexFrom: int('indexFrom'),
   });
-  const split = (s: typeof corpus.train): Split<Int32Array[]> => [s.sequences, intTensor(s.labels, [s.labels.length])];
+  const split = (s: typeof corpus.train): Split<Int32Array[]> => [
+    s.sequences,
+    intTensor(s.labels, [s.labels.length]),
+  ];
   return [split(corpus.train), split(corpus.test)];
 }
 

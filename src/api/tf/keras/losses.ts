@@ -18,7 +18,9 @@ export type Reduction = 'auto' | 'sum_over_batch_size' | 'sum' | 'none';
 function reductionArg(value: unknown, what: string): Reduction {
   const r = value === undefined || value === null ? 'auto' : value;
   if (r !== 'auto' && r !== 'sum_over_batch_size' && r !== 'sum' && r !== 'none') {
-    throw new TypeError(`${what}: reduction must be 'auto', 'sum_over_batch_size', 'sum' or 'none', got ${describe(value)}`);
+    throw new TypeError(
+      `${what}: reduction must be 'auto', 'sum_over_batch_size', 'sum' or 'none', got ${describe(value)}`,
+    );
   }
   return r;
 }
@@ -28,10 +30,13 @@ function classesSecond(x: Tensor): Tensor {
   return x.ndim > 2 ? ops.movedim(x, x.ndim - 1, 1) : x;
 }
 
+// Instances are callable (see callable.ts): the interface gives classes their call signature.
+// eslint-disable-next-line @typescript-eslint/no-unsafe-declaration-merging
 export interface Loss {
   (yTrue: unknown, yPred: unknown, sampleWeight?: unknown): Tensor;
 }
 
+// eslint-disable-next-line @typescript-eslint/no-unsafe-declaration-merging
 export abstract class Loss extends Callable<[unknown, unknown, unknown?], Tensor> {
   name: string;
   readonly reduction: Reduction;
@@ -70,10 +75,17 @@ export class SparseCategoricalCrossentropy extends Loss {
   readonly fromLogits: boolean;
 
   constructor(...args: unknown[]) {
-    const a = bindArgs({ name: 'SparseCategoricalCrossentropy', params: ['fromLogits', 'ignoreClass', 'reduction', 'name'] }, args);
+    const a = bindArgs(
+      {
+        name: 'SparseCategoricalCrossentropy',
+        params: ['fromLogits', 'ignoreClass', 'reduction', 'name'],
+      },
+      args,
+    );
     super('sparse_categorical_crossentropy', a);
     this.fromLogits = boolArg(a.fromLogits, 'SparseCategoricalCrossentropy: fromLogits');
-    if (a.ignoreClass !== undefined && a.ignoreClass !== null) throw new TypeError('SparseCategoricalCrossentropy: ignoreClass is not supported');
+    if (a.ignoreClass !== undefined && a.ignoreClass !== null)
+      throw new TypeError('SparseCategoricalCrossentropy: ignoreClass is not supported');
   }
 
   call(yTrue: Tensor, yPred: Tensor): Tensor {
@@ -81,9 +93,14 @@ export class SparseCategoricalCrossentropy extends Loss {
   }
 }
 
-export function sparseCategoricalCrossentropy(yTrue: Tensor, yPred: Tensor, fromLogits = false): Tensor {
+export function sparseCategoricalCrossentropy(
+  yTrue: Tensor,
+  yPred: Tensor,
+  fromLogits = false,
+): Tensor {
   let labels = yTrue;
-  if (labels.ndim === yPred.ndim && labels.shape[labels.ndim - 1] === 1) labels = ops.squeeze(labels, -1);
+  if (labels.ndim === yPred.ndim && labels.shape[labels.ndim - 1] === 1)
+    labels = ops.squeeze(labels, -1);
   if (labels.ndim !== yPred.ndim - 1) {
     throw new ShapeError(
       `SparseCategoricalCrossentropy: labels of shape ${JSON.stringify(yTrue.shape)} do not fit predictions of shape ` +
@@ -105,10 +122,21 @@ export class CategoricalCrossentropy extends Loss {
   readonly labelSmoothing: number;
 
   constructor(...args: unknown[]) {
-    const a = bindArgs({ name: 'CategoricalCrossentropy', params: ['fromLogits', 'labelSmoothing', 'axis', 'reduction', 'name'] }, args);
+    const a = bindArgs(
+      {
+        name: 'CategoricalCrossentropy',
+        params: ['fromLogits', 'labelSmoothing', 'axis', 'reduction', 'name'],
+      },
+      args,
+    );
     super('categorical_crossentropy', a);
     this.fromLogits = boolArg(a.fromLogits, 'CategoricalCrossentropy: fromLogits');
-    this.labelSmoothing = optional(a.labelSmoothing, asNumber, 'CategoricalCrossentropy: labelSmoothing', 0);
+    this.labelSmoothing = optional(
+      a.labelSmoothing,
+      asNumber,
+      'CategoricalCrossentropy: labelSmoothing',
+      0,
+    );
   }
 
   call(yTrue: Tensor, yPred: Tensor): Tensor {
@@ -116,7 +144,12 @@ export class CategoricalCrossentropy extends Loss {
   }
 }
 
-export function categoricalCrossentropy(yTrue: Tensor, yPred: Tensor, fromLogits = false, labelSmoothing = 0): Tensor {
+export function categoricalCrossentropy(
+  yTrue: Tensor,
+  yPred: Tensor,
+  fromLogits = false,
+  labelSmoothing = 0,
+): Tensor {
   let target = yTrue.dtype === 'float32' ? yTrue : ops.cast(yTrue, 'float32');
   if (labelSmoothing > 0) {
     const classes = yPred.shape[yPred.ndim - 1];
@@ -154,7 +187,13 @@ export class BinaryCrossentropy extends Loss {
   readonly fromLogits: boolean;
 
   constructor(...args: unknown[]) {
-    const a = bindArgs({ name: 'BinaryCrossentropy', params: ['fromLogits', 'labelSmoothing', 'axis', 'reduction', 'name'] }, args);
+    const a = bindArgs(
+      {
+        name: 'BinaryCrossentropy',
+        params: ['fromLogits', 'labelSmoothing', 'axis', 'reduction', 'name'],
+      },
+      args,
+    );
     super('binary_crossentropy', a);
     this.fromLogits = boolArg(a.fromLogits, 'BinaryCrossentropy: fromLogits');
   }
@@ -170,10 +209,15 @@ export function binaryCrossentropy(yTrue: Tensor, yPred: Tensor, fromLogits = fa
   if (fromLogits) {
     // max(x, 0) − x·y + log(1 + exp(−|x|)): stable for large |x|.
     const x = yPred;
-    perElement = ops.add(ops.sub(ops.relu(x), ops.mul(x, y)), ops.log(ops.add(ops.exp(ops.neg(ops.abs(x))), 1)));
+    perElement = ops.add(
+      ops.sub(ops.relu(x), ops.mul(x, y)),
+      ops.log(ops.add(ops.exp(ops.neg(ops.abs(x))), 1)),
+    );
   } else {
     const p = ops.clamp(yPred, EPSILON, 1 - EPSILON);
-    perElement = ops.neg(ops.add(ops.mul(y, ops.log(p)), ops.mul(ops.sub(1, y), ops.log(ops.sub(1, p)))));
+    perElement = ops.neg(
+      ops.add(ops.mul(y, ops.log(p)), ops.mul(ops.sub(1, y), ops.log(ops.sub(1, p)))),
+    );
   }
   return ops.mean(perElement, -1);
 }
@@ -201,11 +245,18 @@ export interface CompiledLoss {
 export function getLoss(spec: unknown): CompiledLoss {
   if (typeof spec === 'string') {
     const make = BY_NAME[spec] ?? BY_NAME[spec.replace(/([a-z])([A-Z])/g, '$1_$2').toLowerCase()];
-    if (!make) throw new TypeError(`Unknown loss function: ${JSON.stringify(spec)}; use one of ${Object.keys(BY_NAME).join(', ')}`);
+    if (!make)
+      throw new TypeError(
+        `Unknown loss function: ${JSON.stringify(spec)}; use one of ${Object.keys(BY_NAME).join(', ')}`,
+      );
     return getLoss(make());
   }
   if (spec instanceof Loss) {
-    return { name: spec.name, fn: (t, p, w) => spec(t, p, w ?? undefined), sparse: spec instanceof SparseCategoricalCrossentropy };
+    return {
+      name: spec.name,
+      fn: (t, p, w) => spec(t, p, w ?? undefined),
+      sparse: spec instanceof SparseCategoricalCrossentropy,
+    };
   }
   if (typeof spec === 'function') {
     const fn = spec as LossFn;
@@ -218,7 +269,9 @@ export function getLoss(spec: unknown): CompiledLoss {
       sparse: false,
     };
   }
-  throw new TypeError(`loss must be a Keras loss name, a tf.keras.losses object or a function, got ${describe(spec)}`);
+  throw new TypeError(
+    `loss must be a Keras loss name, a tf.keras.losses object or a function, got ${describe(spec)}`,
+  );
 }
 
 export const losses = {
@@ -231,7 +284,8 @@ export const losses = {
     sparseCategoricalCrossentropy(toTensor(yTrue), toTensor(yPred), fromLogits),
   categoricalCrossentropy: (yTrue: unknown, yPred: unknown, fromLogits = false): Tensor =>
     categoricalCrossentropy(toTensor(yTrue), toTensor(yPred), fromLogits),
-  meanSquaredError: (yTrue: unknown, yPred: unknown): Tensor => meanSquaredError(toTensor(yTrue), toTensor(yPred)),
-  mse: (yTrue: unknown, yPred: unknown): Tensor => meanSquaredError(toTensor(yTrue), toTensor(yPred)),
+  meanSquaredError: (yTrue: unknown, yPred: unknown): Tensor =>
+    meanSquaredError(toTensor(yTrue), toTensor(yPred)),
+  mse: (yTrue: unknown, yPred: unknown): Tensor =>
+    meanSquaredError(toTensor(yTrue), toTensor(yPred)),
 };
-

@@ -1,13 +1,21 @@
 import { describe, expect, it } from 'vitest';
 import { cpu, ops } from '../../../engine';
 import { expectClose, rng } from '../../../engine/testing/harness';
-import { CategoricalAccuracy, getMetric, Mean, SparseCategoricalAccuracy, SparseTopKCategoricalAccuracy } from './metrics';
+import {
+  CategoricalAccuracy,
+  getMetric,
+  Mean,
+  SparseCategoricalAccuracy,
+  SparseTopKCategoricalAccuracy,
+} from './metrics';
 
 const device = cpu();
 
 function scores(n: number, c: number, seed: number): number[][] {
   const random = rng(seed);
-  return Array.from({ length: n }, () => Array.from({ length: c }, () => Math.fround(random() * 4 - 2)));
+  return Array.from({ length: n }, () =>
+    Array.from({ length: c }, () => Math.fround(random() * 4 - 2)),
+  );
 }
 
 function rank(row: number[], label: number): number {
@@ -39,11 +47,19 @@ describe('tf.keras.metrics', () => {
     const y1 = s1.map(() => Math.floor(random() * 6));
     const y2 = s2.map(() => Math.floor(random() * 6));
     // Some hits for sure: a few labels are the argmax.
-    for (const [s, y, i] of [[s1, y1, 0], [s1, y1, 4], [s2, y2, 1]] as const) y[i] = s[i].indexOf(Math.max(...s[i]));
+    for (const [s, y, i] of [
+      [s1, y1, 0],
+      [s1, y1, 4],
+      [s2, y2, 1],
+    ] as const)
+      y[i] = s[i].indexOf(Math.max(...s[i]));
     const acc = new SparseCategoricalAccuracy();
     const top3 = new SparseTopKCategoricalAccuracy(3);
     const top5 = new SparseTopKCategoricalAccuracy({ name: 'top5' });
-    for (const [s, y] of [[s1, y1], [s2, y2]] as const) {
+    for (const [s, y] of [
+      [s1, y1],
+      [s2, y2],
+    ] as const) {
       const preds = ops.fromData(s, { device });
       const labels = ops.fromData(y, { device, dtype: 'int32' });
       acc.updateState(labels, preds);
@@ -52,7 +68,8 @@ describe('tf.keras.metrics', () => {
     }
     const all = [...s1, ...s2];
     const ys = [...y1, ...y2];
-    const count = (k: number): number => all.filter((row, i) => rank(row, ys[i]) < k).length / all.length;
+    const count = (k: number): number =>
+      all.filter((row, i) => rank(row, ys[i]) < k).length / all.length;
     expectClose(await acc.result().data(), [count(1)], 'top-1');
     expectClose(await top3.result().data(), [count(3)], 'top-3');
     expectClose(await top5.result().data(), [count(5)], 'top-5');
@@ -63,8 +80,22 @@ describe('tf.keras.metrics', () => {
   });
 
   it('CategoricalAccuracy uses one-hot targets; "accuracy" follows the loss', async () => {
-    const preds = ops.fromData([[0.1, 0.9], [0.8, 0.2], [0.3, 0.7]], { device });
-    const oneHot = ops.fromData([[0, 1], [0, 1], [0, 1]], { device });
+    const preds = ops.fromData(
+      [
+        [0.1, 0.9],
+        [0.8, 0.2],
+        [0.3, 0.7],
+      ],
+      { device },
+    );
+    const oneHot = ops.fromData(
+      [
+        [0, 1],
+        [0, 1],
+        [0, 1],
+      ],
+      { device },
+    );
     const m = new CategoricalAccuracy();
     expectClose(await m(oneHot, preds).data(), [2 / 3], 'categorical accuracy');
     const named = getMetric('accuracy', true);

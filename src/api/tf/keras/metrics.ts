@@ -11,10 +11,13 @@ import { asInt, bindArgs, describe, optional } from '../../args';
 import { Callable } from '../callable';
 import { toSnakeCase, toTensor } from './layers/layer';
 
+// Instances are callable (see callable.ts): the interface gives classes their call signature.
+// eslint-disable-next-line @typescript-eslint/no-unsafe-declaration-merging
 export interface Metric {
   (...args: unknown[]): Tensor;
 }
 
+// eslint-disable-next-line @typescript-eslint/no-unsafe-declaration-merging
 export abstract class Metric extends Callable<unknown[], Tensor> {
   name: string;
   protected readonly core: MetricCore;
@@ -66,7 +69,12 @@ export class Mean extends Metric {
   updateState(...args: unknown[]): void {
     const a = bindArgs({ name: 'Mean.updateState', params: ['values', 'sampleWeight'] }, args);
     const values = typeof a.values === 'number' ? a.values : toTensor(a.values);
-    const weight = a.sampleWeight === undefined || a.sampleWeight === null ? 1 : typeof a.sampleWeight === 'number' ? a.sampleWeight : toTensor(a.sampleWeight);
+    const weight =
+      a.sampleWeight === undefined || a.sampleWeight === null
+        ? 1
+        : typeof a.sampleWeight === 'number'
+          ? a.sampleWeight
+          : toTensor(a.sampleWeight);
     (this.core as MeanCore).update(values, weight);
   }
 
@@ -78,7 +86,8 @@ export class Mean extends Metric {
 /** Labels and scores as the accuracy core wants them: [N] labels, [N, C] scores. */
 function flattenClasses(yTrue: Tensor, yPred: Tensor): [Tensor, Tensor] {
   let labels = yTrue;
-  if (labels.ndim === yPred.ndim && labels.shape[labels.ndim - 1] === 1) labels = ops.squeeze(labels, -1);
+  if (labels.ndim === yPred.ndim && labels.shape[labels.ndim - 1] === 1)
+    labels = ops.squeeze(labels, -1);
   if (yPred.ndim > 2) {
     const classes = yPred.shape[yPred.ndim - 1];
     return [ops.reshape(labels, [-1]), ops.reshape(yPred, [-1, classes])];
@@ -90,7 +99,10 @@ abstract class AccuracyMetric extends Metric {
   protected abstract labels(yTrue: Tensor, yPred: Tensor): [Tensor, Tensor];
 
   updateState(...args: unknown[]): void {
-    const a = bindArgs({ name: `${this.constructor.name}.updateState`, params: ['yTrue', 'yPred', 'sampleWeight'] }, args);
+    const a = bindArgs(
+      { name: `${this.constructor.name}.updateState`, params: ['yTrue', 'yPred', 'sampleWeight'] },
+      args,
+    );
     if (a.sampleWeight !== undefined && a.sampleWeight !== null) {
       throw new TypeError(`${this.constructor.name}.updateState: sampleWeight is not supported`);
     }
@@ -123,7 +135,10 @@ export class SparseTopKCategoricalAccuracy extends AccuracyMetric {
   readonly k: number;
 
   constructor(...args: unknown[]) {
-    const a = bindArgs({ name: 'SparseTopKCategoricalAccuracy', params: ['k', 'name', 'dtype'] }, args);
+    const a = bindArgs(
+      { name: 'SparseTopKCategoricalAccuracy', params: ['k', 'name', 'dtype'] },
+      args,
+    );
     const k = optional(a.k, asInt, 'SparseTopKCategoricalAccuracy: k', 5);
     super(new AccuracyCore({ topK: k }), a.name, 'sparse_top_k_categorical_accuracy');
     this.k = k;
@@ -168,13 +183,17 @@ export function getMetric(spec: unknown, sparseLabels: boolean): Metric {
   if (typeof spec === 'string') {
     const name = toSnakeCase(spec);
     if (name === 'accuracy' || name === 'acc') {
-      return sparseLabels ? new SparseCategoricalAccuracy({ name: spec }) : new CategoricalAccuracy({ name: spec });
+      return sparseLabels
+        ? new SparseCategoricalAccuracy({ name: spec })
+        : new CategoricalAccuracy({ name: spec });
     }
     if (name === 'sparse_categorical_accuracy') return new SparseCategoricalAccuracy();
     if (name === 'sparse_top_k_categorical_accuracy') return new SparseTopKCategoricalAccuracy();
     if (name === 'categorical_accuracy') return new CategoricalAccuracy();
   }
-  throw new TypeError(`Unknown metric function: ${describe(spec)}; use 'accuracy', a tf.keras.metrics object or a function`);
+  throw new TypeError(
+    `Unknown metric function: ${describe(spec)}; use 'accuracy', a tf.keras.metrics object or a function`,
+  );
 }
 
 /** A function (yTrue, yPred) → values, averaged over every batch (Keras's MeanMetricWrapper). */

@@ -18,7 +18,9 @@ function variable(): Tensor {
   return v.keep();
 }
 
-async function run(make: () => { applyGradients: (p: Iterable<readonly [Tensor | null, Tensor]>) => number }): Promise<number[][]> {
+async function run(
+  make: () => { applyGradients: (p: Iterable<readonly [Tensor | null, Tensor]>) => number },
+): Promise<number[][]> {
   const opt = make();
   const v = variable();
   const seen: number[][] = [];
@@ -87,22 +89,43 @@ function kerasSgd(lr: number, momentum: number, nesterov: boolean): number[][] {
 describe('tf.keras.optimizers', () => {
   it('Adam: Keras defaults (lr 1e-3, eps 1e-7) and the bias-corrected step, three steps', async () => {
     const got = await run(() => new Adam());
-    kerasAdam(1e-3, 0.9, 0.999, 1e-7).forEach((row, i) => expectClose(Float64Array.from(got[i]), row, `adam step ${i + 1}`, 1e-5));
-    const custom = await run(() => new Adam({ learningRate: 0.1, beta1: 0.8, beta2: 0.99, epsilon: 1e-3 }));
-    kerasAdam(0.1, 0.8, 0.99, 1e-3).forEach((row, i) => expectClose(Float64Array.from(custom[i]), row, `adam custom ${i + 1}`, 1e-5));
+    kerasAdam(1e-3, 0.9, 0.999, 1e-7).forEach((row, i) =>
+      expectClose(Float64Array.from(got[i]), row, `adam step ${i + 1}`, 1e-5),
+    );
+    const custom = await run(
+      () => new Adam({ learningRate: 0.1, beta1: 0.8, beta2: 0.99, epsilon: 1e-3 }),
+    );
+    kerasAdam(0.1, 0.8, 0.99, 1e-3).forEach((row, i) =>
+      expectClose(Float64Array.from(custom[i]), row, `adam custom ${i + 1}`, 1e-5),
+    );
   });
 
   it("Nadam: TF 2.x's momentum schedule, three steps", async () => {
     const got = await run(() => new Nadam());
-    kerasNadam(1e-3, 0.9, 0.999, 1e-7).forEach((row, i) => expectClose(Float64Array.from(got[i]), row, `nadam step ${i + 1}`, 1e-5));
+    kerasNadam(1e-3, 0.9, 0.999, 1e-7).forEach((row, i) =>
+      expectClose(Float64Array.from(got[i]), row, `nadam step ${i + 1}`, 1e-5),
+    );
     const fast = await run(() => new Nadam(0.05));
-    kerasNadam(0.05, 0.9, 0.999, 1e-7).forEach((row, i) => expectClose(Float64Array.from(fast[i]), row, `nadam lr 0.05 ${i + 1}`, 1e-5));
+    kerasNadam(0.05, 0.9, 0.999, 1e-7).forEach((row, i) =>
+      expectClose(Float64Array.from(fast[i]), row, `nadam lr 0.05 ${i + 1}`, 1e-5),
+    );
   });
 
   it('SGD: plain, momentum and Nesterov in the Keras form', async () => {
-    for (const [momentum, nesterov] of [[0, false], [0.9, false], [0.9, true]] as const) {
+    for (const [momentum, nesterov] of [
+      [0, false],
+      [0.9, false],
+      [0.9, true],
+    ] as const) {
       const got = await run(() => new SGD({ learningRate: 0.1, momentum, nesterov }));
-      kerasSgd(0.1, momentum, nesterov).forEach((row, i) => expectClose(Float64Array.from(got[i]), row, `sgd m=${momentum} n=${nesterov} ${i + 1}`, 1e-5));
+      kerasSgd(0.1, momentum, nesterov).forEach((row, i) =>
+        expectClose(
+          Float64Array.from(got[i]),
+          row,
+          `sgd m=${momentum} n=${nesterov} ${i + 1}`,
+          1e-5,
+        ),
+      );
     }
   });
 

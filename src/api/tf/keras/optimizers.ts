@@ -10,7 +10,16 @@ import { asBool, asNumber, bindArgs, describe, optional, type BoundArgs } from '
 import { GradientTapeImpl } from '../gradient-tape';
 
 /** Keras kwargs that change updates in ways not implemented here: refused rather than ignored. */
-const UNSUPPORTED = ['clipnorm', 'clipvalue', 'globalClipnorm', 'decay', 'useEma', 'emaMomentum', 'emaOverwriteFrequency', 'jitCompile'];
+const UNSUPPORTED = [
+  'clipnorm',
+  'clipvalue',
+  'globalClipnorm',
+  'decay',
+  'useEma',
+  'emaMomentum',
+  'emaOverwriteFrequency',
+  'jitCompile',
+];
 
 function hyperFor(rule: UpdateRule, a: BoundArgs, what: string): Record<string, unknown> {
   for (const key of UNSUPPORTED) {
@@ -23,13 +32,17 @@ function hyperFor(rule: UpdateRule, a: BoundArgs, what: string): Record<string, 
   if (lr !== undefined) hyper.lr = asNumber(lr, `${what}: learningRate`);
   if ('betas' in rule.defaults) {
     const [b1, b2] = rule.defaults.betas as readonly number[];
-    hyper.betas = [optional(a.beta1, asNumber, `${what}: beta1`, b1), optional(a.beta2, asNumber, `${what}: beta2`, b2)];
+    hyper.betas = [
+      optional(a.beta1, asNumber, `${what}: beta1`, b1),
+      optional(a.beta2, asNumber, `${what}: beta2`, b2),
+    ];
   }
   if (a.epsilon !== undefined) hyper.eps = asNumber(a.epsilon, `${what}: epsilon`);
   if (a.amsgrad !== undefined) hyper.amsgrad = asBool(a.amsgrad, `${what}: amsgrad`);
   if (a.momentum !== undefined) hyper.momentum = asNumber(a.momentum, `${what}: momentum`);
   if (a.nesterov !== undefined) hyper.nesterov = asBool(a.nesterov, `${what}: nesterov`);
-  if (a.weightDecay !== undefined && a.weightDecay !== null) hyper.weightDecay = asNumber(a.weightDecay, `${what}: weightDecay`);
+  if (a.weightDecay !== undefined && a.weightDecay !== null)
+    hyper.weightDecay = asNumber(a.weightDecay, `${what}: weightDecay`);
   return hyper;
 }
 
@@ -37,29 +50,52 @@ export abstract class KerasOptimizer extends Optimizer {
   name: string;
   private steps = 0;
 
-  protected constructor(rule: UpdateRule, className: string, params: readonly string[], args: readonly unknown[]) {
-    const a = bindArgs({ name: className, params, keywordOnly: ['lr', 'weightDecay', ...UNSUPPORTED] }, args);
+  protected constructor(
+    rule: UpdateRule,
+    className: string,
+    params: readonly string[],
+    args: readonly unknown[],
+  ) {
+    const a = bindArgs(
+      { name: className, params, keywordOnly: ['lr', 'weightDecay', ...UNSUPPORTED] },
+      args,
+    );
     super([], rule, hyperFor(rule, a, className));
     this.name = a.name === undefined ? className : String(a.name);
   }
 
   /** Applies `[[gradient, variable], …]` (e.g. `tf.zip(gradients, model.trainableVariables)`). */
-  applyGradients(gradsAndVars: Iterable<readonly [Tensor | null, Tensor]>, _options?: Record<string, unknown>): number {
-    if (gradsAndVars === null || typeof gradsAndVars !== 'object' || !(Symbol.iterator in gradsAndVars)) {
-      throw new TypeError(`applyGradients expects a list of [gradient, variable] pairs, got ${describe(gradsAndVars)}`);
+  applyGradients(
+    gradsAndVars: Iterable<readonly [Tensor | null, Tensor]>,
+    _options?: Record<string, unknown>,
+  ): number {
+    if (
+      gradsAndVars === null ||
+      typeof gradsAndVars !== 'object' ||
+      !(Symbol.iterator in gradsAndVars)
+    ) {
+      throw new TypeError(
+        `applyGradients expects a list of [gradient, variable] pairs, got ${describe(gradsAndVars)}`,
+      );
     }
     const pairs = [...gradsAndVars].map((pair, i) => {
       if (!Array.isArray(pair) || pair.length !== 2 || !(pair[1] instanceof Tensor)) {
-        throw new TypeError(`applyGradients: item ${i} must be a pair [gradient, variable], got ${describe(pair)}`);
+        throw new TypeError(
+          `applyGradients: item ${i} must be a pair [gradient, variable], got ${describe(pair)}`,
+        );
       }
       const [grad, variable] = pair as [unknown, Tensor];
       if (grad !== null && grad !== undefined && !(grad instanceof Tensor)) {
-        throw new TypeError(`applyGradients: the gradient of item ${i} must be a tensor or null, got ${describe(grad)}`);
+        throw new TypeError(
+          `applyGradients: the gradient of item ${i} must be a tensor or null, got ${describe(grad)}`,
+        );
       }
       return [grad ?? null, variable] as [Tensor | null, Tensor];
     });
     if (pairs.length > 0 && pairs.every(([g]) => g === null)) {
-      throw new Error(`No gradients provided for any variable: ${pairs.map(([, v]) => JSON.stringify(v.shape)).join(', ')}.`);
+      throw new Error(
+        `No gradients provided for any variable: ${pairs.map(([, v]) => JSON.stringify(v.shape)).join(', ')}.`,
+      );
     }
     this.applyUpdates(pairs);
     return this.steps;
@@ -74,7 +110,11 @@ export abstract class KerasOptimizer extends Optimizer {
    * `minimize(loss, varList, { tape })`: `loss` is a function returning the loss (or a loss
    * tensor recorded on `tape`); computes the gradients and applies them.
    */
-  minimize(loss: (() => Tensor) | Tensor, varList: Tensor[] | (() => Tensor[]), options: { tape?: GradientTapeImpl } = {}): number {
+  minimize(
+    loss: (() => Tensor) | Tensor,
+    varList: Tensor[] | (() => Tensor[]),
+    options: { tape?: GradientTapeImpl } = {},
+  ): number {
     const tape = options.tape ?? new GradientTapeImpl();
     const value = typeof loss === 'function' ? loss() : loss;
     const vars = typeof varList === 'function' ? varList() : varList;
@@ -125,7 +165,12 @@ export abstract class KerasOptimizer extends Optimizer {
 /** Adam(learningRate = 0.001, beta1 = 0.9, beta2 = 0.999, epsilon = 1e-7, amsgrad = false). */
 export class Adam extends KerasOptimizer {
   constructor(...args: unknown[]) {
-    super(kerasAdam, 'Adam', ['learningRate', 'beta1', 'beta2', 'epsilon', 'amsgrad', 'name'], args);
+    super(
+      kerasAdam,
+      'Adam',
+      ['learningRate', 'beta1', 'beta2', 'epsilon', 'amsgrad', 'name'],
+      args,
+    );
   }
 }
 
@@ -143,13 +188,20 @@ export class SGD extends KerasOptimizer {
   }
 }
 
-const BY_NAME: Record<string, () => KerasOptimizer> = { adam: () => new Adam(), nadam: () => new Nadam(), sgd: () => new SGD() };
+const BY_NAME: Record<string, () => KerasOptimizer> = {
+  adam: () => new Adam(),
+  nadam: () => new Nadam(),
+  sgd: () => new SGD(),
+};
 
 /** An optimizer given by Keras name ('adam', 'nadam', 'sgd') or as an object. */
 export function getOptimizer(spec: unknown): KerasOptimizer {
   if (spec instanceof KerasOptimizer) return spec;
-  if (typeof spec === 'string' && spec.toLowerCase() in BY_NAME) return BY_NAME[spec.toLowerCase()]();
-  throw new TypeError(`Could not interpret optimizer identifier: ${describe(spec)}; use 'adam', 'nadam', 'sgd' or a tf.keras.optimizers object`);
+  if (typeof spec === 'string' && spec.toLowerCase() in BY_NAME)
+    return BY_NAME[spec.toLowerCase()]();
+  throw new TypeError(
+    `Could not interpret optimizer identifier: ${describe(spec)}; use 'adam', 'nadam', 'sgd' or a tf.keras.optimizers object`,
+  );
 }
 
 export const optimizers = { Adam, Nadam, SGD, Optimizer: KerasOptimizer, get: getOptimizer };

@@ -9,23 +9,36 @@ import { padSequences as padHost } from '../../../engine/data/datasets';
 import { bindArgs, describe, dtypeArg, optional, asInt, asNumber } from '../../args';
 
 function sequencesArg(value: unknown): ArrayLike<number>[] {
-  if (value instanceof Tensor) throw new TypeError('padSequences expects a list of sequences (arrays of ints), not a tensor');
-  if (!Array.isArray(value)) throw new TypeError(`padSequences: sequences must be a list of sequences, got ${describe(value)}`);
+  if (value instanceof Tensor)
+    throw new TypeError('padSequences expects a list of sequences (arrays of ints), not a tensor');
+  if (!Array.isArray(value))
+    throw new TypeError(
+      `padSequences: sequences must be a list of sequences, got ${describe(value)}`,
+    );
   return value.map((s, i) => {
-    if (Array.isArray(s) || (ArrayBuffer.isView(s) && !(s instanceof DataView))) return s as ArrayLike<number>;
+    if (Array.isArray(s) || (ArrayBuffer.isView(s) && !(s instanceof DataView)))
+      return s as ArrayLike<number>;
     throw new TypeError(`padSequences: sequence ${i} must be an array of ints, got ${describe(s)}`);
   });
 }
 
 /** Keras's pad_sequences: [n, maxlen] int32 (or the given dtype), 'pre' padding and truncation by default. */
 export function padSequences(...args: unknown[]): Tensor {
-  const a = bindArgs({ name: 'padSequences', params: ['sequences', 'maxlen', 'dtype', 'padding', 'truncating', 'value'] }, args);
+  const a = bindArgs(
+    {
+      name: 'padSequences',
+      params: ['sequences', 'maxlen', 'dtype', 'padding', 'truncating', 'value'],
+    },
+    args,
+  );
   const padding = a.padding === undefined ? 'pre' : a.padding;
   const truncating = a.truncating === undefined ? 'pre' : a.truncating;
-  if (padding !== 'pre' && padding !== 'post') throw new TypeError(`padding ${describe(padding)} not understood: use 'pre' or 'post'`);
-  if (truncating !== 'pre' && truncating !== 'post') throw new TypeError(`truncating ${describe(truncating)} not understood: use 'pre' or 'post'`);
+  if (padding !== 'pre' && padding !== 'post')
+    throw new TypeError(`padding ${describe(padding)} not understood: use 'pre' or 'post'`);
+  if (truncating !== 'pre' && truncating !== 'post')
+    throw new TypeError(`truncating ${describe(truncating)} not understood: use 'pre' or 'post'`);
   const { data, shape } = padHost(sequencesArg(a.sequences), {
-    maxlen: optional(a.maxlen, asInt, 'padSequences: maxlen', undefined as unknown as number),
+    maxlen: optional<number | undefined>(a.maxlen, asInt, 'padSequences: maxlen', undefined),
     padding,
     truncating,
     value: optional(a.value, asNumber, 'padSequences: value', 0),

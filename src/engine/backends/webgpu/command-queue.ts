@@ -8,6 +8,18 @@
 import { PARAM_SLOT_BYTES, type CompiledKernel } from './pipeline-cache';
 import { ParamBlock } from './uniforms';
 
+/**
+ * Times dispatches with timestamp queries while a profile runs (outside the backend: the
+ * kernel's `profile()`): a profiled dispatch gets a compute pass of its own whose start and end
+ * are written to the profiler's query set, resolved when its batch is submitted.
+ */
+export interface DispatchProfiler {
+  /** The timestamp writes of the next dispatch's pass, or null to leave it untimed. */
+  timestampWrites(label: string): GPUComputePassTimestampWrites | null;
+  /** Called just before a batch's encoder is finished: resolve this batch's queries. */
+  resolve(encoder: GPUCommandEncoder): void;
+}
+
 const SLOT_WORDS = PARAM_SLOT_BYTES / 4;
 const MAX_CACHED_BIND_GROUPS = 4096;
 
@@ -55,6 +67,8 @@ export class CommandQueue {
   private nextBufferId = 0;
   /** Number of submits so far (for tests and diagnostics). */
   submits = 0;
+  /** Set while a profile runs; null otherwise (no cost then). */
+  profiler: DispatchProfiler | null = null;
 
   constructor(
     private readonly device: GPUDevice,
@@ -83,10 +97,16 @@ export class CommandQueue {
     if (kernel.error) throw kernel.error;
     for (const buffer of buffers) this.touched.add(buffer);
     const bindGroup = this.bindGroup(kernel, buffers);
+    const timestampWrites = this.profiler?.timestampWrites(kernel.label) ?? null;
+    if (timestampWrites) {
+      this.endPass();
+      this.pass = this.ensureEncoder().beginComputePass({ timestampWrites });
+    }
     const pass = this.ensurePass();
     pass.setPipeline(kernel.pipeline);
     pass.setBindGroup(0, bindGroup, [this.slots * PARAM_SLOT_BYTES]);
     pass.dispatchWorkgroups(groups[0], groups[1], groups[2]);
+    if (timestampWrites) this.endPass();
     this.slots++;
   }
 
@@ -143,6 +163,7 @@ export class CommandQueue {
   flush(): void {
     if (!this.encoder) return;
     this.endPass();
+    this.profiler?.resolve(this.encoder);
     const params = this.staging.subarray(0, this.slots * SLOT_WORDS);
     const commands = this.encoder.finish();
     this.encoder = null;

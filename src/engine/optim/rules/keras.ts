@@ -44,7 +44,8 @@ export const kerasAdam: UpdateRule = {
     const { hyper, state } = ctx;
     const [b1, b2] = pair(hyper, 'betas');
     const p = decayed(ctx.param, hyper);
-    let [m, v] = moments(ctx, b1, b2);
+    const [m, moment2] = moments(ctx, b1, b2);
+    let v = moment2;
     if (flag(hyper, 'amsgrad')) {
       const previous = state.get('vHat');
       v = previous ? maximum(previous, v) : clone(v);

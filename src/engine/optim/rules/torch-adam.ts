@@ -54,7 +54,8 @@ export const torchAdam: UpdateRule = {
     const weightDecay = num(hyper, 'weightDecay');
     let g = flag(hyper, 'maximize') ? neg(grad) : grad;
     if (weightDecay !== 0) g = add(g, mul(param, weightDecay));
-    let [m, v] = moments(state, g, b1, b2);
+    const [m, moment2] = moments(state, g, b1, b2);
+    let v = moment2;
     if (flag(hyper, 'amsgrad')) {
       const previous = state.get('maxExpAvgSq');
       // Starts from zeros in PyTorch, so the first maximum is v itself (copied: state owns it).

@@ -4,7 +4,14 @@
  * built for with Keras's messages, and exposes `weights` / `trainableVariables` / `countParams()`.
  * Weights are persistent engine tensors on the default tf device at build time.
  */
-import { defaultDevice, ops, ShapeError, Tensor } from '../../../../engine';
+import {
+  defaultDevice,
+  noGrad,
+  ops,
+  ShapeError,
+  Tensor,
+  type TypedArray,
+} from '../../../../engine';
 import { bindArgs, isOptionsObject, optional, asBool, type BoundArgs } from '../../../args';
 import { Callable } from '../../callable';
 import type { InitializerFn } from '../initializers';
@@ -57,10 +64,13 @@ export function formatShapeSpec(shape: ShapeSpec): string {
   return `(${parts.join(', ')}${parts.length === 1 ? ',' : ''})`;
 }
 
+// Instances are callable (see callable.ts): the interface gives classes their call signature.
+// eslint-disable-next-line @typescript-eslint/no-unsafe-declaration-merging
 export interface Layer {
   (inputs: unknown, options?: CallOptions): Tensor;
 }
 
+// eslint-disable-next-line @typescript-eslint/no-unsafe-declaration-merging
 export abstract class Layer extends Callable<[unknown, CallOptions?], Tensor> {
   /** The class name Keras shows in summaries ('Embedding', 'MaxPooling1D'). */
   readonly className: string;
@@ -206,6 +216,36 @@ export abstract class Layer extends Callable<[unknown, CallOptions?], Tensor> {
 
   get variables(): Tensor[] {
     return this.weights;
+  }
+
+  /** The weights' values as typed arrays (Keras's `get_weights`, which returns NumPy arrays). */
+  async getWeights(): Promise<TypedArray[]> {
+    return Promise.all(this.weights.map((w) => w.data()));
+  }
+
+  /** Overwrites the weights in place, in the order of `weights` (tensors or typed arrays). */
+  setWeights(values: readonly (Tensor | ArrayLike<number>)[]): void {
+    const weights = this.weights;
+    if (values.length !== weights.length) {
+      throw new Error(
+        `You called setWeights(weights) on layer "${this.name}" with a weight list of length ${values.length}, but the layer was expecting ${weights.length} weights.`,
+      );
+    }
+    noGrad(() => {
+      weights.forEach((w, i) => {
+        const v = values[i];
+        const source =
+          v instanceof Tensor
+            ? v
+            : ops.fromHost(Float32Array.from(v), w.shape, { device: w.deviceObject });
+        if (source.numel() !== w.numel()) {
+          throw new ShapeError(
+            `Layer "${this.name}" weight ${i} has shape ${formatShapeSpec(w.shape)}; the value given has ${source.numel()} elements`,
+          );
+        }
+        w.copy_(ops.reshape(source, w.shape));
+      });
+    });
   }
 
   countParams(): number {

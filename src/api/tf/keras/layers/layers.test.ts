@@ -3,7 +3,16 @@ import { cpu, manualSeed, ops, type Tensor } from '../../../../engine';
 import { expectClose, rng } from '../../../../engine/testing/harness';
 import { resetNames } from '../naming';
 import { Sequential } from '../models/sequential';
-import { Conv1D, Conv2D, Dense, Dropout, Embedding, Flatten, MaxPooling1D, MaxPooling2D } from './index';
+import {
+  Conv1D,
+  Conv2D,
+  Dense,
+  Dropout,
+  Embedding,
+  Flatten,
+  MaxPooling1D,
+  MaxPooling2D,
+} from './index';
 
 const device = cpu();
 
@@ -21,7 +30,15 @@ async function values(t: Tensor | null): Promise<Float64Array> {
 }
 
 /** Channels-last 1-D convolution by loops: x [N, L, C], k [K, C, F], TF 'same'/'valid' padding. */
-function conv1dRef(x: Float64Array, [N, L, C]: number[], k: Float64Array, [K, , F]: number[], b: Float64Array, stride: number, same: boolean): { out: Float64Array; L2: number } {
+function conv1dRef(
+  x: Float64Array,
+  [N, L, C]: number[],
+  k: Float64Array,
+  [K, , F]: number[],
+  b: Float64Array,
+  stride: number,
+  same: boolean,
+): { out: Float64Array; L2: number } {
   const L2 = same ? Math.ceil(L / stride) : Math.floor((L - K) / stride) + 1;
   const total = same ? Math.max((L2 - 1) * stride + K - L, 0) : 0;
   const before = Math.floor(total / 2);
@@ -88,12 +105,26 @@ describe('Keras layers (channels-last)', () => {
       { kernelSize: 2, strides: 2, padding: 'same' },
     ] as const;
     for (const [i, c] of cases.entries()) {
-      const layer = new Conv1D({ filters: 4, kernelSize: c.kernelSize, strides: c.strides, padding: c.padding, biasInitializer: 'ones' });
+      const layer = new Conv1D({
+        filters: 4,
+        kernelSize: c.kernelSize,
+        strides: c.strides,
+        padding: c.padding,
+        biasInitializer: 'ones',
+      });
       const { t, v } = randomInput([2, 9, 3], 10 + i);
       const y = layer(t);
       const k = await values(layer.kernel);
       expect(layer.kernel?.shape).toEqual([c.kernelSize, 3, 4]);
-      const ref = conv1dRef(v, [2, 9, 3], k, [c.kernelSize, 3, 4], new Float64Array(4).fill(1), c.strides, c.padding === 'same');
+      const ref = conv1dRef(
+        v,
+        [2, 9, 3],
+        k,
+        [c.kernelSize, 3, 4],
+        new Float64Array(4).fill(1),
+        c.strides,
+        c.padding === 'same',
+      );
       expect(y.shape, JSON.stringify(c)).toEqual([2, ref.L2, 4]);
       expect(layer.outputShape).toEqual([null, ref.L2, 4]);
       expectClose(await y.data(), ref.out, `conv1d ${JSON.stringify(c)}`);
@@ -121,7 +152,8 @@ describe('Keras layers (channels-last)', () => {
                 const h = oh * 2 - padTop + i;
                 const w = ow - padLeft + j;
                 if (h < 0 || h >= H || w < 0 || w >= W) continue;
-                for (let c = 0; c < C; c++) s += v[((n * H + h) * W + w) * C + c] * k[((i * KW + j) * C + c) * F + f];
+                for (let c = 0; c < C; c++)
+                  s += v[((n * H + h) * W + w) * C + c] * k[((i * KW + j) * C + c) * F + f];
               }
             expected[((n * OH + oh) * OW + ow) * F + f] = Math.tanh(s);
           }
@@ -138,14 +170,16 @@ describe('Keras layers (channels-last)', () => {
     const expected: number[] = [];
     for (let n = 0; n < 2; n++)
       for (let o = 0; o < 3; o++)
-        for (let c = 0; c < 3; c++) expected.push(Math.max(v[(n * 7 + 2 * o) * 3 + c], v[(n * 7 + 2 * o + 1) * 3 + c]));
+        for (let c = 0; c < 3; c++)
+          expected.push(Math.max(v[(n * 7 + 2 * o) * 3 + c], v[(n * 7 + 2 * o + 1) * 3 + c]));
     expectClose(await y.data(), expected, 'maxpool1d');
 
     const same = new MaxPooling1D({ poolSize: 2, padding: 'same' })(t);
     expect(same.shape).toEqual([2, 4, 3]);
     const last = await same.slice(1, 3, 4).contiguous().data();
     const lastExpected: number[] = [];
-    for (let n = 0; n < 2; n++) for (let c = 0; c < 3; c++) lastExpected.push(v[(n * 7 + 6) * 3 + c]);
+    for (let n = 0; n < 2; n++)
+      for (let c = 0; c < 3; c++) lastExpected.push(v[(n * 7 + 6) * 3 + c]);
     expectClose(last, lastExpected, 'maxpool1d same tail');
 
     const img = randomInput([1, 5, 4, 2], 32);
@@ -156,7 +190,9 @@ describe('Keras layers (channels-last)', () => {
       for (let ow = 0; ow < 2; ow++)
         for (let c = 0; c < 2; c++) {
           let m = -Infinity;
-          for (let i = 0; i < 2; i++) for (let j = 0; j < 2; j++) m = Math.max(m, img.v[((2 * oh + i) * 4 + 2 * ow + j) * 2 + c]);
+          for (let i = 0; i < 2; i++)
+            for (let j = 0; j < 2; j++)
+              m = Math.max(m, img.v[((2 * oh + i) * 4 + 2 * ow + j) * 2 + c]);
           e2.push(m);
         }
     expectClose(await y2.data(), e2, 'maxpool2d');
@@ -164,16 +200,28 @@ describe('Keras layers (channels-last)', () => {
 
   it('Embedding: uniform(-0.05, 0.05) table, rows picked by integer ids (float ids are cast)', async () => {
     const layer = new Embedding(10, 3, { inputLength: 4 });
-    const ids = ops.fromData([[1, 2, 9, 0], [3, 3, 5, 7]], { device, dtype: 'int32' });
+    const ids = ops.fromData(
+      [
+        [1, 2, 9, 0],
+        [3, 3, 5, 7],
+      ],
+      { device, dtype: 'int32' },
+    );
     const y = layer(ids);
     expect(y.shape).toEqual([2, 4, 3]);
     const table = await values(layer.embeddings);
     expect(table.every((w) => Math.abs(w) <= 0.05)).toBe(true);
-    const expected = [1, 2, 9, 0, 3, 3, 5, 7].flatMap((r) => [table[r * 3], table[r * 3 + 1], table[r * 3 + 2]]);
+    const expected = [1, 2, 9, 0, 3, 3, 5, 7].flatMap((r) => [
+      table[r * 3],
+      table[r * 3 + 1],
+      table[r * 3 + 2],
+    ]);
     expectClose(await y.data(), expected, 'embedding');
     const floatIds = layer(ops.fromData([[1, 2, 9, 0]], { device }));
     expectClose(await floatIds.data(), expected.slice(0, 12), 'embedding float ids');
-    expect(() => layer(ops.fromData([[1, 2, 3]], { device, dtype: 'int32' }))).toThrow(/expected axis 1 of input shape to have value 4/);
+    expect(() => layer(ops.fromData([[1, 2, 3]], { device, dtype: 'int32' }))).toThrow(
+      /expected axis 1 of input shape to have value 4/,
+    );
   });
 
   it('Flatten keeps channels-last order; Dropout acts only when training', async () => {
@@ -236,7 +284,15 @@ Non-trainable params: 0
 _________________________________________________________________`;
     expect(lines.join('\n')).toBe(expected);
     expect(model.countParams()).toBe(332856);
-    expect(model.trainableVariables.map((v) => v.shape)).toEqual([[30982, 7], [5, 7, 64], [64], [3, 64, 32], [32], [2336, 46], [46]]);
+    expect(model.trainableVariables.map((v) => v.shape)).toEqual([
+      [30982, 7],
+      [5, 7, 64],
+      [64],
+      [3, 64, 32],
+      [32],
+      [2336, 46],
+      [46],
+    ]);
   });
 
   it('counts a Conv2D/Dense model by hand (320 + 51,264 + 10,250 = 61,834)', () => {

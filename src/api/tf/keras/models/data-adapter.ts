@@ -45,30 +45,48 @@ export function toBatches(x: unknown, y: unknown, options: AdapterOptions): Batc
   const steps = options.steps ?? null;
   if (isDataset(x) || (isAsyncIterable(x) && !Array.isArray(x))) {
     if (y !== undefined && y !== null) {
-      throw new TypeError(`${options.what}: the \`y\` argument is not supported when the data is a dataset (its elements hold the labels)`);
+      throw new TypeError(
+        `${options.what}: the \`y\` argument is not supported when the data is a dataset (its elements hold the labels)`,
+      );
     }
     if (steps !== null) return stepsOf(x, steps);
     if (isDataset(x)) {
       const n = x.cardinality();
       if (n === INFINITE_CARDINALITY) {
-        throw new Error(`${options.what}: the dataset is endless (repeat()); give stepsPerEpoch so an epoch has an end`);
+        throw new Error(
+          `${options.what}: the dataset is endless (repeat()); give stepsPerEpoch so an epoch has an end`,
+        );
       }
-      return { length: n >= 0 ? n : undefined, [Symbol.asyncIterator]: () => x[Symbol.asyncIterator]() };
+      return {
+        length: n >= 0 ? n : undefined,
+        [Symbol.asyncIterator]: () => x[Symbol.asyncIterator](),
+      };
     }
     return x;
   }
-  if (x === undefined || x === null) throw new TypeError(`${options.what}: no data given (x is ${describe(x)})`);
-  const slices = y === undefined || y === null ? toStructure(x, 'x') : [toStructure(x, 'x'), toStructure(y, 'y')];
+  if (x === undefined || x === null)
+    throw new TypeError(`${options.what}: no data given (x is ${describe(x)})`);
+  const slices =
+    y === undefined || y === null
+      ? toStructure(x, 'x')
+      : [toStructure(x, 'x'), toStructure(y, 'y')];
   let ds = Dataset.fromTensorSlices(slices) as Dataset<Structure>;
   const n = ds.cardinality();
   if (options.shuffle) ds = ds.shuffle(n);
   ds = ds.batch(options.batchSize ?? 32);
-  return steps !== null ? stepsOf(ds, steps) : { length: ds.cardinality(), [Symbol.asyncIterator]: () => ds[Symbol.asyncIterator]() };
+  return steps !== null
+    ? stepsOf(ds, steps)
+    : { length: ds.cardinality(), [Symbol.asyncIterator]: () => ds[Symbol.asyncIterator]() };
 }
 
 /** Keras's validationSplit: the last fraction of x and y, taken before any shuffling. */
-export function splitTail(x: unknown, y: unknown, fraction: number): [[Tensor, Tensor], [Tensor, Tensor]] {
-  if (!(fraction > 0 && fraction < 1)) throw new RangeError(`validationSplit must be between 0 and 1, got ${fraction}`);
+export function splitTail(
+  x: unknown,
+  y: unknown,
+  fraction: number,
+): [[Tensor, Tensor], [Tensor, Tensor]] {
+  if (!(fraction > 0 && fraction < 1))
+    throw new RangeError(`validationSplit must be between 0 and 1, got ${fraction}`);
   const xs = toStructure(x, 'x');
   const ys = toStructure(y, 'y');
   if (Array.isArray(xs) || Array.isArray(ys) || !(xs as Tensor).shape || !(ys as Tensor).shape) {
@@ -79,8 +97,10 @@ export function splitTail(x: unknown, y: unknown, fraction: number): [[Tensor, T
   const yt = (ys as Tensor).keep();
   const n = xt.shape[0];
   const at = Math.floor(n * (1 - fraction));
-  if (at === 0 || at === n) throw new Error(`validationSplit ${fraction} of ${n} samples leaves one side empty`);
-  const part = (t: Tensor, start: number, length: number): Tensor => ops.contiguous(ops.narrow(t, 0, start, length));
+  if (at === 0 || at === n)
+    throw new Error(`validationSplit ${fraction} of ${n} samples leaves one side empty`);
+  const part = (t: Tensor, start: number, length: number): Tensor =>
+    ops.contiguous(ops.narrow(t, 0, start, length));
   return [
     [part(xt, 0, at), part(yt, 0, at)],
     [part(xt, at, n - at), part(yt, at, n - at)],

@@ -28,11 +28,19 @@ function blobs(n: number, seed: number): { x: Tensor; y: Tensor; xs: number[][];
     const s = [0, 1, 2].map((j) => row.reduce((acc, v, i) => acc + v * w[i][j], 0));
     return s.indexOf(Math.max(...s));
   });
-  return { x: ops.fromData(xs, { device }), y: ops.fromData(ys, { device, dtype: 'int32' }), xs, ys };
+  return {
+    x: ops.fromData(xs, { device }),
+    y: ops.fromData(ys, { device, dtype: 'int32' }),
+    xs,
+    ys,
+  };
 }
 
 function makeModel(): Sequential {
-  return new Sequential([new Dense(16, { activation: 'relu', inputShape: [4] }), new Dense(3, { activation: 'softmax' })]);
+  return new Sequential([
+    new Dense(16, { activation: 'relu', inputShape: [4] }),
+    new Dense(3, { activation: 'softmax' }),
+  ]);
 }
 
 beforeEach(() => {
@@ -48,7 +56,11 @@ describe('Keras compile / fit / evaluate / predict', () => {
     const train = blobs(192, 1);
     const val = blobs(64, 2);
     const model = makeModel();
-    model.compile({ optimizer: new Adam(0.02), loss: 'sparse_categorical_crossentropy', metrics: ['accuracy'] });
+    model.compile({
+      optimizer: new Adam(0.02),
+      loss: 'sparse_categorical_crossentropy',
+      metrics: ['accuracy'],
+    });
     const dsTrain = Dataset.fromTensorSlices([train.x, train.y]).shuffle(1000).batch(32);
     const dsVal = Dataset.fromTensorSlices([val.x, val.y]).batch(32);
     const history = await model.fit(dsTrain, { validationData: dsVal, epochs: 4 });
@@ -59,7 +71,13 @@ describe('Keras compile / fit / evaluate / predict', () => {
     expect(loss[3]).toBeLessThan(loss[0] * 0.8);
     expect(history.history.val_accuracy[3]).toBeGreaterThan(0.6);
     expect(printed.filter((l) => /^Epoch \d\/4/.test(l))).toHaveLength(4);
-    expect(printed.some((l) => /^6\/6 \[=+\] - loss: \d\.\d{4} - accuracy: \d\.\d{4} - val_loss: \d\.\d{4} - val_accuracy: \d\.\d{4}/.test(l))).toBe(true);
+    expect(
+      printed.some((l) =>
+        /^6\/6 \[=+\] - loss: \d\.\d{4} - accuracy: \d\.\d{4} - val_loss: \d\.\d{4} - val_accuracy: \d\.\d{4}/.test(
+          l,
+        ),
+      ),
+    ).toBe(true);
 
     // evaluate on the validation data gives the last epoch's validation values (same weights) …
     const [evalLoss, evalAcc] = (await model.evaluate(dsVal, { verbose: 0 })) as number[];
@@ -84,7 +102,12 @@ describe('Keras compile / fit / evaluate / predict', () => {
       loss: new SparseCategoricalCrossentropy({ fromLogits: true }),
       metrics: ['sparse_categorical_accuracy', new SparseTopKCategoricalAccuracy(2)],
     });
-    const history = await model.fit(data.x, data.y, { batchSize: 16, epochs: 2, validationSplit: 0.2, verbose: 0 });
+    const history = await model.fit(data.x, data.y, {
+      batchSize: 16,
+      epochs: 2,
+      validationSplit: 0.2,
+      verbose: 0,
+    });
     expect(Object.keys(history.history)).toEqual([
       'loss',
       'sparse_categorical_accuracy',
@@ -95,7 +118,11 @@ describe('Keras compile / fit / evaluate / predict', () => {
     ]);
     expect(history.params.steps).toBe(5);
     expect(printed).toEqual([]);
-    expect(model.metricsNames).toEqual(['loss', 'sparse_categorical_accuracy', 'sparse_top_k_categorical_accuracy']);
+    expect(model.metricsNames).toEqual([
+      'loss',
+      'sparse_categorical_accuracy',
+      'sparse_top_k_categorical_accuracy',
+    ]);
   });
 
   it('EarlyStopping stops when the monitored value stops improving', async () => {
@@ -103,7 +130,11 @@ describe('Keras compile / fit / evaluate / predict', () => {
     const model = new Sequential([new Dense(3, { activation: 'softmax', inputShape: [4] })]);
     // A learning rate this large makes the loss bounce, so patience 1 ends training early.
     model.compile({ optimizer: new Adam(5), loss: 'sparse_categorical_crossentropy' });
-    const history = await model.fit(data.x, data.y, { epochs: 30, verbose: 0, callbacks: [new EarlyStopping({ monitor: 'loss', patience: 1 })] });
+    const history = await model.fit(data.x, data.y, {
+      epochs: 30,
+      verbose: 0,
+      callbacks: [new EarlyStopping({ monitor: 'loss', patience: 1 })],
+    });
     const n = history.epoch.length;
     expect(n).toBeLessThan(30);
     const losses = history.history.loss;
@@ -111,7 +142,11 @@ describe('Keras compile / fit / evaluate / predict', () => {
   });
 
   it('model(x, { training }) switches dropout; trainableVariables are kernels and biases in order', async () => {
-    const model = new Sequential([new Dense(8, { inputShape: [4] }), new Dropout(0.5), new Dense(2)]);
+    const model = new Sequential([
+      new Dense(8, { inputShape: [4] }),
+      new Dropout(0.5),
+      new Dense(2),
+    ]);
     expect(model.trainableVariables.map((v) => v.shape)).toEqual([[4, 8], [8], [8, 2], [2]]);
     const x = ops.ones([3, 4], { device });
     const a = await model(x).tolist();

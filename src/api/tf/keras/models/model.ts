@@ -11,7 +11,6 @@ import {
   fitLoop,
   kerasTextObserver,
   writeOutput,
-  type Logs,
   type LoopMetric,
   type StepResult,
   type TrainingObserver,
@@ -33,14 +32,35 @@ interface Compiled {
 }
 
 const FIT_PARAMS = [
-  'x', 'y', 'batchSize', 'epochs', 'verbose', 'callbacks', 'validationSplit', 'validationData', 'shuffle',
-  'classWeight', 'sampleWeight', 'initialEpoch', 'stepsPerEpoch', 'validationSteps', 'validationBatchSize',
-  'validationFreq', 'maxQueueSize', 'workers', 'useMultiprocessing',
+  'x',
+  'y',
+  'batchSize',
+  'epochs',
+  'verbose',
+  'callbacks',
+  'validationSplit',
+  'validationData',
+  'shuffle',
+  'classWeight',
+  'sampleWeight',
+  'initialEpoch',
+  'stepsPerEpoch',
+  'validationSteps',
+  'validationBatchSize',
+  'validationFreq',
+  'maxQueueSize',
+  'workers',
+  'useMultiprocessing',
 ];
 
 /** `[x, y]` (or `[x, y, sampleWeight]`) of a batch. */
 function splitBatch(batch: unknown, what: string): [Tensor, Tensor, Tensor | null] {
-  if (Array.isArray(batch) && batch.length >= 2 && batch[0] instanceof Tensor && batch[1] instanceof Tensor) {
+  if (
+    Array.isArray(batch) &&
+    batch.length >= 2 &&
+    batch[0] instanceof Tensor &&
+    batch[1] instanceof Tensor
+  ) {
     const w = batch[2];
     return [batch[0], batch[1], w instanceof Tensor ? w : null];
   }
@@ -78,25 +98,50 @@ export abstract class Model extends Layer {
     const a = bindArgs(
       {
         name: 'Model.compile',
-        params: ['optimizer', 'loss', 'metrics', 'lossWeights', 'weightedMetrics', 'runEagerly', 'stepsPerExecution', 'jitCompile'],
+        params: [
+          'optimizer',
+          'loss',
+          'metrics',
+          'lossWeights',
+          'weightedMetrics',
+          'runEagerly',
+          'stepsPerExecution',
+          'jitCompile',
+        ],
       },
       args,
     );
     if (a.optimizer === undefined) {
-      throw new TypeError("compile: give an optimizer ('adam', 'nadam', 'sgd' or a tf.keras.optimizers object); Keras's default rmsprop is not available here");
+      throw new TypeError(
+        "compile: give an optimizer ('adam', 'nadam', 'sgd' or a tf.keras.optimizers object); Keras's default rmsprop is not available here",
+      );
     }
-    if (a.loss === undefined || a.loss === null) throw new TypeError('compile: a loss is required, e.g. "sparse_categorical_crossentropy"');
+    if (a.loss === undefined || a.loss === null)
+      throw new TypeError('compile: a loss is required, e.g. "sparse_categorical_crossentropy"');
     for (const k of ['lossWeights', 'weightedMetrics'] as const) {
-      if (a[k] !== undefined && a[k] !== null) throw new TypeError(`compile: ${k} is not supported`);
+      if (a[k] !== undefined && a[k] !== null)
+        throw new TypeError(`compile: ${k} is not supported`);
     }
     const loss = getLoss(a.loss);
-    const list = a.metrics === undefined || a.metrics === null ? [] : Array.isArray(a.metrics) ? a.metrics : [a.metrics];
+    const list =
+      a.metrics === undefined || a.metrics === null
+        ? []
+        : Array.isArray(a.metrics)
+          ? a.metrics
+          : [a.metrics];
     this.optimizer = getOptimizer(a.optimizer);
-    this.compiled = { optimizer: this.optimizer, loss, metrics: list.map((m) => getMetric(m, loss.sparse)) };
+    this.compiled = {
+      optimizer: this.optimizer,
+      loss,
+      metrics: list.map((m) => getMetric(m, loss.sparse)),
+    };
   }
 
   private requireCompiled(what: string): Compiled {
-    if (!this.compiled) throw new Error(`You must compile your model before ${what}. Call \`model.compile(optimizer, loss)\`.`);
+    if (!this.compiled)
+      throw new Error(
+        `You must compile your model before ${what}. Call \`model.compile(optimizer, loss)\`.`,
+      );
     return this.compiled;
   }
 
@@ -111,10 +156,14 @@ export abstract class Model extends Layer {
       const [x, y0, weight] = splitBatch(batch, 'fit');
       const preds = this(x, { training });
       const y = y0.deviceObject === preds.deviceObject ? y0 : y0.to(preds.deviceObject);
-      const w = weight && weight.deviceObject !== preds.deviceObject ? weight.to(preds.deviceObject) : weight;
+      const w =
+        weight && weight.deviceObject !== preds.deviceObject
+          ? weight.to(preds.deviceObject)
+          : weight;
       return { loss: compiled.loss.fn(y, preds, w), preds, labels: y };
     };
-    const named = (): Record<string, Tensor> => Object.fromEntries(this.namedWeights.map((w) => [w.name, w.value]));
+    const named = (): Record<string, Tensor> =>
+      Object.fromEntries(this.namedWeights.map((w) => [w.name, w.value]));
     return {
       trainStep: (batch) => {
         const tape = new GradientTapeImpl();
@@ -145,9 +194,11 @@ export abstract class Model extends Layer {
     const a = bindArgs({ name: 'Model.fit', params: FIT_PARAMS, keywordOnly: ['observers'] }, args);
     const compiled = this.requireCompiled('training');
     for (const k of ['classWeight', 'sampleWeight'] as const) {
-      if (a[k] !== undefined && a[k] !== null) throw new TypeError(`fit: ${k} is not supported (give [x, y, weight] batches instead)`);
+      if (a[k] !== undefined && a[k] !== null)
+        throw new TypeError(`fit: ${k} is not supported (give [x, y, weight] batches instead)`);
     }
-    if (optional(a.initialEpoch, asInt, 'initialEpoch', 0) !== 0) throw new TypeError('fit: initialEpoch is not supported');
+    if (optional(a.initialEpoch, asInt, 'initialEpoch', 0) !== 0)
+      throw new TypeError('fit: initialEpoch is not supported');
     const epochs = optional(a.epochs, asInt, 'epochs', 1);
     const verbose = verbosity(a.verbose);
     const batchSize = optional(a.batchSize, asInt, 'batchSize', 32);
@@ -157,12 +208,18 @@ export abstract class Model extends Layer {
     let validation = a.validationData;
     const split = optional(a.validationSplit, asNumber, 'validationSplit', 0);
     if (split > 0) {
-      if (validation !== undefined && validation !== null) throw new TypeError('fit: give validationData or validationSplit, not both');
+      if (validation !== undefined && validation !== null)
+        throw new TypeError('fit: give validationData or validationSplit, not both');
       const [train, val] = splitTail(x, y, split);
       [x, y] = train;
       validation = val;
     }
-    const trainData = toBatches(x, y, { batchSize, shuffle, steps: optional(a.stepsPerEpoch, asInt, 'stepsPerEpoch', null), what: 'fit' });
+    const trainData = toBatches(x, y, {
+      batchSize,
+      shuffle,
+      steps: optional(a.stepsPerEpoch, asInt, 'stepsPerEpoch', null),
+      what: 'fit',
+    });
     let valData = null;
     if (validation !== undefined && validation !== null) {
       const [vx, vy] = Array.isArray(validation) ? validation : [validation, undefined];
@@ -172,12 +229,17 @@ export abstract class Model extends Layer {
         what: 'fit (validationData)',
       });
     }
-    const callbackList = a.callbacks === undefined || a.callbacks === null ? [] : (a.callbacks as unknown[]);
-    const stopper = callbackList.find((c): c is EarlyStopping => c instanceof EarlyStopping) ?? null;
+    const callbackList =
+      a.callbacks === undefined || a.callbacks === null ? [] : (a.callbacks as unknown[]);
+    const stopper =
+      callbackList.find((c): c is EarlyStopping => c instanceof EarlyStopping) ?? null;
     const observers: TrainingObserver[] = [];
     if (verbose > 0) observers.push(kerasTextObserver());
     for (const cb of callbackList) {
-      if (!(cb instanceof Callback)) throw new TypeError(`fit: callbacks must be tf.keras.callbacks objects, got ${describe(cb)}`);
+      if (!(cb instanceof Callback))
+        throw new TypeError(
+          `fit: callbacks must be tf.keras.callbacks objects, got ${describe(cb)}`,
+        );
       cb.model = this;
       cb.params = { epochs, steps: trainData.length ?? null, verbose };
       observers.push(cb.asObserver());
@@ -196,25 +258,51 @@ export abstract class Model extends Layer {
       restoreBest: stopper?.restoreBestWeights ?? false,
       observers,
     });
-    this.history = new History({ epochs, steps: trainData.length ?? null, verbose }, result.history, this);
+    this.history = new History(
+      { epochs, steps: trainData.length ?? null, verbose },
+      result.history,
+      this,
+    );
     return this.history;
   }
 
   /** `await model.evaluate(ds)` → [loss, ...metrics] (the loss alone without metrics), or a record. */
   async evaluate(...args: unknown[]): Promise<number | number[] | Record<string, number>> {
     const a = bindArgs(
-      { name: 'Model.evaluate', params: ['x', 'y', 'batchSize', 'verbose', 'sampleWeight', 'steps', 'callbacks', 'maxQueueSize', 'workers', 'useMultiprocessing', 'returnDict'], keywordOnly: ['observers'] },
+      {
+        name: 'Model.evaluate',
+        params: [
+          'x',
+          'y',
+          'batchSize',
+          'verbose',
+          'sampleWeight',
+          'steps',
+          'callbacks',
+          'maxQueueSize',
+          'workers',
+          'useMultiprocessing',
+          'returnDict',
+        ],
+        keywordOnly: ['observers'],
+      },
       args,
     );
     const compiled = this.requireCompiled('evaluating');
-    const data = toBatches(a.x, a.y, { batchSize: optional(a.batchSize, asInt, 'batchSize', 32), steps: optional(a.steps, asInt, 'steps', null), what: 'evaluate' });
+    const data = toBatches(a.x, a.y, {
+      batchSize: optional(a.batchSize, asInt, 'batchSize', 32),
+      steps: optional(a.steps, asInt, 'steps', null),
+      what: 'evaluate',
+    });
     const metrics = Object.fromEntries(compiled.metrics.map((m) => [m.name, loopMetric(m)]));
     let steps = 0;
     const counter: TrainingObserver = { onPhaseEnd: (e) => (steps = e.steps) };
     const observers = [counter, ...((a.observers as TrainingObserver[] | undefined) ?? [])];
     const logs = await evaluateLoop(this.task(compiled), data, { metrics, prefix: '', observers });
     if (verbosity(a.verbose) > 0) {
-      const values = Object.entries(logs).map(([k, v]) => `${k}: ${v.toFixed(4)}`).join(' - ');
+      const values = Object.entries(logs)
+        .map(([k, v]) => `${k}: ${v.toFixed(4)}`)
+        .join(' - ');
       writeOutput(`${steps}/${steps} [${'='.repeat(30)}] - ${values}`);
     }
     if (a.returnDict === true) return logs;
@@ -224,12 +312,34 @@ export abstract class Model extends Layer {
 
   /** `await model.predict(x or ds)`: the outputs of every batch, concatenated (no gradients). */
   async predict(...args: unknown[]): Promise<Tensor> {
-    const a = bindArgs({ name: 'Model.predict', params: ['x', 'batchSize', 'verbose', 'steps', 'callbacks', 'maxQueueSize', 'workers', 'useMultiprocessing'] }, args);
-    const data = toBatches(a.x, undefined, { batchSize: optional(a.batchSize, asInt, 'batchSize', 32), steps: optional(a.steps, asInt, 'steps', null), what: 'predict' });
+    const a = bindArgs(
+      {
+        name: 'Model.predict',
+        params: [
+          'x',
+          'batchSize',
+          'verbose',
+          'steps',
+          'callbacks',
+          'maxQueueSize',
+          'workers',
+          'useMultiprocessing',
+        ],
+      },
+      args,
+    );
+    const data = toBatches(a.x, undefined, {
+      batchSize: optional(a.batchSize, asInt, 'batchSize', 32),
+      steps: optional(a.steps, asInt, 'steps', null),
+      what: 'predict',
+    });
     const outputs: Tensor[] = [];
     for await (const batch of data) {
       const x = Array.isArray(batch) ? batch[0] : batch;
-      if (!(x instanceof Tensor)) throw new TypeError(`predict: each batch must be features (or [features, labels]), got ${describe(batch)}`);
+      if (!(x instanceof Tensor))
+        throw new TypeError(
+          `predict: each batch must be features (or [features, labels]), got ${describe(batch)}`,
+        );
       // Held across the loop's step boundaries until they are joined.
       outputs.push(noGrad(() => this(x, { training: false })).keep());
     }
@@ -242,7 +352,9 @@ export abstract class Model extends Layer {
   /** One optimization step on one batch (Keras's `train_on_batch`); returns the batch loss. */
   async trainOnBatch(x: unknown, y: unknown): Promise<number> {
     const compiled = this.requireCompiled('training');
-    const [batch] = await toArray(toBatches(x, y, { batchSize: Number.MAX_SAFE_INTEGER, shuffle: false, what: 'trainOnBatch' }));
+    const [batch] = await toArray(
+      toBatches(x, y, { batchSize: Number.MAX_SAFE_INTEGER, shuffle: false, what: 'trainOnBatch' }),
+    );
     return (await this.task(compiled).trainStep(batch).loss.data())[0];
   }
 }

@@ -17,7 +17,10 @@ export class Sequential extends Model {
     const a = bindArgs({ name: 'Sequential', params: ['layers', 'name'] }, args);
     super('Sequential', { name: a.name });
     if (a.layers !== undefined && a.layers !== null) {
-      if (!Array.isArray(a.layers)) throw new TypeError(`Sequential: layers must be a list of layers, got ${describe(a.layers)}`);
+      if (!Array.isArray(a.layers))
+        throw new TypeError(
+          `Sequential: layers must be a list of layers, got ${describe(a.layers)}`,
+        );
       for (const layer of a.layers) this.add(layer as Layer);
     }
   }
@@ -30,9 +33,12 @@ export class Sequential extends Model {
   /** Appends a layer; with a known input shape it is built at once, as in Keras. */
   add(layer: Layer): void {
     if (!(layer instanceof Layer)) {
-      throw new TypeError(`The added layer must be an instance of class Layer. Received: layer=${describe(layer)}`);
+      throw new TypeError(
+        `The added layer must be an instance of class Layer. Received: layer=${describe(layer)}`,
+      );
     }
-    if (this.stack.includes(layer)) throw new Error(`The layer "${layer.name}" is already in this model`);
+    if (this.stack.includes(layer))
+      throw new Error(`The layer "${layer.name}" is already in this model`);
     if (this.stack.length === 0 && layer.declaredInputShape) {
       this.declaredInputShape = layer.declaredInputShape;
     }
@@ -71,7 +77,8 @@ export class Sequential extends Model {
 
   override computeOutputShape(inputShape: ShapeSpec): ShapeSpec {
     let shape = inputShape;
-    for (const layer of this.stack) shape = layer.built ? layer.outputShape : layer.computeOutputShape(shape);
+    for (const layer of this.stack)
+      shape = layer.built ? layer.outputShape : layer.computeOutputShape(shape);
     return shape;
   }
 
@@ -81,7 +88,8 @@ export class Sequential extends Model {
   }
 
   protected override invoke(inputs: unknown, options?: CallOptions): Tensor {
-    if (this.stack.length === 0) throw new Error('This Sequential model has no layers: add some with model.add(...)');
+    if (this.stack.length === 0)
+      throw new Error('This Sequential model has no layers: add some with model.add(...)');
     const training = isOptionsObject(options) && options.training === true;
     let x = toTensor(inputs);
     if (!this.built) this.buildStack([null, ...x.shape.slice(1)], 0);
@@ -132,8 +140,14 @@ export class Sequential extends Model {
 
   /** Finds a layer by name or index, as `model.get_layer`. */
   getLayer(nameOrIndex: string | number): Layer {
-    const layer = typeof nameOrIndex === 'number' ? this.stack[nameOrIndex] : this.stack.find((l) => l.name === nameOrIndex);
-    if (!layer) throw new Error(`No such layer: ${nameOrIndex}. Existing layers are: ${this.stack.map((l) => l.name).join(', ')}.`);
+    const layer =
+      typeof nameOrIndex === 'number'
+        ? this.stack[nameOrIndex]
+        : this.stack.find((l) => l.name === nameOrIndex);
+    if (!layer)
+      throw new Error(
+        `No such layer: ${nameOrIndex}. Existing layers are: ${this.stack.map((l) => l.name).join(', ')}.`,
+      );
     return layer;
   }
 }

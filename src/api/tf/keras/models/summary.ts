@@ -27,17 +27,41 @@ function row(fields: string[], positions: number[]): string {
 
 const thousands = (n: number): string => n.toLocaleString('en-US');
 
-export function summaryLines(modelName: string, layers: readonly Layer[], options: SummaryOptions = {}): string[] {
+export function summaryLines(
+  modelName: string,
+  layers: readonly Layer[],
+  options: SummaryOptions = {},
+): string[] {
   const lineLength = options.lineLength ?? 65;
   const fractions = options.positions ?? [0.45, 0.85, 1];
-  const positions = fractions[fractions.length - 1] <= 1 ? fractions.map((p) => Math.floor(lineLength * p)) : fractions;
-  const lines = [`Model: "${modelName}"`, '_'.repeat(lineLength), row(['Layer (type)', 'Output Shape', 'Param #'], positions), '='.repeat(lineLength)];
+  const positions =
+    fractions[fractions.length - 1] <= 1
+      ? fractions.map((p) => Math.floor(lineLength * p))
+      : fractions;
+  const lines = [
+    `Model: "${modelName}"`,
+    '_'.repeat(lineLength),
+    row(['Layer (type)', 'Output Shape', 'Param #'], positions),
+    '='.repeat(lineLength),
+  ];
   layers.forEach((layer, i) => {
-    lines.push(row([`${layer.name} (${layer.className})`, formatShapeSpec(layer.outputShape), String(layer.countParams())], positions));
+    lines.push(
+      row(
+        [
+          `${layer.name} (${layer.className})`,
+          formatShapeSpec(layer.outputShape),
+          String(layer.countParams()),
+        ],
+        positions,
+      ),
+    );
     lines.push((i === layers.length - 1 ? '=' : '_').repeat(lineLength));
   });
   if (layers.length === 0) lines.push('='.repeat(lineLength));
-  const trainable = layers.reduce((n, l) => n + l.trainableWeights.reduce((m, w) => m + w.numel(), 0), 0);
+  const trainable = layers.reduce(
+    (n, l) => n + l.trainableWeights.reduce((m, w) => m + w.numel(), 0),
+    0,
+  );
   const total = layers.reduce((n, l) => n + l.countParams(), 0);
   lines.push(`Total params: ${thousands(total)}`);
   lines.push(`Trainable params: ${thousands(trainable)}`);

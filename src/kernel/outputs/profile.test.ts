@@ -1,0 +1,70 @@
+import { describe, expect, it } from 'vitest';
+import { ops } from '../../engine';
+import { testDevices } from '../../engine/testing/devices';
+import { rng } from '../../engine/testing/harness';
+import { opName, timestampBackend } from './gpu-timer';
+import { aggregateTimes, profileText, runProfile } from './profile';
+
+const devices = await testDevices();
+const gpu = devices.find((d) => d.kind === 'gpu') ?? null;
+
+describe('aggregateTimes', () => {
+  it('sums dispatch times by op, largest first, with shares of the total', () => {
+    const times = [
+      { label: 'matmul[A_VEC_K|64x1]', ns: 4000 },
+      { label: 'elementwise[add|f32f32>f32||r1]', ns: 1000 },
+      { label: 'matmul[B_VEC_N|8x8]', ns: 2000 },
+      { label: 'elementwise[add|f32f32>f32|VEC4|r1]', ns: 500 },
+      { label: 'elementwise[mul|f32f32>f32||r1]', ns: 2500 },
+    ];
+    const rows = aggregateTimes(times);
+    expect(rows.map((r) => [r.op, r.calls])).toEqual([
+      ['matmul', 2],
+      ['elementwise:mul', 1],
+      ['elementwise:add', 2],
+    ]);
+    expect(rows[0].totalMs).toBeCloseTo(0.006, 12);
+    expect(rows[0].meanUs).toBeCloseTo(3, 12);
+    expect(rows[2].percent).toBeCloseTo((100 * 1500) / 10000, 12);
+    expect(aggregateTimes(times, { top: 1 })).toHaveLength(1);
+    expect(aggregateTimes(times, { byKernel: true })).toHaveLength(5);
+    expect(opName('softmax[LOG]')).toBe('softmax');
+    expect(opName('random[normal]')).toBe('random:normal');
+  });
+});
+
+describe.skipIf(!gpu || !timestampBackend(gpu))('profile on WebGPU (timestamp queries)', () => {
+  it('times every dispatch of the profiled function, grouped by op', async () => {
+    const device = gpu!;
+    const random = rng(2);
+    const host = Float32Array.from({ length: 48 * 48 }, () => random() - 0.5);
+    const a = ops.fromHost(host, [48, 48], { device });
+    const b = ops.fromHost(
+      host.map((v) => v * 2),
+      [48, 48],
+      { device },
+    );
+    await ops.fromHost(new Float32Array(1), [1], { device }).data();
+    const { profiles, unsupported } = await runProfile(async () => {
+      let c = a.matmul(b);
+      for (let i = 0; i < 3; i++) c = c.add(a);
+      await c.data();
+    });
+    expect(unsupported).toEqual([]);
+    expect(profiles).toHaveLength(1);
+    const [p] = profiles;
+    expect(p.device).toBe(device.name);
+    const byOp = new Map(p.rows.map((r) => [r.op, r]));
+    expect(byOp.get('elementwise:add')?.calls).toBe(3);
+    expect(byOp.get('matmul')?.calls).toBeGreaterThanOrEqual(1);
+    expect(p.dispatches).toBe(p.rows.reduce((s, r) => s + r.calls, 0));
+    expect(p.rows.reduce((s, r) => s + r.totalMs, 0)).toBeCloseTo(p.gpuMs, 9);
+    if (p.gpuMs > 0) expect(p.rows.reduce((s, r) => s + r.percent, 0)).toBeCloseTo(100, 9);
+    expect(profileText(p)).toMatch(/elementwise:add\s+3\s/);
+    // Profiling is off again: later work runs untimed and still computes the right values.
+    const backend = timestampBackend(device)!;
+    expect(backend.context.queue.profiler).toBeNull();
+    const sum = await a.add(b).data();
+    for (let i = 0; i < host.length; i++) expect(sum[i]).toBeCloseTo(host[i] * 3, 5);
+  });
+});
