@@ -40,24 +40,30 @@ export const isolationHeaders: Record<string, string> = {
   'X-Content-Type-Options': 'nosniff',
 };
 
-const setHeaders: Connect.NextHandleFunction = (req, res, next) => {
-  for (const [name, value] of Object.entries(isolationHeaders)) res.setHeader(name, value);
-  const isWorker = req.headers['sec-fetch-dest'] === 'worker';
-  res.setHeader(
-    'Content-Security-Policy',
-    isWorker ? workerContentSecurityPolicy : pageContentSecurityPolicy,
-  );
-  next();
-};
+/**
+ * `enforcePagePolicy` is off for the dev server only: React's fast-refresh preamble there is an
+ * inline script, which the page policy (rightly) forbids. Built pages carry no inline script.
+ */
+const headersFor =
+  (enforcePagePolicy: boolean): Connect.NextHandleFunction =>
+  (req, res, next) => {
+    for (const [name, value] of Object.entries(isolationHeaders)) res.setHeader(name, value);
+    if (req.headers['sec-fetch-dest'] === 'worker') {
+      res.setHeader('Content-Security-Policy', workerContentSecurityPolicy);
+    } else if (enforcePagePolicy) {
+      res.setHeader('Content-Security-Policy', pageContentSecurityPolicy);
+    }
+    next();
+  };
 
 export function securityHeaders(): Plugin {
   return {
     name: 'gpubook-security-headers',
     configureServer(server) {
-      server.middlewares.use(setHeaders);
+      server.middlewares.use(headersFor(false));
     },
     configurePreviewServer(server) {
-      server.middlewares.use(setHeaders);
+      server.middlewares.use(headersFor(true));
     },
   };
 }
