@@ -52,7 +52,11 @@ export interface CellErrorReport {
  * Frames inside cells are rewritten to `cell-N.ts:line:column` of the cell; kernel frames are
  * dropped.
  */
-export function reportError(error: unknown, lineOffset: number): CellErrorReport {
+export function reportError(
+  error: unknown,
+  lineOffset: number,
+  cellLines = Infinity,
+): CellErrorReport {
   if (error instanceof Error) {
     const traceback: string[] = [];
     const cellFrame = /(cell-\d+\.ts):(\d+):(\d+)/;
@@ -60,7 +64,8 @@ export function reportError(error: unknown, lineOffset: number): CellErrorReport
       const m = cellFrame.exec(frame);
       if (!m) continue;
       const line = Number(m[2]) - lineOffset;
-      if (line < 1) continue;
+      // Lines outside the cell belong to the wrapper (its async call), not to user code.
+      if (line < 1 || line > cellLines) continue;
       const where = frame.trim().replace(/^at\s+/, '');
       const fn = /^(\S+) \(/.exec(where)?.[1];
       const name = fn && !fn.startsWith('eval') && fn !== 'anonymous' ? `${fn} ` : '';

@@ -144,3 +144,13 @@ describe('interrupt', () => {
     expect(repl.scope.k).toBe(0);
   });
 });
+
+describe('tracebacks', () => {
+  it('show no wrapper frame for a one-line cell', async () => {
+    const cell = compileCell('null.boom', 3);
+    const error = await cell.run({}, new RunControl(null)).catch((e: unknown) => e);
+    const report = reportError(error, cell.lineOffset, 1);
+    expect(report.traceback).toHaveLength(1);
+    expect(report.traceback[0]).toContain('line 1');
+  });
+});

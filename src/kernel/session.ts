@@ -162,7 +162,7 @@ export class KernelSession {
       status = interruptedRun ? 'interrupted' : 'error';
       const report = interruptedRun
         ? { ename: 'KeyboardInterrupt', evalue: 'Interrupted by the user', traceback: [] }
-        : reportError(error, CELL_LINE_OFFSET);
+        : reportError(error, CELL_LINE_OFFSET, request.code.split('\n').length);
       sink.add({ kind: 'error', ...report });
     }
     await sink.close();
