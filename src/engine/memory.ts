@@ -207,7 +207,8 @@ function reachableTensors(isTensor: (v: unknown) => v is Tensor): Set<Tensor> {
   let budget = WALK_BUDGET;
   for (let i = 0; i < queue.length && budget > 0; i++) {
     const value = queue[i];
-    if (value === null || typeof value !== 'object') continue;
+    // Functions too: modules, losses and metrics are callable objects holding tensors in fields.
+    if (value === null || (typeof value !== 'object' && typeof value !== 'function')) continue;
     if (visited.has(value)) continue;
     visited.add(value);
     budget--;

@@ -7,12 +7,16 @@
 import * as api from '../api';
 import { formatTensor, initEngine, listDevices, setRootProvider, Tensor } from '../engine';
 import { fetchAssetReader, setAssetReader } from '../engine/data/datasets';
+import { Module } from '../engine/nn';
 import { setTensorStore } from '../engine/serialization';
+import { setTrainingOutput } from '../engine/training';
 import { registerDisplayConverter, registerTextFormatter } from './display';
 import { indexedDbTensorStore } from './idb-tensor-store';
 import type { EngineSetup } from './session';
 
 registerTextFormatter((value) => (value instanceof Tensor ? formatTensor(value) : null));
+// Modules are callable (functions), so without this they would print as `[Function]`.
+registerTextFormatter((value) => (value instanceof Module ? String(value) : null));
 registerDisplayConverter((value) =>
   value instanceof Tensor ? formatTensor(value).then((text) => ({ 'text/plain': text })) : null,
 );
@@ -32,6 +36,7 @@ export async function setupEngine(): Promise<EngineSetup> {
     },
     globals: { ...api },
     setRoots: (roots) => setRootProvider(roots),
+    attachOutput: (write) => setTrainingOutput(write),
   };
 }
 

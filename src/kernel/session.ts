@@ -17,6 +17,8 @@ export interface EngineSetup {
   globals: Record<string, unknown>;
   /** Lets the engine walk the notebook's names to see which tensors are still reachable. */
   setRoots?(roots: () => Iterable<unknown>): void;
+  /** Gives the engine a way to write text (training logs) into the running cell's stdout. */
+  attachOutput?(write: (text: string) => void): void;
   /** Called before and after each cell (the engine may sync devices, sweep memory). */
   afterCell?(): Promise<void>;
 }
@@ -102,6 +104,7 @@ export class KernelSession {
     const globals = Object.assign(Object.create(null) as object, setup.globals, io);
     this.scope = Object.create(globals) as Record<string, unknown>;
     setup.setRoots?.(() => Object.values(this.scope));
+    setup.attachOutput?.((text) => this.active?.sink.add({ kind: 'stream', name: 'stdout', text }));
     this.post({
       type: 'ready',
       info: { ...setup.info, cooperativeInterrupt: this.interruptFlag !== null },

@@ -51,8 +51,8 @@ describe('image layouts', () => {
     // Two 1×2 RGB images, channels first: image i, channel c, pixel p = 100i + 10c + p.
     const values = [0, 1, 10, 11, 20, 21, 100, 101, 110, 111, 120, 121];
     const images = splitImages(values, [2, 3, 1, 2], false);
-    expect([...images[0].values]).toEqual([0, 10, 20, 1, 11, 21]);
-    expect([...images[1].values]).toEqual([100, 110, 120, 101, 111, 121]);
+    expect(Array.from(images[0].values)).toEqual([0, 10, 20, 1, 11, 21]);
+    expect(Array.from(images[1].values)).toEqual([100, 110, 120, 101, 111, 121]);
   });
 });
 
@@ -71,7 +71,7 @@ describe('renderGrid', () => {
     expect(grid.width).toBe(2 * MARGIN + 2 * 3 * scale + GAP);
     expect(grid.height).toBe(2 * MARGIN + 2 * 2 * scale + GAP);
     images.forEach((image, i) => {
-      const values = [...image.values];
+      const values = Array.from(image.values);
       const lo = Math.min(...values);
       const hi = Math.max(...values);
       const left = MARGIN + (i % 2) * (3 * scale + GAP);

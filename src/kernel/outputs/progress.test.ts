@@ -1,7 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import { PROGRESS_MIME, type ProgressData } from '../protocol';
 import { Progbar, ProgressBar, Tqdm } from './progress';
-import { formatClock, formatG, formatKeras, formatTqdm, progressTail, tqdmBar } from './progress-format';
+import {
+  formatClock,
+  formatG,
+  formatKeras,
+  formatTqdm,
+  progressTail,
+  tqdmBar,
+} from './progress-format';
 import { ManualClock } from './testing-clock';
 
 describe('formatG (Python {:.3g})', () => {
@@ -39,7 +46,7 @@ const base: ProgressData = {
 describe('tqdm text', () => {
   it('matches tqdm’s layout: percent, eighth-block bar, counts, clock, rate, postfix', () => {
     expect(formatTqdm(base)).toBe(' 37%|███▋      | 37/100 [00:12<00:20,  3.08it/s, loss=0.52]');
-    expect(formatTqdm({ ...base, desc: 'train' })).toMatch(/^train:  37%\|/);
+    expect(formatTqdm({ ...base, desc: 'train' }).startsWith('train:  37%|')).toBe(true);
   });
 
   it('shows seconds per item when slow, and no total when unknown', () => {
@@ -161,7 +168,9 @@ describe('ProgressBar', () => {
 describe('progress text beside a drawn bar', () => {
   it('keeps the counts, clock, rate and postfix', () => {
     expect(progressTail(base)).toBe('37/100 [00:12<00:20,  3.08it/s, loss=0.52]');
-    expect(progressTail({ ...base, max: null, remaining: null })).toBe('37it [00:12,  3.08it/s, loss=0.52]');
+    expect(progressTail({ ...base, max: null, remaining: null })).toBe(
+      '37it [00:12,  3.08it/s, loss=0.52]',
+    );
     expect(progressTail({ ...base, style: 'keras', max: 469, value: 7, remaining: 33 })).toBe(
       '7/469 - ETA: 33s - loss: 0.5200',
     );

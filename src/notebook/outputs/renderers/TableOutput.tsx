@@ -35,7 +35,9 @@ export function formatCell(value: unknown): string {
 /** Columns holding only numbers (and blanks) are right-aligned, header included, as in pandas. */
 function numericColumns(data: TableData): boolean[] {
   return data.columns.map((_, c) => {
-    const values = data.rows.map((r) => r[c]).filter((v) => v !== null && v !== undefined && v !== '');
+    const values = data.rows
+      .map((r) => r[c])
+      .filter((v) => v !== null && v !== undefined && v !== '');
     return values.length > 0 && values.every((v) => typeof v === 'number');
   });
 }
