@@ -67,3 +67,31 @@ export function securityHeaders(): Plugin {
     },
   };
 }
+
+/**
+ * The page policy as a `<meta http-equiv>` can carry it, for static hosts that send no headers:
+ * a meta element cannot set frame-ancestors (nor report-uri or sandbox), so those are left out.
+ */
+export const metaContentSecurityPolicy = pageContentSecurityPolicy
+  .split('; ')
+  .filter((directive) => !/^(?:frame-ancestors|report-uri|report-to|sandbox)\b/.test(directive))
+  .join('; ');
+
+/**
+ * Puts the page policy into the built index.html, right after `<meta charset>` and so before any
+ * script. Build only: the dev server's React refresh preamble is an inline script it would block.
+ */
+export function cspMetaTag(): Plugin {
+  const tag = `<meta http-equiv="Content-Security-Policy" content="${metaContentSecurityPolicy}" />`;
+  return {
+    name: 'gpubook-csp-meta',
+    apply: 'build',
+    transformIndexHtml: {
+      order: 'post',
+      handler: (html) =>
+        /<meta charset[^>]*>/i.test(html)
+          ? html.replace(/<meta charset[^>]*>/i, (charset) => `${charset}\n    ${tag}`)
+          : html.replace(/<head>/i, `<head>\n    ${tag}`),
+    },
+  };
+}

@@ -13,7 +13,9 @@ describe('tf.config', () => {
 
   it('lists physical and logical devices with TensorFlow names', () => {
     const gpus = tf.config.listPhysicalDevices('GPU');
-    expect(gpus.map(String)).toEqual(["PhysicalDevice(name='/physical_device:GPU:0', device_type='GPU')"]);
+    expect(gpus.map(String)).toEqual([
+      "PhysicalDevice(name='/physical_device:GPU:0', device_type='GPU')",
+    ]);
     expect(tf.config.listPhysicalDevices().map((d) => d.name)).toEqual([
       '/physical_device:CPU:0',
       '/physical_device:GPU:0',
@@ -32,8 +34,12 @@ describe('tf.config', () => {
       new VirtualDeviceConfiguration(1024),
     ]);
     const logical = tf.config.experimental.listLogicalDevices('GPU');
-    expect(`${gpus.length} Physical GPU, ${logical.length} Logical GPUs`).toBe('1 Physical GPU, 2 Logical GPUs');
-    expect(tf.config.getLogicalDeviceConfiguration(gpus[0])?.map((c) => c.memoryLimit)).toEqual([1024, 1024]);
+    expect(`${gpus.length} Physical GPU, ${logical.length} Logical GPUs`).toBe(
+      '1 Physical GPU, 2 Logical GPUs',
+    );
+    expect(tf.config.getLogicalDeviceConfiguration(gpus[0])?.map((c) => c.memoryLimit)).toEqual([
+      1024, 1024,
+    ]);
     expect(tf.config.experimental.getMemoryInfo('GPU:1')).toEqual({ current: 0, peak: 0 });
     const x = tf.device('/gpu:1', () => tf.constant([1, 2, 3]));
     expect(x.device).toBe('gpu:1');
@@ -44,7 +50,9 @@ describe('tf.config', () => {
       new tf.config.LogicalDeviceConfiguration({ memoryLimit: 1024 }),
     ]);
     expect(() =>
-      tf.config.setLogicalDeviceConfiguration(gpus[0], [new tf.config.LogicalDeviceConfiguration(512)]),
+      tf.config.setLogicalDeviceConfiguration(gpus[0], [
+        new tf.config.LogicalDeviceConfiguration(512),
+      ]),
     ).toThrow('Virtual devices cannot be modified after being initialized');
     expect(() => tf.config.experimental.setMemoryGrowth(gpus[0], true)).toThrow(
       'Cannot set memory growth on device when virtual devices configured',

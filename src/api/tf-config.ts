@@ -67,13 +67,18 @@ export class LogicalDeviceConfiguration {
     const number = (value: unknown, what: string): number | null => {
       if (value === undefined || value === null) return null;
       if (typeof value !== 'number' || !Number.isFinite(value)) {
-        throw new TypeError(`LogicalDeviceConfiguration: ${what} must be a number, got ${describe(value)}`);
+        throw new TypeError(
+          `LogicalDeviceConfiguration: ${what} must be a number, got ${describe(value)}`,
+        );
       }
       return value;
     };
     this.memoryLimit = number(a.memoryLimit, 'memoryLimit');
     this.experimentalPriority = number(a.experimentalPriority, 'experimentalPriority');
-    this.experimentalDeviceOrdinal = number(a.experimentalDeviceOrdinal, 'experimentalDeviceOrdinal');
+    this.experimentalDeviceOrdinal = number(
+      a.experimentalDeviceOrdinal,
+      'experimentalDeviceOrdinal',
+    );
   }
 
   toString(): string {
@@ -107,7 +112,9 @@ function deviceNameOf(device: unknown): string {
   if (device !== null && typeof device === 'object' && 'name' in device) {
     return String((device as { name: unknown }).name);
   }
-  throw new TypeError(`expected a device from tf.config.listPhysicalDevices, got ${describe(device)}`);
+  throw new TypeError(
+    `expected a device from tf.config.listPhysicalDevices, got ${describe(device)}`,
+  );
 }
 
 /** The physical GPU index a PhysicalDevice (or its name) stands for. */
@@ -170,7 +177,9 @@ function setLogicalDeviceConfiguration(device: unknown, logicalDevices: unknown)
 function getLogicalDeviceConfiguration(device: unknown): LogicalDeviceConfiguration[] | null {
   const index = physicalGpuIndex(device, 'getLogicalDeviceConfiguration');
   const logical = physicalSettings(currentDeviceSettings(), index).logical;
-  return logical?.map((l) => new LogicalDeviceConfiguration({ memoryLimit: l.memoryLimit })) ?? null;
+  return (
+    logical?.map((l) => new LogicalDeviceConfiguration({ memoryLimit: l.memoryLimit })) ?? null
+  );
 }
 
 function setMemoryGrowth(device: unknown, enable: unknown): void {
@@ -195,7 +204,8 @@ function setVisibleDevices(devices: unknown, deviceType?: string): void {
     .filter((d) => parseDeviceName(deviceNameOf(d)).kind === 'gpu')
     .map((d) => physicalGpuIndex(d, 'setVisibleDevices'));
   const all = physicalGpus().map((g) => g.index);
-  const next = indices.length === all.length && all.every((i) => indices.includes(i)) ? null : indices;
+  const next =
+    indices.length === all.length && all.every((i) => indices.includes(i)) ? null : indices;
   const current = currentDeviceSettings().visible;
   if (JSON.stringify(current) === JSON.stringify(next)) return;
   configureDevices('visible', (s) => ({ ...s, visible: next }));
@@ -205,7 +215,10 @@ function getVisibleDevices(deviceType?: string): PhysicalDevice[] {
   const visible = currentDeviceSettings().visible;
   return ofType(
     allPhysical().filter(
-      (d) => d.deviceType === 'CPU' || visible === null || visible.includes(parseDeviceName(d.name).index),
+      (d) =>
+        d.deviceType === 'CPU' ||
+        visible === null ||
+        visible.includes(parseDeviceName(d.name).index),
     ),
     deviceType,
   );

@@ -4,14 +4,7 @@
  * `tf.config` configures devices (tf-config.ts) and `tf.distribute` trains on several
  * (distribute/). Later modules add keras and data.
  */
-import {
-  defaultDevice,
-  manualSeed,
-  ops,
-  Tensor,
-  withTfDevice,
-  type DType,
-} from '../engine';
+import { defaultDevice, manualSeed, ops, Tensor, withTfDevice, type DType } from '../engine';
 import { asInt, asNumber, asShape, bindArgs, boolArg, dtypeArg, optional } from './args';
 import { distribute } from './distribute';
 import { config } from './tf-config';

@@ -1,6 +1,8 @@
-/** The app shell: the store for everything below, and the page the URL asks for. */
+/** The app shell: the store for everything below, the error banner, and the page the URL asks for. */
 import { StoreProvider } from '../notebook/store/context';
+import { ErrorBanner } from './ErrorBanner';
 import { HomePage } from './HomePage';
+import { IncomingLinkPage } from './IncomingLinkPage';
 import { NotebookPage } from './NotebookPage';
 import { useRoute } from './routing';
 import { appStore } from './services';
@@ -9,8 +11,11 @@ export function App() {
   const route = useRoute();
   return (
     <StoreProvider store={appStore}>
+      <ErrorBanner />
       {route.page === 'notebook' ? (
         <NotebookPage key={route.notebookId} notebookId={route.notebookId} />
+      ) : route.page === 'incoming' ? (
+        <IncomingLinkPage key={route.key} link={route.link} linkKey={route.key} />
       ) : (
         <HomePage />
       )}

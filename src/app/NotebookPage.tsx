@@ -1,55 +1,56 @@
-/** An open local notebook: loads it into the store, starts its kernel, shows toolbar and cells. */
+/**
+ * An open local notebook: loads it (and whether it is trusted) into the store, starts its kernel,
+ * shows toolbar and cells, and the persistence pieces around them: file and share actions, the
+ * trust dialog and the "changed in another tab" notice.
+ */
 import { useEffect, useState } from 'react';
 import { NotebookView } from '../notebook/cells/NotebookView';
+import { ConflictNotice } from './ConflictNotice';
+import { NotebookFileActions } from './NotebookFileActions';
+import { clearConflict, showError } from './notices';
 import { navigate } from './routing';
 import { appStore, autosave, repository } from './services';
 import { Toolbar } from './Toolbar';
-
-type Loading = 'loading' | 'ready' | 'missing';
+import { TrustDialog } from './TrustDialog';
 
 export function NotebookPage({ notebookId }: { notebookId: string }) {
-  const [loading, setLoading] = useState<Loading>('loading');
+  const [ready, setReady] = useState(false);
 
   useEffect(() => {
-    // App keys this page by notebook id, so each id starts from 'loading'.
+    // App keys this page by notebook id, so each id starts from "not ready".
     let cancelled = false;
-    void repository.get(notebookId).then((notebook) => {
-      if (cancelled) return;
-      if (!notebook) {
-        setLoading('missing');
-        return;
-      }
-      const state = appStore.getState();
-      state.openNotebook(notebook);
-      state.startKernel();
-      setLoading('ready');
-    });
+    void Promise.all([repository.get(notebookId), repository.isTrusted(notebookId)]).then(
+      ([notebook, trusted]) => {
+        if (cancelled) return;
+        if (!notebook) {
+          showError('That notebook is not saved in this browser (it may have been deleted).');
+          navigate({ page: 'home' }, { replace: true });
+          return;
+        }
+        const state = appStore.getState();
+        state.openNotebook(notebook, { trusted });
+        state.startKernel();
+        setReady(true);
+      },
+    );
     return () => {
       cancelled = true;
       const state = appStore.getState();
       state.stopKernel();
       state.closeNotebook();
+      clearConflict();
       void autosave.flush();
     };
   }, [notebookId]);
 
-  if (loading === 'missing') {
-    return (
-      <main className="home">
-        <div className="error-banner" data-testid="error-banner" role="alert">
-          This notebook is not in this browser (notebooks are kept in memory until the page is
-          reloaded).{' '}
-          <button type="button" className="link-button" onClick={() => navigate({ page: 'home' })}>
-            Back to your notebooks
-          </button>
-        </div>
-      </main>
-    );
-  }
-  if (loading === 'loading') return <p className="page-loading muted">Opening notebook…</p>;
+  if (!ready) return <p className="page-loading muted">Opening notebook…</p>;
   return (
     <div className="notebook-page">
-      <Toolbar />
+      <Toolbar>
+        <NotebookFileActions />
+      </Toolbar>
+      <ConflictNotice />
+      <TrustDialog />
       <NotebookView />
     </div>
   );

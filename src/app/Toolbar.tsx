@@ -2,6 +2,9 @@
 import type { ReactNode } from 'react';
 import { useAppStore } from '../notebook/store/context';
 import { BackIcon, ClearIcon, PlayAllIcon, RestartIcon, StopIcon } from '../notebook/ui/icons';
+import { DevicePanelLauncher } from '../panels/devices/DevicePanelLauncher';
+import { TimingPanelLauncher } from '../panels/timing/TimingPanelLauncher';
+import { createKernelClient } from './kernelFactory';
 import { BackendBadge, KernelStatus } from './KernelStatus';
 import { navigate } from './routing';
 
@@ -56,6 +59,8 @@ export function Toolbar({ children }: { children?: ReactNode }) {
         >
           <ClearIcon /> Clear outputs
         </button>
+        <DevicePanelLauncher />
+        <TimingPanelLauncher createKernel={createTimingKernel} />
         {children}
       </div>
       <div className="toolbar-kernel">
@@ -65,3 +70,6 @@ export function Toolbar({ children }: { children?: ReactNode }) {
     </header>
   );
 }
+
+/** The timing panel's own kernel: a second worker, so benchmarks leave the notebook's state alone. */
+const createTimingKernel = () => createKernelClient({});

@@ -3,8 +3,13 @@
  * bundler emits the worker and everything else deals only with KernelClient.
  */
 import { KernelClient } from '../kernel/client';
+import type { DeviceSettings } from '../kernel/protocol';
 
-export function createKernelClient(params: Record<string, string>): KernelClient {
+/** `deviceSettings` is read at every (re)start: the notebook's device panel settings. */
+export function createKernelClient(
+  params: Record<string, string>,
+  deviceSettings?: () => DeviceSettings | null,
+): KernelClient {
   return new KernelClient({
     createWorker: () =>
       new Worker(new URL('../kernel/worker.ts', import.meta.url), {
@@ -12,5 +17,6 @@ export function createKernelClient(params: Record<string, string>): KernelClient
         name: 'gpubook-kernel',
       }),
     params,
+    deviceSettings,
   });
 }

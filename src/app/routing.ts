@@ -1,23 +1,37 @@
 /**
- * Which page the URL shows: `?nb=<id>` is an open local notebook, anything else the home page.
- * (`?open=` and `#nb=` are reserved for bundled and shared notebooks.) Plain history API, no
+ * Which page the URL shows: `?nb=<id>` is an open local notebook; `?open=<id>` (a bundled
+ * notebook) and `#nb=<payload>` (a shared one) are incoming links, turned into a local copy and
+ * then replaced by that copy's `?nb=` URL; anything else is the home page. Plain history API, no
  * router library; other query parameters (e.g. `size`) are kept when moving between pages.
  */
 import { useSyncExternalStore } from 'react';
+import {
+  OPEN_PARAM,
+  parseIncomingLink,
+  type IncomingLink,
+} from '../notebook/links/incoming-link';
 
-export type Route = { page: 'home' } | { page: 'notebook'; notebookId: string };
+export type Route =
+  | { page: 'home' }
+  | { page: 'notebook'; notebookId: string }
+  /** `key` identifies the link, so one link makes one copy however often it is rendered. */
+  | { page: 'incoming'; link: IncomingLink; key: string };
 
 const NOTEBOOK_PARAM = 'nb';
 const CHANGE_EVENT = 'gpubook:navigate';
 
 export function routeFromUrl(url: URL): Route {
+  const link = parseIncomingLink(url);
+  if (link) return { page: 'incoming', link, key: `${url.search}${url.hash}` };
   const id = url.searchParams.get(NOTEBOOK_PARAM);
   return id ? { page: 'notebook', notebookId: id } : { page: 'home' };
 }
 
+/** Leaves incoming-link parts (`?open=`, `#nb=`) behind: a reload must not open them again. */
 export function urlForRoute(route: Route, current: URL): string {
   const url = new URL(current.href);
   url.hash = '';
+  url.searchParams.delete(OPEN_PARAM);
   if (route.page === 'notebook') url.searchParams.set(NOTEBOOK_PARAM, route.notebookId);
   else url.searchParams.delete(NOTEBOOK_PARAM);
   return `${url.pathname}${url.search}`;
@@ -33,15 +47,20 @@ export function navigate(route: Route, options: { replace?: boolean } = {}): voi
 /** The link's query parameters for cells (`params`), without the app's own routing key. */
 export function linkParams(url: URL): Record<string, string> {
   const params: Record<string, string> = {};
-  for (const [key, value] of url.searchParams) if (key !== NOTEBOOK_PARAM) params[key] = value;
+  for (const [key, value] of url.searchParams) {
+    if (key !== NOTEBOOK_PARAM && key !== OPEN_PARAM) params[key] = value;
+  }
   return params;
 }
 
 function subscribe(onChange: () => void): () => void {
+  // hashchange: a `#nb=` link pasted into the address bar of an open tab does not reload it.
   window.addEventListener('popstate', onChange);
+  window.addEventListener('hashchange', onChange);
   window.addEventListener(CHANGE_EVENT, onChange);
   return () => {
     window.removeEventListener('popstate', onChange);
+    window.removeEventListener('hashchange', onChange);
     window.removeEventListener(CHANGE_EVENT, onChange);
   };
 }

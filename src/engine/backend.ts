@@ -118,6 +118,20 @@ export interface RandomParams {
   b: number;
 }
 
+/** The fused parts of a `gemm`: what happens to each product before it is stored, and where. */
+export interface GemmOptions {
+  /** Added per output column: bias[col] (a [N] view). */
+  readonly bias?: View | null;
+  readonly relu?: boolean;
+  /**
+   * Write row r = n * pixels + p of the [M, N] product to out[n, col, p] (a convolution's NCHW
+   * output, out: [M / pixels, N, pixels]) instead of row-major.
+   */
+  readonly nchwPixels?: number;
+  /** Sum the B products a[b] @ b[b] into one [1, M, N] output (a weight gradient over images). */
+  readonly sumBatches?: boolean;
+}
+
 export interface Backend {
   readonly kind: 'cpu' | 'webgpu';
 
@@ -164,6 +178,13 @@ export interface Backend {
    * inner dimensions are contiguous.
    */
   matmul(a: View, b: View, out: OutView): void;
+  /**
+   * matmul with a fused epilogue (GemmOptions): convolutions as GEMMs write their NCHW output with
+   * the bias added in one pass, and their weight gradient sums over images without a batch
+   * intermediate. Shapes as matmul, except out is [1, M, N] with sumBatches and [M / pixels, N,
+   * pixels] with nchwPixels.
+   */
+  gemm(a: View, b: View, out: OutView, options: GemmOptions): void;
   /** Row-wise over the last dimension of a 2-D view [rows, cols]. */
   softmax(x: View, out: OutView, log: boolean): void;
   /** out[r] = x[r, index[r]] for x: [R, C], index int32 [R]. */

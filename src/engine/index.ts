@@ -66,7 +66,13 @@ export {
 
 // Data parallelism.
 export { ReplicaSet } from './parallel/replicas';
-export { chunkSizes, gather, scatter, scatterStructure, gatherStructure } from './parallel/scatter-gather';
+export {
+  chunkSizes,
+  gather,
+  scatter,
+  scatterStructure,
+  gatherStructure,
+} from './parallel/scatter-gather';
 
 // Autograd and lifetimes.
 export { enableGrad, isGradEnabled, noGrad, setGradEnabled } from './autograd';

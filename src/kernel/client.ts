@@ -8,10 +8,14 @@
  */
 import type {
   CellOutput,
+  DeviceLostEvent,
+  DeviceReport,
+  DeviceSettings,
   DoneEvent,
   ExecuteRequest,
   HostRequest,
   KernelInfo,
+  MemorySnapshot,
   MimeBundle,
   WorkerEvent,
 } from './protocol';
@@ -26,6 +30,12 @@ export interface KernelListener {
   done?(event: DoneEvent): void;
   /** The worker was replaced: every variable defined by earlier cells is gone. */
   reset?(reason: 'interrupt' | 'restart' | 'crash'): void;
+  /** The physical and logical GPUs (after start and whenever they change). */
+  devices?(report: DeviceReport): void;
+  /** Memory per device, a few times a second while a cell runs. */
+  memory?(devices: MemorySnapshot[]): void;
+  /** A GPU device was lost (and recreated by the kernel). */
+  deviceLost?(event: DeviceLostEvent): void;
 }
 
 export type ExecutionResult = DoneEvent['status'] | 'cancelled';
@@ -39,6 +49,8 @@ export interface KernelClientOptions {
   createWorker: () => Worker;
   params: Record<string, string>;
   hardInterruptAfterMs?: number;
+  /** The device settings each new worker starts with (read at every start and restart). */
+  deviceSettings?: () => DeviceSettings | null;
 }
 
 export class KernelClient {
@@ -100,6 +112,11 @@ export class KernelClient {
     this.replaceWorker('restart');
   }
 
+  /** Asks the kernel to return pooled, unused device memory (it answers with a memory event). */
+  emptyCache(): void {
+    this.post({ type: 'empty-cache' });
+  }
+
   dispose(): void {
     this.cancelQueued();
     this.finishRunning('cancelled');
@@ -120,7 +137,12 @@ export class KernelClient {
       event.preventDefault();
       this.replaceWorker('crash');
     };
-    this.post({ type: 'init', params: this.options.params, interruptFlag: buffer });
+    this.post({
+      type: 'init',
+      params: this.options.params,
+      interruptFlag: buffer,
+      devices: this.options.deviceSettings?.() ?? null,
+    });
   }
 
   private replaceWorker(reason: 'interrupt' | 'restart' | 'crash'): void {
@@ -158,6 +180,15 @@ export class KernelClient {
           this.finishRunning(event.status);
         }
         this.pump();
+        break;
+      case 'devices':
+        for (const l of this.listeners) l.devices?.(event.report);
+        break;
+      case 'memory':
+        for (const l of this.listeners) l.memory?.(event.devices);
+        break;
+      case 'device-lost':
+        for (const l of this.listeners) l.deviceLost?.(event);
         break;
     }
   }

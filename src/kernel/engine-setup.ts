@@ -5,7 +5,18 @@
  * output sink's ordering absorbs).
  */
 import * as api from '../api';
-import { formatTensor, initEngine, listDevices, setRootProvider, Tensor } from '../engine';
+import {
+  deviceReport,
+  emptyCache,
+  formatTensor,
+  initEngine,
+  listDevices,
+  memorySnapshot,
+  onDeviceLost,
+  recoverLostDevices,
+  setRootProvider,
+  Tensor,
+} from '../engine';
 import { fetchAssetReader, setAssetReader } from '../engine/data/datasets';
 import { Module } from '../engine/nn';
 import { setTensorStore } from '../engine/serialization';
@@ -21,9 +32,13 @@ registerDisplayConverter((value) =>
   value instanceof Tensor ? formatTensor(value).then((text) => ({ 'text/plain': text })) : null,
 );
 
-export async function setupEngine(): Promise<EngineSetup> {
+export async function setupEngine(
+  _params: Record<string, string>,
+  options: { devices?: unknown } = {},
+): Promise<EngineSetup> {
   const gpu = (globalThis.navigator as Navigator | undefined)?.gpu ?? null;
-  const status = await initEngine({ gpu });
+  // The notebook's device settings (the device panel's, from its metadata) apply before any cell.
+  const status = await initEngine({ gpu, devices: options.devices });
   // Bundled datasets are served beside the app (public/data); saved tensors go to IndexedDB.
   setAssetReader(fetchAssetReader(new URL(`${import.meta.env.BASE_URL}data/`, self.location.href)));
   if (typeof indexedDB !== 'undefined') setTensorStore(indexedDbTensorStore());
@@ -37,6 +52,12 @@ export async function setupEngine(): Promise<EngineSetup> {
     globals: { ...api },
     setRoots: (roots) => setRootProvider(roots),
     attachOutput: (write) => setTrainingOutput(write),
+    devices: {
+      report: deviceReport,
+      memory: memorySnapshot,
+      emptyCache: () => emptyCache(),
+      onLost: onDeviceLost,
+      recover: recoverLostDevices,
+    },
   };
 }
-

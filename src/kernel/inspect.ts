@@ -48,9 +48,12 @@ function format(
     case 'symbol':
       return value.toString();
     case 'function':
-      return isClass(value)
-        ? `[class ${value.name || 'anonymous'}]`
-        : `[Function: ${value.name || 'anonymous'}]`;
+      // A callable instance (a module, a Keras layer or loss) is shown as the object it is.
+      if (!isCallableInstance(value)) {
+        return isClass(value)
+          ? `[class ${value.name || 'anonymous'}]`
+          : `[Function: ${value.name || 'anonymous'}]`;
+      }
   }
   if (value === null) return 'null';
   const object = value as object;
@@ -83,7 +86,8 @@ function format(
     }
     const custom = (object as { toString?: () => string }).toString;
     const proto = Object.getPrototypeOf(object) as object | null;
-    if (custom && custom !== Object.prototype.toString && proto !== Object.prototype && proto) {
+    const inherited = custom === Object.prototype.toString || custom === Function.prototype.toString;
+    if (custom && !inherited && proto !== Object.prototype && proto) {
       return custom.call(object);
     }
     const keys = Object.keys(object);
@@ -115,6 +119,13 @@ function wrap(open: string, items: string[], close: string): string {
   const oneLine = `${open} ${items.join(', ')} ${close}`;
   if (oneLine.length <= 80 && !oneLine.includes('\n')) return oneLine;
   return `${open}\n${items.map((i) => `  ${i.replace(/\n/g, '\n  ')}`).join(',\n')}\n${close}`;
+}
+
+/** Plain functions have Function.prototype (or an async/generator one) as prototype. */
+function isCallableInstance(fn: unknown): boolean {
+  const proto = Object.getPrototypeOf(fn) as object | null;
+  if (proto === null || proto === Function.prototype) return false;
+  return Object.getPrototypeOf(proto) !== Function.prototype;
 }
 
 function isClass(fn: unknown): boolean {

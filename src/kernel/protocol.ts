@@ -5,6 +5,15 @@
  * requests flow host → worker, events flow worker → host. Outputs are shaped after nbformat's
  * output types so a notebook saves them as they are.
  */
+import type {
+  DeviceReport,
+  LogicalGpuReport,
+  MemorySnapshot,
+  PhysicalGpuReport,
+} from '../engine/devices/report';
+import type { DeviceSettings } from '../engine/devices/settings';
+
+export type { DeviceReport, DeviceSettings, LogicalGpuReport, MemorySnapshot, PhysicalGpuReport };
 
 /** A MIME bundle as in nbformat: `text/plain` always, richer renderings beside it. */
 export interface MimeBundle {
@@ -42,6 +51,12 @@ export interface InitRequest {
   params: Record<string, string>;
   /** Int32Array view over a SharedArrayBuffer: slot 0 set to 1 means "interrupt now". */
   interruptFlag: SharedArrayBuffer | null;
+  /**
+   * The notebook's device settings (`metadata.gpubook.devices`): visible GPUs, memory growth and
+   * logical GPU splits, applied before any cell runs. Untrusted (a shared link): the worker
+   * validates them and falls back to the defaults, saying why in the device report.
+   */
+  devices?: DeviceSettings | null;
 }
 
 export interface ExecuteRequest {
@@ -56,7 +71,12 @@ export interface InterruptRequest {
   type: 'interrupt';
 }
 
-export type HostRequest = InitRequest | ExecuteRequest | InterruptRequest;
+/** Returns every device's pooled, unused memory (the device panel's button). */
+export interface EmptyCacheRequest {
+  type: 'empty-cache';
+}
+
+export type HostRequest = InitRequest | ExecuteRequest | InterruptRequest | EmptyCacheRequest;
 
 // ---------------------------------------------------------------------------------------------
 // worker → host
@@ -94,7 +114,41 @@ export interface DoneEvent {
   droppedOutputs: number;
 }
 
-export type WorkerEvent = ReadyEvent | StartedEvent | OutputEvent | UpdateDisplayEvent | DoneEvent;
+/** The physical GPUs and their split into logical GPUs: after start and whenever it changes. */
+export interface DevicesEvent {
+  type: 'devices';
+  report: DeviceReport;
+}
+
+/**
+ * Bytes in use, peak, limit and pooled per device: after start, every ~250 ms while a cell runs
+ * and memory changed (at most four a second), at the end of each cell and after emptyCache.
+ */
+export interface MemoryEvent {
+  type: 'memory';
+  devices: MemorySnapshot[];
+}
+
+/** A logical GPU's GPUDevice was lost; the kernel recreated it under the same name. */
+export interface DeviceLostEvent {
+  type: 'device-lost';
+  device: string;
+  reason: string;
+  /** The cell that was running when it happened, if any. */
+  cellId: string | null;
+  /** The logical GPUs recreated. */
+  recovered: string[];
+}
+
+export type WorkerEvent =
+  | ReadyEvent
+  | StartedEvent
+  | OutputEvent
+  | UpdateDisplayEvent
+  | DoneEvent
+  | DevicesEvent
+  | MemoryEvent
+  | DeviceLostEvent;
 
 /** Mime type of a table output: rows of records, columns in first-seen order. */
 export const TABLE_MIME = 'application/vnd.gpubook.table+json';

@@ -125,3 +125,14 @@ describe('kernel session', () => {
     expect(textOf(k.outputsOf(cellId))).toContain('lost (in a promise nobody awaited)');
   });
 });
+
+describe('printing callable instances', () => {
+  it('shows a callable object as an object, not as a function', async () => {
+    const k = startSession();
+    const { cellId, done } = k.run(
+      'class Layer { constructor() { const f = () => 1; Object.setPrototypeOf(f, new.target.prototype); (f as any).units = 4; return f as any; } }\nprint(new Layer(), () => 2)',
+    );
+    await done;
+    expect(textOf(k.outputsOf(cellId))).toBe('Layer { units: 4 } [Function: anonymous]\n');
+  });
+});

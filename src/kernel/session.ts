@@ -7,6 +7,7 @@ import { KernelInterrupt, reportError, type CellErrorReport } from './cell-error
 import { compileCell, declareNames, RunControl } from './execute';
 import { createIoGlobals } from './globals';
 import { toMimeBundle } from './display';
+import { DeviceMonitor, type DeviceHooks } from './device-monitor';
 import { DEFAULT_LIMITS, OutputSink } from './output-sink';
 import { shownInCell } from './outputs/live-display';
 import type { CellOutput, ExecuteRequest, HostRequest, KernelInfo, WorkerEvent } from './protocol';
@@ -21,9 +22,14 @@ export interface EngineSetup {
   attachOutput?(write: (text: string) => void): void;
   /** Called before and after each cell (the engine may sync devices, sweep memory). */
   afterCell?(): Promise<void>;
+  /** Device reports, memory snapshots and device loss, for the page's device panel. */
+  devices?: DeviceHooks;
 }
 
-export type SetupEngine = (params: Record<string, string>) => Promise<EngineSetup>;
+export type SetupEngine = (
+  params: Record<string, string>,
+  options?: { devices?: unknown },
+) => Promise<EngineSetup>;
 
 /** Lines the wrapper puts before a cell's first line; the same for every cell. */
 const CELL_LINE_OFFSET = compileCell('', 0).lineOffset;
@@ -43,6 +49,7 @@ export class KernelSession {
   private queue: Promise<void> = Promise.resolve();
   private lastCellId: string | null = null;
   private engine: EngineSetup | null = null;
+  private monitor: DeviceMonitor | null = null;
 
   constructor(
     private readonly post: (event: WorkerEvent) => void,
@@ -52,13 +59,18 @@ export class KernelSession {
   handle(request: HostRequest): void {
     switch (request.type) {
       case 'init':
-        this.queue = this.queue.then(() => this.init(request.params, request.interruptFlag));
+        this.queue = this.queue.then(() =>
+          this.init(request.params, request.interruptFlag, request.devices),
+        );
         break;
       case 'execute':
         this.queue = this.queue.then(() => this.execute(request));
         break;
       case 'interrupt':
         this.active?.interrupted();
+        break;
+      case 'empty-cache':
+        this.monitor?.emptyCache();
         break;
     }
   }
@@ -82,13 +94,14 @@ export class KernelSession {
   private async init(
     params: Record<string, string>,
     flag: SharedArrayBuffer | null,
+    devices?: unknown,
   ): Promise<void> {
     this.interruptFlag = flag ? new Int32Array(flag) : null;
     const sessionTarget = { current: () => this.active?.sink ?? null };
     const io = createIoGlobals(sessionTarget, params);
     let setup: EngineSetup;
     try {
-      setup = await this.setupEngine(params);
+      setup = await this.setupEngine(params, { devices });
     } catch (error) {
       const message = error instanceof Error ? error.message : String(error);
       setup = {
@@ -109,6 +122,15 @@ export class KernelSession {
       type: 'ready',
       info: { ...setup.info, cooperativeInterrupt: this.interruptFlag !== null },
     });
+    if (setup.devices) {
+      this.monitor = new DeviceMonitor(this.post, setup.devices, () => {
+        const run = this.active;
+        if (!run) return null;
+        const warn = (text: string) => run.sink.add({ kind: 'stream', name: 'stderr', text });
+        return { cellId: run.request.cellId, warn };
+      });
+      this.monitor.start();
+    }
   }
 
   private async execute(request: ExecuteRequest): Promise<void> {
@@ -136,6 +158,7 @@ export class KernelSession {
     };
     this.active = run;
     this.post({ type: 'started', cellId });
+    this.monitor?.cellStarted();
 
     let status: 'ok' | 'error' | 'interrupted' = 'ok';
     try {
@@ -174,6 +197,7 @@ export class KernelSession {
       const text = `[${sink.droppedOutputs} more outputs were not kept: a cell keeps at most the first ${DEFAULT_LIMITS.maxOutputs} outputs and ${DEFAULT_LIMITS.maxTextChars} characters of text]\n`;
       this.post({ type: 'output', cellId, outputs: [{ kind: 'stream', name: 'stderr', text }] });
     }
+    this.monitor?.cellFinished();
     this.post({ type: 'done', cellId, status, droppedOutputs: sink.droppedOutputs });
   }
 }

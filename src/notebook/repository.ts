@@ -1,8 +1,10 @@
 /**
- * Where the user's notebooks live. In memory for now; the persistence issue backs the same
- * interface with IndexedDB, which is why every method is asynchronous.
+ * Where the user's notebooks live: the interface the app talks to. IndexedDB backs it in the
+ * browser (storage/idb-repository.ts); an in-memory version (storage/memory-repository.ts) keeps
+ * the same rules for tests and for browsers without IndexedDB.
  */
 import type { Notebook } from './model';
+import type { NotebookChange } from './storage/records';
 
 /** What the home page lists: enough to show and order a notebook without loading its cells. */
 export interface NotebookSummary {
@@ -10,44 +12,35 @@ export interface NotebookSummary {
   title: string;
   updatedAt: number;
   cellCount: number;
+  /** Whether the user lets its code run without asking (see trust.ts). */
+  trusted: boolean;
 }
 
 export interface NotebookRepository {
   /** Every saved notebook, most recently edited first. */
   list(): Promise<NotebookSummary[]>;
   get(id: string): Promise<Notebook | null>;
+  /**
+   * Saves edits to a notebook this tab read or wrote before. Throws a ConflictError when another
+   * tab saved or deleted it since, so nothing is overwritten silently.
+   */
   save(notebook: Notebook): Promise<void>;
+  /** Saves this tab's version over whatever is stored (only when the user chose so). */
+  overwrite(notebook: Notebook): Promise<void>;
+  /** Adds a notebook new to the list; `trusted` records where it came from (see trust.ts). */
+  add(notebook: Notebook, options: { trusted: boolean }): Promise<void>;
   delete(id: string): Promise<void>;
+  isTrusted(id: string): Promise<boolean>;
+  setTrusted(id: string, trusted: boolean): Promise<void>;
+  /** Calls `listener` when another tab saves or deletes a notebook; returns an unsubscribe. */
+  onExternalChange(listener: (change: NotebookChange) => void): () => void;
 }
 
-export function summarize(notebook: Notebook): NotebookSummary {
+export function summarize(notebook: Notebook): Omit<NotebookSummary, 'trusted'> {
   return {
     id: notebook.id,
     title: notebook.title,
     updatedAt: notebook.updatedAt,
     cellCount: notebook.cells.length,
   };
-}
-
-/** Notebooks are immutable values, so keeping the saved reference is as good as a copy. */
-export class InMemoryNotebookRepository implements NotebookRepository {
-  private readonly notebooks = new Map<string, Notebook>();
-
-  async list(): Promise<NotebookSummary[]> {
-    return [...this.notebooks.values()]
-      .map(summarize)
-      .sort((a, b) => b.updatedAt - a.updatedAt || a.title.localeCompare(b.title));
-  }
-
-  async get(id: string): Promise<Notebook | null> {
-    return this.notebooks.get(id) ?? null;
-  }
-
-  async save(notebook: Notebook): Promise<void> {
-    this.notebooks.set(notebook.id, notebook);
-  }
-
-  async delete(id: string): Promise<void> {
-    this.notebooks.delete(id);
-  }
 }

@@ -65,7 +65,9 @@ export function tfDeviceName(device: Device): string {
 function rowsOf(part: unknown): number {
   const first = Array.isArray(part) ? part.find((v) => v instanceof Tensor) : part;
   if (!(first instanceof Tensor) || first.ndim === 0) {
-    throw new TypeError(`MirroredStrategy: each batch must be tensors with a batch dimension, got ${describe(part)}`);
+    throw new TypeError(
+      `MirroredStrategy: each batch must be tensors with a batch dimension, got ${describe(part)}`,
+    );
   }
   return first.shape[0];
 }
@@ -100,19 +102,28 @@ export class MirroredStrategy implements DistributeStrategy {
       devices = gpuDevices().length > 0 ? [...gpuDevices()] : [cpu()];
     } else {
       if (!Array.isArray(a.devices) || a.devices.length === 0) {
-        throw new TypeError(`MirroredStrategy: devices must be a non-empty list such as ['/gpu:0', '/gpu:1'], got ${describe(a.devices)}`);
+        throw new TypeError(
+          `MirroredStrategy: devices must be a non-empty list such as ['/gpu:0', '/gpu:1'], got ${describe(a.devices)}`,
+        );
       }
       devices = a.devices.map((d) => getDevice(d as string));
       if (new Set(devices).size !== devices.length) {
         throw new Error('MirroredStrategy: the same device is listed twice');
       }
     }
-    if (a.crossDeviceOps !== undefined && a.crossDeviceOps !== null && !(a.crossDeviceOps instanceof CrossDeviceOps)) {
-      throw new TypeError(`MirroredStrategy: crossDeviceOps must be a tf.distribute cross-device op, got ${describe(a.crossDeviceOps)}`);
+    if (
+      a.crossDeviceOps !== undefined &&
+      a.crossDeviceOps !== null &&
+      !(a.crossDeviceOps instanceof CrossDeviceOps)
+    ) {
+      throw new TypeError(
+        `MirroredStrategy: crossDeviceOps must be a tf.distribute cross-device op, got ${describe(a.crossDeviceOps)}`,
+      );
     }
     this.deviceObjects = devices;
     this.devices = devices.map(tfDeviceName);
-    this.crossDeviceOps = (a.crossDeviceOps as CrossDeviceOps | undefined) ?? new ReductionToOneDevice();
+    this.crossDeviceOps =
+      (a.crossDeviceOps as CrossDeviceOps | undefined) ?? new ReductionToOneDevice();
     this.replicas = new ReplicaSet(devices);
     writeOutput(this.describe());
   }
@@ -131,7 +142,9 @@ export class MirroredStrategy implements DistributeStrategy {
       const primary = this.devices[0];
       const asked = this.crossDeviceOps.name;
       if (asked !== 'ReductionToOneDevice') {
-        lines.push(`WARNING:tensorflow:${asked} is not available between WebGPU devices, falling back to ReductionToOneDevice`);
+        lines.push(
+          `WARNING:tensorflow:${asked} is not available between WebGPU devices, falling back to ReductionToOneDevice`,
+        );
       }
       lines.push(
         `INFO:tensorflow:All-reduce: ReductionToOneDevice onto ${primary}. Each batch is split into ` +
@@ -150,15 +163,19 @@ export class MirroredStrategy implements DistributeStrategy {
    */
   scope<T>(fn: () => T): T {
     if (typeof fn !== 'function') {
-      throw new TypeError('strategy.scope takes a function: await strategy.scope(async () => { … })');
+      throw new TypeError(
+        'strategy.scope takes a function: await strategy.scope(async () => { … })',
+      );
     }
     return withStrategy(this, () => withTfDevice(this.deviceObjects[0], fn));
   }
 
   kerasSteps(model: object, hooks: KerasReplicaHooks): ReplicatedSteps {
     return {
-      trainStep: (batch) => withTfDevice(this.deviceObjects[0], () => this.trainStep(model, hooks, batch)),
-      evalStep: (batch) => withTfDevice(this.deviceObjects[0], () => this.evalStep(model, hooks, batch)),
+      trainStep: (batch) =>
+        withTfDevice(this.deviceObjects[0], () => this.trainStep(model, hooks, batch)),
+      evalStep: (batch) =>
+        withTfDevice(this.deviceObjects[0], () => this.evalStep(model, hooks, batch)),
     };
   }
 
@@ -166,7 +183,9 @@ export class MirroredStrategy implements DistributeStrategy {
   private onReplica<T>(k: number, model: object, hooks: KerasReplicaHooks, fn: () => T): T {
     const device = this.deviceObjects[k];
     if (k === 0) return withTfDevice(device, fn);
-    return this.replicas.withReplica(k, model, hooks.weights(), isLayer, () => withTfDevice(device, fn));
+    return this.replicas.withReplica(k, model, hooks.weights(), isLayer, () =>
+      withTfDevice(device, fn),
+    );
   }
 
   private trainStep(model: object, hooks: KerasReplicaHooks, batch: unknown): StepResult {
@@ -183,7 +202,12 @@ export class MirroredStrategy implements DistributeStrategy {
     });
     const variables = hooks.trainableVariables();
     const reduced = noGrad(() =>
-      variables.map((_, j) => sumOn(primary, results.map((r) => r.grads[j] ?? null))),
+      variables.map((_, j) =>
+        sumOn(
+          primary,
+          results.map((r) => r.grads[j] ?? null),
+        ),
+      ),
     );
     const step = this.joined(results);
     hooks.applyGradients(reduced.map((g, j): [Tensor | null, Tensor] => [g, variables[j]]));
@@ -204,9 +228,18 @@ export class MirroredStrategy implements DistributeStrategy {
   private joined(results: readonly { loss: Tensor; preds: Tensor; labels: Tensor }[]): StepResult {
     const primary = this.deviceObjects[0];
     return noGrad(() => ({
-      loss: sumOn(primary, results.map((r) => r.loss.detach())) as Tensor,
-      preds: gather(results.map((r) => r.preds.detach()), primary),
-      labels: gather(results.map((r) => r.labels), primary),
+      loss: sumOn(
+        primary,
+        results.map((r) => r.loss.detach()),
+      ) as Tensor,
+      preds: gather(
+        results.map((r) => r.preds.detach()),
+        primary,
+      ),
+      labels: gather(
+        results.map((r) => r.labels),
+        primary,
+      ),
     }));
   }
 

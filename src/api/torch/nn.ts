@@ -1,4 +1,4 @@
-/** `torch.nn`: modules, layers and losses of API.md (nn.DataParallel comes with the devices issue). */
+/** `torch.nn`: modules, layers and losses of API.md, and nn.DataParallel (engine/parallel). */
 import {
   AdaptiveMaxPool2d,
   Conv1d,
@@ -20,6 +20,7 @@ import {
   Softmax,
   init,
 } from '../../engine/nn';
+import { DataParallel } from '../../engine/parallel/data-parallel';
 import { functional } from './functional';
 
 export const nn = {
@@ -41,6 +42,7 @@ export const nn = {
   Softmax,
   CrossEntropyLoss,
   MSELoss,
+  DataParallel,
   init,
   functional,
 };

@@ -10,6 +10,7 @@ import type {
   Conv2dGeometry,
   DType,
   DeviceBuffer,
+  GemmOptions,
   OutView,
   Pool2dGeometry,
   RandomParams,
@@ -160,6 +161,15 @@ export class DeferredBackend<T extends Backend = Backend> implements Backend {
 
   matmul(a: View, other: View, out: OutView): void {
     this.run((b) => b.matmul(this.view(a), this.view(other), this.view(out)));
+  }
+
+  gemm(a: View, other: View, out: OutView, options: GemmOptions): void {
+    this.run((b) =>
+      b.gemm(this.view(a), this.view(other), this.view(out), {
+        ...options,
+        bias: options.bias ? this.view(options.bias) : null,
+      }),
+    );
   }
 
   softmax(x: View, out: OutView, log: boolean): void {

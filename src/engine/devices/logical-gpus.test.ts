@@ -26,11 +26,18 @@ const gpu = create([]);
 const MIB = 1024 * 1024;
 
 function split(...limits: (number | null)[]): DeviceSettings {
-  return { visible: null, gpus: [{ memoryGrowth: false, logical: limits.map((memoryLimit) => ({ memoryLimit })) }] };
+  return {
+    visible: null,
+    gpus: [{ memoryGrowth: false, logical: limits.map((memoryLimit) => ({ memoryLimit })) }],
+  };
 }
 
 /** Random values of a fixed pattern (never zero), as a host array and a tensor on `device`. */
-function data(n: number, device: Device, salt = 1): [Float32Array, ReturnType<typeof ops.fromData>] {
+function data(
+  n: number,
+  device: Device,
+  salt = 1,
+): [Float32Array, ReturnType<typeof ops.fromData>] {
   const host = Float32Array.from({ length: n }, (_, i) => Math.sin(i * 1.7 + salt) + 1.5);
   return [host, ops.fromData(host, { device })];
 }
@@ -46,7 +53,9 @@ describe('device settings', () => {
       'a memory limit is a positive number of MiB, got -4',
     );
     expect(() =>
-      parseDeviceSettings({ gpus: [{ logical: Array.from({ length: 9 }, () => ({ memoryLimit: 1 })) }] }),
+      parseDeviceSettings({
+        gpus: [{ logical: Array.from({ length: 9 }, () => ({ memoryLimit: 1 })) }],
+      }),
     ).toThrow('at most 8 logical GPUs');
     expect(() =>
       parseDeviceSettings({ gpus: [{ memoryGrowth: true, logical: [{ memoryLimit: 64 }] }] }),
@@ -233,7 +242,9 @@ describe('device loss', () => {
     const fresh = getDevice('gpu:0');
     expect(fresh).not.toBe(gpu0);
     const [host, again] = data(16, fresh, 3);
-    expect(Array.from(await ops.mul(again, 2).data())).toEqual(Array.from(host, (v) => Math.fround(v * 2)));
+    expect(Array.from(await ops.mul(again, 2).data())).toEqual(
+      Array.from(host, (v) => Math.fround(v * 2)),
+    );
     expect(deviceReport().logical.map((l) => l.lost)).toEqual([null, null]);
   });
 });

@@ -40,6 +40,8 @@ let physical: PhysicalGpu[] = [];
 /** Adapters found by discovery, not yet consumed by a device (one per physical GPU). */
 let spareAdapters: (GPUAdapter | null)[] = [];
 let settings: DeviceSettings = defaultDeviceSettings();
+/** Why the settings given at start were refused (the defaults were used), or null. */
+let settingsProblem: string | null = null;
 /** TensorFlow initializes its devices when they are listed, as well as when first used. */
 let listedLogical = false;
 /** Logical GPUs whose GPUDevice the registry opened (and so may destroy). */
@@ -77,6 +79,11 @@ export function physicalGpus(): readonly PhysicalGpu[] {
 
 export function currentDeviceSettings(): DeviceSettings {
   return settings;
+}
+
+/** Why the device settings given to initEngine were refused, or null. */
+export function deviceSettingsProblem(): string | null {
+  return settingsProblem;
 }
 
 export function getDevice(spec: DeviceSpec | Device): Device {
@@ -283,6 +290,7 @@ export async function initEngine(options: {
     settings = defaultDeviceSettings();
     settingsError = error instanceof Error ? error.message : String(error);
   }
+  settingsProblem = settingsError ?? null;
   const status = (backend: 'webgpu' | 'cpu', reason?: string): EngineStatus => ({
     backend,
     devices: listDevices().map((d) => d.name),

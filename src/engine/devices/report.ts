@@ -6,6 +6,7 @@ import { DeferredBackend } from './deferred-backend';
 import type { Device } from './device';
 import {
   currentDeviceSettings,
+  deviceSettingsProblem,
   gpuDevices,
   gpusInitialized,
   gpuUnavailable,
@@ -49,6 +50,8 @@ export interface DeviceReport {
   initialized: boolean;
   /** Why there is no GPU, when there is none. */
   unavailable: string | null;
+  /** Why the notebook's device settings were refused (the defaults are in use), or null. */
+  settingsError: string | null;
 }
 
 export interface MemorySnapshot {
@@ -89,6 +92,7 @@ export function deviceReport(): DeviceReport {
     settings,
     initialized: gpusInitialized(),
     unavailable: gpuDevices().length === 0 ? gpuUnavailable() : null,
+    settingsError: deviceSettingsProblem(),
   };
 }
 

@@ -48,10 +48,14 @@ function isRecord(value: unknown): value is Record<string, unknown> {
 export function checkMemoryLimit(value: unknown, what: string): number | null {
   if (value === null || value === undefined) return null;
   if (typeof value !== 'number' || !Number.isFinite(value) || value <= 0) {
-    throw new DeviceSettingsError(`${what}: a memory limit is a positive number of MiB, got ${String(value)}`);
+    throw new DeviceSettingsError(
+      `${what}: a memory limit is a positive number of MiB, got ${String(value)}`,
+    );
   }
   if (value > MAX_MEMORY_LIMIT_MIB) {
-    throw new DeviceSettingsError(`${what}: ${value} MiB is more than the ${MAX_MEMORY_LIMIT_MIB} MiB allowed`);
+    throw new DeviceSettingsError(
+      `${what}: ${value} MiB is more than the ${MAX_MEMORY_LIMIT_MIB} MiB allowed`,
+    );
   }
   return value;
 }
@@ -82,20 +86,30 @@ export function parseDeviceSettings(value: unknown): DeviceSettings {
   if (!isRecord(value)) throw new DeviceSettingsError('device settings must be an object');
   let visible: number[] | null = null;
   if (value.visible !== null && value.visible !== undefined) {
-    if (!Array.isArray(value.visible) || !value.visible.every((v) => Number.isInteger(v) && v >= 0)) {
-      throw new DeviceSettingsError('device settings: "visible" must be a list of GPU indices or null');
+    if (
+      !Array.isArray(value.visible) ||
+      !value.visible.every((v) => Number.isInteger(v) && v >= 0)
+    ) {
+      throw new DeviceSettingsError(
+        'device settings: "visible" must be a list of GPU indices or null',
+      );
     }
     visible = [...new Set(value.visible as number[])];
   }
   const gpusValue = value.gpus ?? [];
   if (!Array.isArray(gpusValue) || gpusValue.length > 64) {
-    throw new DeviceSettingsError('device settings: "gpus" must be a list (one entry per physical GPU)');
+    throw new DeviceSettingsError(
+      'device settings: "gpus" must be a list (one entry per physical GPU)',
+    );
   }
   const gpus = gpusValue.map((entry, i): PhysicalGpuSettings => {
     if (entry === null || entry === undefined) return defaultPhysicalSettings();
-    if (!isRecord(entry)) throw new DeviceSettingsError(`device settings: gpus[${i}] must be an object`);
+    if (!isRecord(entry))
+      throw new DeviceSettingsError(`device settings: gpus[${i}] must be an object`);
     if (entry.memoryGrowth !== undefined && typeof entry.memoryGrowth !== 'boolean') {
-      throw new DeviceSettingsError(`device settings: gpus[${i}].memoryGrowth must be true or false`);
+      throw new DeviceSettingsError(
+        `device settings: gpus[${i}].memoryGrowth must be true or false`,
+      );
     }
     const logical = checkLogical(entry.logical, `device settings: gpus[${i}].logical`);
     const memoryGrowth = entry.memoryGrowth === true;
@@ -137,7 +151,8 @@ export const MIB = 1024 * 1024;
 /** The logical GPUs the settings ask for on `physicalCount` GPUs, in TensorFlow's numbering. */
 export function planLogicalGpus(settings: DeviceSettings, physicalCount: number): LogicalGpuPlan[] {
   const all = Array.from({ length: physicalCount }, (_, i) => i);
-  const visible = settings.visible === null ? all : settings.visible.filter((i) => i < physicalCount);
+  const visible =
+    settings.visible === null ? all : settings.visible.filter((i) => i < physicalCount);
   const plan: LogicalGpuPlan[] = [];
   for (const physical of visible) {
     const logical = physicalSettings(settings, physical).logical ?? [{ memoryLimit: null }];

@@ -1,15 +1,14 @@
 /**
- * Convolutions as GEMMs: conv2d = im2col (patches to columns) → matmul with the flattened weight →
- * reshape, plus bias. im2col's backward is col2im, so the whole gradient (GEMMs + col2im) comes
- * from composition. conv1d is conv2d over a height of 1.
+ * Convolutions as GEMMs: conv2d = im2col (patches to columns) → one fused GEMM with the flattened
+ * weight that adds the bias and writes NCHW (conv-gemm.ts). im2col's backward is col2im, so the
+ * whole gradient (GEMMs + col2im) comes from composition. conv1d is conv2d over a height of 1.
  */
 import { withGrad } from '../autograd';
 import type { Conv2dGeometry } from '../backend';
 import { formatShape, ShapeError } from '../shape';
 import type { Tensor } from '../tensor';
-import { add } from './elementwise';
-import { matmul, t } from './matmul';
-import { contiguous, permute, reshape, squeeze, unsqueeze } from './shape-ops';
+import { convColumnsGemm } from './conv-gemm';
+import { squeeze, unsqueeze } from './shape-ops';
 import { emptyTensor, inputsDevice, kernelView, requireFloat, scoped } from './support';
 
 export type Pair = [number, number];
@@ -123,14 +122,8 @@ export function conv2d(
     outHeight,
     outWidth,
   };
-  return scoped(() => {
-    const columns = im2col(x, geometry);
-    const flatWeight = reshape(weight, [outChannels, channels * kh * kw]);
-    const rows = matmul(columns, t(flatWeight)); // [N*oH*oW, O]
-    const nhwc = reshape(rows, [batch, outHeight, outWidth, outChannels]);
-    const nchw = permute(nhwc, [0, 3, 1, 2]);
-    return bias ? add(nchw, reshape(bias, [1, outChannels, 1, 1])) : contiguous(nchw);
-  });
+  // The product, bias and NCHW layout are one fused GEMM (conv-gemm.ts).
+  return scoped(() => convColumnsGemm(im2col(x, geometry), weight, bias, geometry));
 }
 
 export interface Conv1dOptions {

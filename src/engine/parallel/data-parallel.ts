@@ -53,7 +53,7 @@ export class DataParallel extends Module {
   declare readonly deviceIds: number[];
   declare readonly outputDevice: number | null;
   declare readonly dim: number;
-  private declare readonly replicas: ReplicaSet | null;
+  declare private readonly replicas: ReplicaSet | null;
 
   /** `new nn.DataParallel(module)`, `…(module, [0, 1])` or `…(module, { deviceIds, outputDevice, dim })`. */
   constructor(
@@ -64,13 +64,19 @@ export class DataParallel extends Module {
   );
   constructor(...args: unknown[]) {
     super();
-    const a = bind({ name: 'DataParallel', params: ['module', 'deviceIds', 'outputDevice', 'dim'] }, args);
-    if (!(a.module instanceof Module)) throw new TypeError('DataParallel: module must be an nn.Module');
+    const a = bind(
+      { name: 'DataParallel', params: ['module', 'deviceIds', 'outputDevice', 'dim'] },
+      args,
+    );
+    if (!(a.module instanceof Module))
+      throw new TypeError('DataParallel: module must be an nn.Module');
     const available = gpuDevices().map((d) => d.index);
     const ids =
       a.deviceIds === undefined || a.deviceIds === null
         ? available
-        : (a.deviceIds as unknown[]).map((id, i) => parseDeviceId(id, `DataParallel: deviceIds[${i}]`));
+        : (a.deviceIds as unknown[]).map((id, i) =>
+            parseDeviceId(id, `DataParallel: deviceIds[${i}]`),
+          );
     const devices = ids.map((id) => getDevice(`gpu:${id}`));
     const output =
       a.outputDevice === undefined || a.outputDevice === null
@@ -127,6 +133,7 @@ export class DataParallel extends Module {
 function parseDeviceId(value: unknown, what: string): number {
   if (typeof value === 'number') return intArg(value, what);
   const device = getDevice(value as string);
-  if (device.kind !== 'gpu') throw new TypeError(`${what}: DataParallel runs on GPUs, got ${device.name}`);
+  if (device.kind !== 'gpu')
+    throw new TypeError(`${what}: DataParallel runs on GPUs, got ${device.name}`);
   return device.index;
 }

@@ -59,7 +59,13 @@ export function gatherStructure(outputs: readonly unknown[], device: Device, dim
   const first = outputs[0];
   if (first instanceof Tensor) return gather(outputs as Tensor[], device, dim);
   if (Array.isArray(first)) {
-    return first.map((_, i) => gatherStructure(outputs.map((o) => (o as unknown[])[i]), device, dim));
+    return first.map((_, i) =>
+      gatherStructure(
+        outputs.map((o) => (o as unknown[])[i]),
+        device,
+        dim,
+      ),
+    );
   }
   return first;
 }

@@ -25,8 +25,14 @@ export interface IpynbNotebook {
   cells: JsonObject[];
 }
 
-/** Where we keep what nbformat has no field for (the title). */
+/** Where we keep what nbformat has no field for (the title, the device settings). */
 const OWN_METADATA = 'gpubook';
+
+/** The notebook's own metadata besides the title (e.g. `devices`, the device panel's settings). */
+function ownMetadata(notebook: Notebook): JsonObject {
+  const own = notebook.metadata[OWN_METADATA];
+  return own !== null && typeof own === 'object' && !Array.isArray(own) ? (own as JsonObject) : {};
+}
 
 export function toIpynb(notebook: Notebook): IpynbNotebook {
   return {
@@ -36,7 +42,7 @@ export function toIpynb(notebook: Notebook): IpynbNotebook {
       ...(notebook.metadata as JsonObject),
       kernelspec: { ...GPUBOOK_KERNELSPEC },
       language_info: { name: 'typescript' },
-      [OWN_METADATA]: { title: notebook.title },
+      [OWN_METADATA]: { ...ownMetadata(notebook), title: notebook.title },
     },
     cells: notebook.cells.map(cellToIpynb),
   };
@@ -114,14 +120,21 @@ export function fromIpynb(value: unknown, fallbackTitle = 'Imported notebook'): 
       ? {}
       : expectObject(nb.metadata, 'Notebook "metadata" must be an object');
   const { [OWN_METADATA]: ownValue, ...foreign } = metadata;
-  const own = (ownValue ?? {}) as JsonObject;
+  const own = (
+    ownValue !== null && typeof ownValue === 'object' && !Array.isArray(ownValue) ? ownValue : {}
+  ) as JsonObject;
   const title = typeof own.title === 'string' && own.title.trim() ? own.title : fallbackTitle;
+  const { title: _title, ...ownRest } = own;
   const seenIds = new Set<string>();
   const cells = nb.cells.map((cell, i) => cellFromIpynb(cell, i + 1, seenIds));
   const notebook = createNotebook({ title, cells });
   return {
     ...notebook,
-    metadata: { ...(foreign as Record<string, unknown>), ...notebook.metadata },
+    metadata: {
+      ...(foreign as Record<string, unknown>),
+      ...notebook.metadata,
+      ...(Object.keys(ownRest).length > 0 ? { [OWN_METADATA]: ownRest } : {}),
+    },
   };
 }
 

@@ -4,34 +4,30 @@
  *
  * Two tabs may have the same notebook open. Each stored notebook carries a revision; a
  * repository remembers the revision it last read or wrote, and a save whose base is no longer
- * current is refused with a ConflictError instead of silently overwriting the other tab's work.
- * A BroadcastChannel tells other tabs when a notebook changed, so they can offer to reload.
+ * current is refused with a ConflictError instead of silently overwriting the other tab's work
+ * (the rules are in records.ts, shared with the in-memory repository). A BroadcastChannel tells
+ * other tabs when a notebook changed, so they can offer to reload.
  */
 import { openDB, type DBSchema, type IDBPDatabase } from 'idb';
 import type { Notebook } from '../model';
-import { summarize, type NotebookRepository, type NotebookSummary } from '../repository';
+import type { NotebookRepository, NotebookSummary } from '../repository';
+import {
+  recordForAdd,
+  recordForOverwrite,
+  recordForSave,
+  sortSummaries,
+  summaryOf,
+  withTrust,
+  type NotebookChange,
+  type StoredNotebook,
+} from './records';
 
-interface StoredNotebook {
-  notebook: Notebook;
-  revision: number;
-}
+export { ConflictError, type NotebookChange } from './records';
 
 interface GpubookDB extends DBSchema {
   notebooks: { key: string; value: StoredNotebook };
+  /** Kept beside the notebooks so listing does not read every cell and output. */
   summaries: { key: string; value: NotebookSummary };
-}
-
-export class ConflictError extends Error {
-  constructor(readonly notebookId: string) {
-    super('This notebook was changed in another tab since this tab loaded it.');
-    this.name = 'ConflictError';
-  }
-}
-
-export interface NotebookChange {
-  id: string;
-  revision: number;
-  deleted: boolean;
 }
 
 const DB_NAME = 'gpubook';
@@ -64,7 +60,8 @@ export class IndexedDbNotebookRepository implements NotebookRepository {
 
   async list(): Promise<NotebookSummary[]> {
     const all = await this.db.getAll('summaries');
-    return all.sort((a, b) => b.updatedAt - a.updatedAt || a.title.localeCompare(b.title));
+    // Summaries written before trust existed have no flag: untrusted.
+    return sortSummaries(all.map((s) => ({ ...s, trusted: s.trusted ?? false })));
   }
 
   async get(id: string): Promise<Notebook | null> {
@@ -74,28 +71,20 @@ export class IndexedDbNotebookRepository implements NotebookRepository {
     return stored.notebook;
   }
 
-  /** Saves unless another tab saved a newer revision since this one last read or wrote. */
+  /** Saves unless another tab saved a newer revision (or deleted it) since this one last saw it. */
   async save(notebook: Notebook): Promise<void> {
-    const tx = this.db.transaction(['notebooks', 'summaries'], 'readwrite');
-    const current = await tx.objectStore('notebooks').get(notebook.id);
-    const base = this.known.get(notebook.id);
-    if (current && base !== undefined && current.revision !== base) {
-      tx.abort();
-      await tx.done.catch(() => {});
-      throw new ConflictError(notebook.id);
-    }
-    const revision = (current?.revision ?? 0) + 1;
-    await tx.objectStore('notebooks').put({ notebook: stripRuntime(notebook), revision }, notebook.id);
-    await tx.objectStore('summaries').put(summarize(notebook), notebook.id);
-    await tx.done;
-    this.known.set(notebook.id, revision);
-    this.channel?.postMessage({ id: notebook.id, revision, deleted: false } satisfies NotebookChange);
+    await this.write(notebook.id, (current) =>
+      recordForSave(current, this.known.get(notebook.id), notebook),
+    );
   }
 
   /** Saves this tab's version over whatever is stored (the user chose "keep mine"). */
   async overwrite(notebook: Notebook): Promise<void> {
-    this.known.delete(notebook.id);
-    await this.save(notebook);
+    await this.write(notebook.id, (current) => recordForOverwrite(current, notebook));
+  }
+
+  async add(notebook: Notebook, options: { trusted: boolean }): Promise<void> {
+    await this.write(notebook.id, (current) => recordForAdd(current, notebook, options.trusted));
   }
 
   async delete(id: string): Promise<void> {
@@ -106,12 +95,48 @@ export class IndexedDbNotebookRepository implements NotebookRepository {
     this.known.delete(id);
     this.channel?.postMessage({ id, revision: -1, deleted: true } satisfies NotebookChange);
   }
-}
 
-/** Run state (queued, running) is not part of the document; it reads back as idle. */
-function stripRuntime(notebook: Notebook): Notebook {
-  return {
-    ...notebook,
-    cells: notebook.cells.map((c) => (c.status === 'idle' ? c : { ...c, status: 'idle' })),
-  };
+  async isTrusted(id: string): Promise<boolean> {
+    return (await this.db.get('notebooks', id))?.trusted ?? false;
+  }
+
+  async setTrusted(id: string, trusted: boolean): Promise<void> {
+    const tx = this.db.transaction(['notebooks', 'summaries'], 'readwrite');
+    const current = await tx.objectStore('notebooks').get(id);
+    if (current) {
+      const next = withTrust(current, trusted);
+      await tx.objectStore('notebooks').put(next, id);
+      await tx.objectStore('summaries').put(summaryOf(next), id);
+    }
+    await tx.done;
+  }
+
+  /**
+   * Reads the stored record and writes what `next` makes of it, in one transaction, so two tabs
+   * cannot both pass the revision check. `next` may throw (a conflict): nothing is written then.
+   */
+  private async write(
+    id: string,
+    next: (current: StoredNotebook | undefined) => StoredNotebook,
+  ): Promise<void> {
+    const tx = this.db.transaction(['notebooks', 'summaries'], 'readwrite');
+    const current = await tx.objectStore('notebooks').get(id);
+    let record: StoredNotebook;
+    try {
+      record = next(current);
+    } catch (error) {
+      tx.abort();
+      await tx.done.catch(() => {});
+      throw error;
+    }
+    await tx.objectStore('notebooks').put(record, id);
+    await tx.objectStore('summaries').put(summaryOf(record), id);
+    await tx.done;
+    this.known.set(id, record.revision);
+    this.channel?.postMessage({
+      id,
+      revision: record.revision,
+      deleted: false,
+    } satisfies NotebookChange);
+  }
 }

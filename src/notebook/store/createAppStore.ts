@@ -1,7 +1,8 @@
-/** Combines the notebook, kernel and ui slices into one store (zustand's slices pattern). */
+/** Combines the notebook, kernel, ui and trust slices into one store (zustand's slices pattern). */
 import { createStore, type StoreApi } from 'zustand/vanilla';
 import { createKernelSlice, type KernelDeps } from './kernelSlice';
 import { createNotebookSlice } from './notebookSlice';
+import { createTrustSlice } from './trustSlice';
 import type { AppState } from './types';
 import { createUiSlice } from './uiSlice';
 
@@ -17,5 +18,6 @@ export function createAppStore(deps: AppStoreDeps): AppStore {
     ...createNotebookSlice(deps.now)(...args),
     ...createKernelSlice(deps)(...args),
     ...createUiSlice(...args),
+    ...createTrustSlice(...args),
   }));
 }

@@ -253,13 +253,19 @@ export function createKernelSlice(deps: KernelDeps): SliceCreator<KernelSlice> {
         if (run) edit((nb) => finishExecution(nb, run.cellId, 'idle'));
         set({ kernelState: 'dead', kernelInfo: null, kernelNotice: null });
       },
-      runCell: (cellId) => enqueue([cellId]),
-      runAll: () => enqueue(get().notebook?.cells.map((c) => c.id) ?? []),
-      runAllAbove: (cellId) => {
-        const cells = get().notebook?.cells ?? [];
-        const index = cells.findIndex((c) => c.id === cellId);
-        if (index > 0) enqueue(cells.slice(0, index).map((c) => c.id));
-      },
+      // Every run goes through the trust gate (trustSlice): an untrusted notebook asks first.
+      runCell: (cellId) =>
+        get().whenTrusted({ action: 'run-cell', cellId }, () => enqueue([cellId])),
+      runAll: () =>
+        get().whenTrusted({ action: 'run-all' }, () =>
+          enqueue(get().notebook?.cells.map((c) => c.id) ?? []),
+        ),
+      runAllAbove: (cellId) =>
+        get().whenTrusted({ action: 'run-above', cellId }, () => {
+          const cells = get().notebook?.cells ?? [];
+          const index = cells.findIndex((c) => c.id === cellId);
+          if (index > 0) enqueue(cells.slice(0, index).map((c) => c.id));
+        }),
       interrupt: () => {
         cancelQueued();
         client?.interrupt();

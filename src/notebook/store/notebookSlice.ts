@@ -29,13 +29,16 @@ export function createNotebookSlice(now: () => number = Date.now): SliceCreator<
       notebook: null,
 
       // View state belongs to the notebook it was made for: opening or closing one clears it.
-      openNotebook: (notebook) =>
+      openNotebook: (notebook, options) => {
+        get().cancelTrust();
         set({
           notebook: resetRuntimeState(notebook),
+          trusted: options?.trusted ?? false,
           activeCellId: null,
           focusRequest: null,
           markdownEditing: {},
-        }),
+        });
+      },
       closeNotebook: () =>
         set({ notebook: null, activeCellId: null, focusRequest: null, markdownEditing: {} }),
       changeNotebook: (update, options) => change(update, options?.touch ?? true),

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { createCell, createNotebook, type Cell, type Notebook } from '../model';
-import { InMemoryNotebookRepository } from '../repository';
+import { InMemoryNotebookRepository } from '../storage/memory-repository';
 import { startAutosave } from './autosave';
 import { insertCellNextTo, runAndAdvance, runAndInsertBelow } from './commands';
 import { createAppStore, type AppStore } from './createAppStore';
@@ -29,7 +29,7 @@ function setup(cells: Cell[]): Harness {
     },
     now: () => clock.now,
   });
-  store.getState().openNotebook(createNotebook({ cells, now: 500 }));
+  store.getState().openNotebook(createNotebook({ cells, now: 500 }), { trusted: true });
   return {
     store,
     kernels,
@@ -349,7 +349,7 @@ describe('autosave', () => {
     const older = createNotebook({ title: 'older', now: 10 });
     await repository.save(older);
     const h = (harness = setup([code('a')]));
-    const autosave = startAutosave(h.store, repository, 60_000);
+    const autosave = startAutosave(h.store, repository, { delayMs: 60_000 });
     h.clock.now = 5000;
     h.store.getState().setTitle('fresh');
     expect((await repository.list()).map((n) => n.title)).toEqual(['older']); // not yet

@@ -6,11 +6,16 @@ import type { StateCreator } from 'zustand';
 import type { KernelState } from '../../kernel/client';
 import type { KernelInfo } from '../../kernel/protocol';
 import type { CellType, Notebook } from '../model';
+import type { TrustRequest } from '../trust';
 
 export interface NotebookSlice {
   /** The open notebook, or null on the home page. */
   notebook: Notebook | null;
-  openNotebook(notebook: Notebook): void;
+  /**
+   * Shows `notebook`. `trusted` (default false, so forgetting it fails safe) says whether its code
+   * may run without asking; see TrustSlice.
+   */
+  openNotebook(notebook: Notebook, options?: { trusted?: boolean }): void;
   closeNotebook(): void;
   /**
    * Applies a pure model operation to the open notebook. `touch` (the default) marks a change of
@@ -33,7 +38,7 @@ export interface NotebookSlice {
 export type KernelResetReason = 'interrupt' | 'restart' | 'crash';
 
 export interface KernelNotice {
-  reason: KernelResetReason | 'failed';
+  reason: KernelResetReason | 'failed' | 'device-lost';
   /** Headline, e.g. "Kernel restarted: variables from earlier cells are gone". */
   message: string;
   /** Why it happened, in a sentence. */
@@ -78,6 +83,19 @@ export interface UiSlice {
   setMarkdownEditing(cellId: string, editing: boolean): void;
 }
 
-export type AppState = NotebookSlice & KernelSlice & UiSlice;
+export interface TrustSlice {
+  /** Whether the open notebook's code may run without asking (see ../trust.ts). */
+  trusted: boolean;
+  /** A run that waits for the user to trust the notebook (the trust dialog shows while set). */
+  trustRequest: TrustRequest | null;
+  setTrusted(trusted: boolean): void;
+  /** Runs `run` now if the notebook is trusted; otherwise keeps it and asks for trust. */
+  whenTrusted(request: TrustRequest, run: () => void): void;
+  /** The user trusts the notebook: it stays trusted and the waiting run goes ahead. */
+  confirmTrust(): void;
+  cancelTrust(): void;
+}
+
+export type AppState = NotebookSlice & KernelSlice & UiSlice & TrustSlice;
 
 export type SliceCreator<T> = StateCreator<AppState, [], [], T>;

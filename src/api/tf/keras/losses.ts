@@ -44,7 +44,7 @@ export abstract class Loss extends Callable<[unknown, unknown, unknown?], Tensor
   protected constructor(defaultName: string, kwargs: Record<string, unknown>) {
     super();
     this.name = kwargs.name === undefined ? defaultName : String(kwargs.name);
-    this.reduction = reductionArg(kwargs.reduction, this.constructor.name);
+    this.reduction = reductionArg(kwargs.reduction, defaultName);
   }
 
   /** The unreduced loss, one value per sample (Keras's `Loss.call`). */
@@ -67,6 +67,10 @@ export abstract class Loss extends Callable<[unknown, unknown, unknown?], Tensor
 
   getConfig(): Record<string, unknown> {
     return { name: this.name, reduction: this.reduction };
+  }
+
+  override toString(): string {
+    return `<keras.losses ${this.name} reduction=${this.reduction}>`;
   }
 }
 

@@ -55,7 +55,7 @@ export abstract class Metric extends Callable<unknown[], Tensor> {
   abstract fresh(): Metric;
 
   override toString(): string {
-    return `<keras.metrics.${this.constructor.name} name=${this.name}>`;
+    return `<keras.metrics ${this.name}>`;
   }
 }
 
@@ -100,11 +100,11 @@ abstract class AccuracyMetric extends Metric {
 
   updateState(...args: unknown[]): void {
     const a = bindArgs(
-      { name: `${this.constructor.name}.updateState`, params: ['yTrue', 'yPred', 'sampleWeight'] },
+      { name: `${this.name}.updateState`, params: ['yTrue', 'yPred', 'sampleWeight'] },
       args,
     );
     if (a.sampleWeight !== undefined && a.sampleWeight !== null) {
-      throw new TypeError(`${this.constructor.name}.updateState: sampleWeight is not supported`);
+      throw new TypeError(`${this.name}.updateState: sampleWeight is not supported`);
     }
     const pred = toTensor(a.yPred);
     let target = toTensor(a.yTrue);

@@ -52,7 +52,7 @@ export abstract class KerasOptimizer extends Optimizer {
 
   protected constructor(
     rule: UpdateRule,
-    className: string,
+    readonly className: string,
     params: readonly string[],
     args: readonly unknown[],
   ) {
@@ -158,7 +158,7 @@ export abstract class KerasOptimizer extends Optimizer {
   }
 
   override toString(): string {
-    return `<keras.optimizers.${this.constructor.name} ${JSON.stringify(this.getConfig())}>`;
+    return `<keras.optimizers.${this.className} ${JSON.stringify(this.getConfig())}>`;
   }
 }
 

@@ -16,12 +16,14 @@ import type {
   TypedArray,
   UnaryOp,
   View,
+  GemmOptions,
 } from '../../backend';
 import { randomFill } from '../../random';
 import { CpuBuffer, arrayOf, asCpuBuffer } from './buffer';
 import { col2imKernel, im2colKernel, maxPool2dBackwardKernel, maxPool2dKernel } from './conv';
 import { binaryKernel, binaryScalarKernel, unaryKernel } from './elementwise';
 import { matmulKernel } from './matmul';
+import { gemmKernel } from './gemm';
 import { reduceKernel } from './reduce';
 import {
   gatherColumnsKernel,
@@ -168,6 +170,10 @@ export class CpuBackend implements Backend {
 
   matmul(a: View, b: View, out: OutView): void {
     this.run(() => matmulKernel(a, b, out));
+  }
+
+  gemm(a: View, b: View, out: OutView, options: GemmOptions): void {
+    this.run(() => gemmKernel(a, b, out, options));
   }
 
   softmax(x: View, out: OutView, log: boolean): void {

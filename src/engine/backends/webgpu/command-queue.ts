@@ -33,7 +33,8 @@ type HeldOperation =
       readonly params: Uint32Array<ArrayBuffer>;
     }
   | { readonly kind: 'write'; readonly buffer: GPUBuffer; readonly data: Uint32Array<ArrayBuffer> }
-  | { readonly kind: 'later'; readonly buffer: GPUBuffer; readonly data: Promise<ArrayBufferView> };
+  | { readonly kind: 'later'; readonly buffer: GPUBuffer; readonly data: Promise<ArrayBufferView> }
+  | { readonly kind: 'marker'; readonly reached: () => void };
 
 /** The 32-bit words of host data (every dtype we hold is 4 bytes wide). */
 function asWords(data: ArrayBufferView): Uint32Array<ArrayBuffer> {
@@ -72,7 +73,7 @@ export class CommandQueue {
 
   constructor(
     private readonly device: GPUDevice,
-    private readonly maxDispatchesPerSubmit = 64,
+    readonly maxDispatchesPerSubmit = 64,
   ) {
     this.staging = new Uint32Array(maxDispatchesPerSubmit * SLOT_WORDS);
     this.uniform = device.createBuffer({
@@ -193,6 +194,20 @@ export class CommandQueue {
     this.draining ??= this.drain();
   }
 
+  /**
+   * Resolves once everything recorded so far is submitted (throws if pending host data failed to
+   * arrive). Unlike `settled` it does not wait for host data queued after the call: a read waiting
+   * for a transfer gated behind it could deadlock two devices that each read from the other.
+   */
+  async submitted(): Promise<void> {
+    if (this.draining) {
+      await new Promise<void>((reached) => this.held.push({ kind: 'marker', reached }));
+    }
+    const error = this.heldError;
+    this.heldError = null;
+    if (error) throw error;
+  }
+
   /** Resolves once nothing is held (without reporting a failed pending write). */
   async idle(): Promise<void> {
     while (this.draining) await this.draining;
@@ -218,6 +233,8 @@ export class CommandQueue {
         this.submit(operation.commands, operation.params);
       } else if (operation.kind === 'write') {
         this.device.queue.writeBuffer(operation.buffer, 0, operation.data);
+      } else if (operation.kind === 'marker') {
+        operation.reached();
       } else {
         try {
           const ready = await operation.data;

@@ -6,7 +6,8 @@
 import type { BufferPool } from './buffer-pool';
 import type { CommandQueue, WorkgroupCount } from './command-queue';
 import type { BindingSignature, CompiledKernel, PipelineCache } from './pipeline-cache';
-import type { KernelOverrides } from './variants';
+import { memoryStore, TuneCache, type TrialResult } from './autotune';
+import { matmulCandidates, type KernelOverrides, type MatmulVariant } from './variants';
 import { expandWgsl, type TemplateInputs } from './wgsl-template';
 
 /** What the kernel selection rules know about the adapter. */
@@ -30,8 +31,14 @@ export function grid64(items: number): WorkgroupCount {
 }
 
 export class KernelContext {
-  /** Variants forced instead of the selection rules (tests compare them; a tuner may set them). */
+  /** Variants forced instead of the selection rules (tests compare them). */
   readonly overrides: KernelOverrides = {};
+  /** Whether unseen matmul shape classes start a tuning run (tests of fixed variants turn it off). */
+  autotune = true;
+  /** Matmul variants the tuner times on this device. */
+  readonly candidates: readonly MatmulVariant[];
+  /** Every tuning run's measurements, for reports (bench/RESULTS.md) and tests. */
+  readonly tuneLog: { key: string; results: TrialResult[] }[] = [];
 
   constructor(
     readonly device: GPUDevice,
@@ -39,7 +46,14 @@ export class KernelContext {
     readonly queue: CommandQueue,
     readonly pool: BufferPool,
     readonly profile: AdapterProfile,
-  ) {}
+    /** Tuned matmul choices per shape class (the backend preloads stored ones). */
+    readonly tuner: TuneCache = new TuneCache(
+      memoryStore(),
+      matmulCandidates(device.features.has('subgroups')),
+    ),
+  ) {
+    this.candidates = matmulCandidates(device.features.has('subgroups'));
+  }
 
   /** A kernel compiled from a `.wgsl` template; `key` must identify the inputs uniquely. */
   kernel(

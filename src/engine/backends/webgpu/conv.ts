@@ -27,18 +27,20 @@ function writeGeometry(params: ParamBlock, g: Conv2dGeometry): ParamBlock {
 
 /** x: [N, C, H, W] → columns [N * outH * outW, C * kH * kW]. */
 export function im2col(ctx: KernelContext, x: View, g: Conv2dGeometry, out: OutView): void {
-  const n = g.batch * g.outHeight * g.outWidth * g.inChannels * g.kernelHeight * g.kernelWidth;
-  if (n === 0) return;
+  const windows = g.batch * g.outHeight * g.outWidth * g.inChannels;
+  if (windows === 0 || g.kernelHeight * g.kernelWidth === 0) return;
   const kernel = ctx.kernel('im2col', '', 'wr', im2colSource, () => ({}));
   writeGeometry(ctx.queue.params(), g).i32(14, x.offset).list(15, x.strides, 4);
-  ctx.run(kernel, [outputOf(out), gpuOf(x)], grid64(n));
+  ctx.run(kernel, [outputOf(out), gpuOf(x)], grid64(windows));
 }
 
 /** columns → [N, C, H, W], summing overlapping windows. */
 export function col2im(ctx: KernelContext, columns: View, g: Conv2dGeometry, out: OutView): void {
   const n = g.batch * g.inChannels * g.inHeight * g.inWidth;
   if (n === 0) return;
-  const kernel = ctx.kernel('col2im', '', 'wr', col2imSource, () => ({}));
+  // Stride 1 (the common case) needs no division to find the windows covering a pixel.
+  const flags = g.strideH === 1 && g.strideW === 1 ? ['STRIDE1'] : [];
+  const kernel = ctx.kernel('col2im', flags.join(','), 'wr', col2imSource, () => ({ flags }));
   writeGeometry(ctx.queue.params(), g)
     .i32(14, columns.offset)
     .i32(15, columns.strides[0])

@@ -8,6 +8,7 @@ import type {
   BinaryOp,
   Conv2dGeometry,
   DType,
+  GemmOptions,
   DeviceBuffer,
   OutView,
   Pool2dGeometry,
@@ -26,13 +27,15 @@ import { assign, binary, binaryScalar, fill, unary } from './elementwise';
 import { gatherColumns, scatterColumns } from './gather-scatter';
 import { unwrap, WebGPUBuffer } from './gpu-buffer';
 import { indexAdd, indexSelect } from './index-select';
+import { indexedDbStore, memoryStore, TuneCache, type TuneStore } from './autotune';
 import { matmul } from './matmul';
 import { PipelineCache } from './pipeline-cache';
+import { KernelProfiler, summarizeTimings } from './profiler';
 import { maxPool2d, maxPool2dBackward } from './pool';
 import { random } from './random';
 import { reduce } from './reduce';
 import { softmax } from './softmax';
-import type { KernelOverrides } from './variants';
+import { matmulCandidates, type KernelOverrides } from './variants';
 
 export type { KernelOverrides, MatmulVariant, RowMode } from './variants';
 
@@ -76,6 +79,10 @@ export class WebGPUBackend implements Backend {
   constructor(
     readonly device: GPUDevice,
     readonly info: GPUAdapterInfo,
+    tuner: TuneCache = new TuneCache(
+      memoryStore(),
+      matmulCandidates(device.features.has('subgroups')),
+    ),
   ) {
     this.lost = device.lost;
     this.limits = device.limits;
@@ -83,7 +90,14 @@ export class WebGPUBackend implements Backend {
     this.pool = new BufferPool(device, storageUsage(), 'tensor');
     this.staging = new BufferPool(device, stagingUsage(), 'readback');
     const pipelines = new PipelineCache(device, commonSource);
-    this.ctx = new KernelContext(device, pipelines, new CommandQueue(device), this.pool, profile);
+    this.ctx = new KernelContext(
+      device,
+      pipelines,
+      new CommandQueue(device),
+      this.pool,
+      profile,
+      tuner,
+    );
     this.overrides = this.ctx.overrides;
     device.addEventListener('uncapturederror', (event) => {
       this.deviceError ??= new Error(`WebGPU error: ${event.error.message}`);
@@ -102,6 +116,24 @@ export class WebGPUBackend implements Backend {
 
   poolStats(): PoolStats {
     return this.pool.stats();
+  }
+
+  /**
+   * Starts timing every dispatch (timestamp queries; throws where the adapter has none). The
+   * returned function stops and resolves to total GPU milliseconds per kernel, largest first.
+   */
+  profileDispatches(): () => Promise<{ label: string; ms: number; count: number }[]> {
+    if (!KernelProfiler.supported(this.device))
+      throw new Error('profileDispatches: no timestamp queries');
+    this.ctx.queue.flush();
+    const profiler = new KernelProfiler(this.device);
+    this.ctx.queue.profiler = profiler;
+    return async () => {
+      this.ctx.queue.flush();
+      if (this.ctx.queue.profiler === profiler) this.ctx.queue.profiler = null;
+      await this.ctx.queue.settled();
+      return summarizeTimings(await profiler.collect());
+    };
   }
 
   allocate(bytes: number): DeviceBuffer {
@@ -153,7 +185,7 @@ export class WebGPUBackend implements Backend {
       this.ctx.queue.copy(owned.gpu, offset * 4, staging, 0, bytes);
       this.ctx.queue.flush();
       // The copy may be held behind host data still on its way; map only once it is submitted.
-      await this.ctx.queue.settled();
+      await this.ctx.queue.submitted();
       try {
         await staging.mapAsync(GPUMapMode.READ, 0, bytes);
       } catch (error) {
@@ -166,6 +198,11 @@ export class WebGPUBackend implements Backend {
     }
     await this.checkErrors();
     return dtype === 'int32' ? new Int32Array(data) : new Float32Array(data);
+  }
+
+  /** Resolves once running autotuning jobs have chosen their variants. */
+  async tuned(): Promise<void> {
+    await this.ctx.tuner.settled();
   }
 
   async synchronize(): Promise<void> {
@@ -230,6 +267,16 @@ export class WebGPUBackend implements Backend {
     matmul(this.ctx, a, b, out);
   }
 
+  gemm(a: View, b: View, out: OutView, options: GemmOptions): void {
+    matmul(this.ctx, a, b, out, {
+      bias: options.bias ?? null,
+      relu: options.relu,
+      nchw: options.nchwPixels !== undefined,
+      pixels: options.nchwPixels,
+      sumBatches: options.sumBatches,
+    });
+  }
+
   softmax(x: View, out: OutView, log: boolean): void {
     softmax(this.ctx, x, out, log);
   }
@@ -267,21 +314,38 @@ export class WebGPUBackend implements Backend {
   }
 }
 
-/** Opens a device on `adapter` with its full limits and wraps it in a backend. */
-export async function createWebGPUBackend(adapter: GPUAdapter): Promise<WebGPUBackend> {
+/** Bump when kernels change enough that stored tuning choices should be measured again. */
+const KERNEL_VERSION = 1;
+
+/**
+ * Opens a device on `adapter` with its full limits and wraps it in a backend. Tuned kernel choices
+ * persist in `store` (default: IndexedDB where it exists, keyed by adapter; memory otherwise).
+ */
+export async function createWebGPUBackend(
+  adapter: GPUAdapter,
+  store?: TuneStore,
+): Promise<WebGPUBackend> {
   const requiredLimits: Record<string, number> = {};
   for (const name of RAISED_LIMITS) {
     const value = adapter.limits[name];
     if (typeof value === 'number') requiredLimits[name] = value;
   }
   // Timestamps let the profiler and a future autotuner time kernels where the adapter allows.
-  const requiredFeatures: GPUFeatureName[] = adapter.features.has('timestamp-query')
-    ? ['timestamp-query']
-    : [];
+  // Subgroups let matmul share loads across quads (see kernels/matmul-blocked.wgsl).
+  const requiredFeatures = (['timestamp-query', 'subgroups'] as GPUFeatureName[]).filter((f) =>
+    adapter.features.has(f),
+  );
   const device = await adapter.requestDevice({
     requiredLimits,
     requiredFeatures,
     label: 'gpubook',
   });
-  return new WebGPUBackend(device, adapter.info);
+  const info = adapter.info;
+  const adapterKey = `${info.vendor}|${info.architecture}|${info.device}|${info.description}|v${KERNEL_VERSION}`;
+  const tuner = new TuneCache(
+    store ?? indexedDbStore(adapterKey) ?? memoryStore(),
+    matmulCandidates(device.features.has('subgroups')),
+  );
+  await tuner.preload();
+  return new WebGPUBackend(device, info, tuner);
 }

@@ -2,6 +2,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { nodeGpuBackend } from '../../testing/node-gpu';
 import type { WebGPUBackend } from './index';
 import { chooseMatmulVariant } from './matmul';
+import { matmulCandidates } from './variants';
 import { at, randomFloats, rng, Workspace, type HostView } from './test-support';
 import type { MatmulVariant } from './variants';
 
@@ -48,6 +49,7 @@ describe.skipIf(!backend)('matmul kernels', () => {
     const b = operand(c.k, c.n, c.batch, !!c.transposeB, !!c.broadcastB, offset, c.n * 17 + c.k);
     const out = ws.output('float32', [c.batch, c.m, c.n]);
     gpu.overrides.matmul = variant;
+    gpu.context.autotune = false;
     gpu.matmul(a.view, b.view, out);
     const actual = await ws.read(out);
     for (let batch = 0; batch < c.batch; batch++) {
@@ -84,7 +86,10 @@ describe.skipIf(!backend)('matmul kernels', () => {
     [4, 129, 1],
   ];
 
-  for (const variant of ['register', 'tiled'] as MatmulVariant[]) {
+  // Every variant the tuner may pick, plus plain twins of the quad shapes (adapters without
+  // subgroups) and a thin 1x8 blocked shape.
+  const variants: MatmulVariant[] = [...matmulCandidates(true), 's16x8@4x8', 's1x8@32x1'];
+  for (const variant of variants) {
     it(`${variant}: odd and aligned sizes in every transpose layout`, async () => {
       for (const [m, k, n] of sizes) {
         for (const transposeA of [false, true]) {
@@ -119,10 +124,11 @@ describe.skipIf(!backend)('matmul kernels', () => {
     expect(compiled.some((label) => label.startsWith('matmul[|'))).toBe(true);
   });
 
-  it('chooses the register kernel on CPU emulation and tiles on GPUs for large products', () => {
-    const big = { batch: 1, m: 512, n: 512, k: 512 };
-    expect(chooseMatmulVariant({ cpuEmulated: true }, big)).toBe('register');
-    expect(chooseMatmulVariant({ cpuEmulated: false }, big)).toBe('tiled');
-    expect(chooseMatmulVariant({ cpuEmulated: false }, { ...big, m: 1 })).toBe('register');
+  it('chooses a forced variant, and the default for products too small to tune', () => {
+    const input = { batch: 1, m: 4, n: 4, k: 4, aLayout: 'k', bLayout: 'n' } as const;
+    gpu.overrides.matmul = 'tiled';
+    expect(chooseMatmulVariant(gpu.context, input)).toBe('tiled');
+    gpu.overrides.matmul = undefined;
+    expect(chooseMatmulVariant(gpu.context, input)).toBe(gpu.context.candidates[0]);
   });
 });

@@ -47,7 +47,10 @@ export class PipelineCache {
       return cached;
     }
     const layout = this.bindGroupLayout(signature);
-    const source = `${this.prelude}\n${build()}`;
+    // WGSL directives (`enable subgroups;`) must precede every declaration, the prelude's too.
+    const body = build();
+    const directives = body.match(/^enable [a-z0-9_, ]+;$/gm) ?? [];
+    const source = `${directives.join(' ')}${this.prelude}\n${body.replace(/^enable [a-z0-9_, ]+;$/gm, '')}`;
     // Validation errors of pipeline creation are asynchronous in WebGPU: capture them in an error
     // scope once per pipeline and surface them (named) at the next read or synchronize.
     this.device.pushErrorScope('validation');

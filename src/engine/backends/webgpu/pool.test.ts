@@ -73,6 +73,10 @@ const GEOMETRIES: Pool2dGeometry[] = [
   adaptive(2, 3, 7, 5, 3, 2),
   adaptive(1, 2, 6, 6, 4, 6),
   adaptive(1, 1, 9, 4, 1, 1),
+  // Disjoint windows (the one-invocation-per-window backward) with uncovered last rows/columns.
+  plain(2, 3, 9, 7, 2, 2, 0),
+  plain(1, 2, 8, 11, 3, 3, 0),
+  adaptive(2, 2, 8, 6, 4, 3),
 ];
 
 /** [start, end) of window o along an axis (clipped to the input). */

@@ -2,6 +2,7 @@
 
 import type { OutView, Pool2dGeometry, View } from '../../backend';
 import backwardSource from '../../../../kernels/pool-backward.wgsl?raw';
+import disjointSource from '../../../../kernels/pool-backward-disjoint.wgsl?raw';
 import forwardSource from '../../../../kernels/pool.wgsl?raw';
 import { grid64, type KernelContext } from './context';
 import { gpuOf, outputOf } from './gpu-buffer';
@@ -47,6 +48,24 @@ export function maxPool2dBackward(
 ): void {
   const n = g.batch * g.channels * g.inHeight * g.inWidth;
   if (n === 0) return;
+  // Disjoint windows: one invocation per window writes its pixels (no search for covering windows).
+  const disjoint = g.adaptive
+    ? g.inHeight % g.outHeight === 0 && g.inWidth % g.outWidth === 0
+    : g.strideH === g.kernelHeight && g.strideW === g.kernelWidth && g.padH === 0 && g.padW === 0;
+  if (disjoint) {
+    const windows = g.batch * g.channels * g.outHeight * g.outWidth;
+    const size = g.adaptive
+      ? { ...g, kernelHeight: g.inHeight / g.outHeight, kernelWidth: g.inWidth / g.outWidth }
+      : g;
+    const kernel = ctx.kernel('max-pool2d-backward-disjoint', '', 'wrr', disjointSource, () => ({}));
+    writeGeometry(ctx.queue.params(), size)
+      .i32(13, gradOut.offset)
+      .list(14, gradOut.strides, 4)
+      .i32(18, indices.offset)
+      .list(19, indices.strides, 4);
+    ctx.run(kernel, [outputOf(out), gpuOf(gradOut), gpuOf(indices)], grid64(windows));
+    return;
+  }
   const kernel = ctx.kernel('max-pool2d-backward', '', 'wrr', backwardSource, () => ({}));
   writeGeometry(ctx.queue.params(), g)
     .i32(13, gradOut.offset)

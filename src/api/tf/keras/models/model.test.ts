@@ -9,6 +9,7 @@ import { SparseCategoricalCrossentropy } from '../losses';
 import { SparseTopKCategoricalAccuracy } from '../metrics';
 import { resetNames } from '../naming';
 import { Adam } from '../optimizers';
+import { Model } from './model';
 import { Sequential } from './sequential';
 
 const device = cpu();
@@ -154,5 +155,32 @@ describe('Keras compile / fit / evaluate / predict', () => {
     const trained = await Promise.all([0, 1, 2].map(() => model(x, { training: true }).tolist()));
     expect(trained.some((t) => JSON.stringify(t) !== JSON.stringify(a))).toBe(true);
     await expect(model.fit(x, x)).rejects.toThrow(/compile/);
+  });
+
+  it('a subclassed tf.keras.Model finds its layers in its fields, trains, and prints a summary', async () => {
+    class Net extends Model {
+      hidden = new Dense(8, { activation: 'relu' });
+      out = new Dense(3, { activation: 'softmax' });
+      protected override call(x: Tensor): Tensor {
+        return this.out(this.hidden(x));
+      }
+    }
+    const net = new Net();
+    expect(net.name).toBe('net');
+    expect(() => net.summary()).toThrow(/not yet been built/);
+    const data = blobs(64, 6);
+    net.compile({
+      optimizer: new Adam(0.05),
+      loss: 'sparse_categorical_crossentropy',
+      metrics: ['accuracy'],
+    });
+    const history = await net.fit(data.x, data.y, { epochs: 3, verbose: 0 });
+    expect(history.history.loss[2]).toBeLessThan(history.history.loss[0]);
+    expect(net.layers.map((l) => l.name)).toEqual(['dense', 'dense_1']);
+    expect(net.trainableVariables.map((v) => v.shape)).toEqual([[4, 8], [8], [8, 3], [3]]);
+    const text = net.summaryText();
+    expect(text).toContain('Model: "net"');
+    expect(text).toContain('dense_1 (Dense)              (None, 3)                 27');
+    expect(text).toContain('Total params: 67');
   });
 });

@@ -5,7 +5,7 @@
  * the step itself — forward, loss as lossFn(yTrue, yPred), gradients from a GradientTape,
  * `optimizer.applyGradients` — and Keras's names and printing.
  */
-import { noGrad, ops, Tensor } from '../../../../engine';
+import { noGrad, ops, ShapeError, Tensor } from '../../../../engine';
 import {
   evaluateLoop,
   fitLoop,
@@ -16,14 +16,24 @@ import {
   type TrainingObserver,
   type TrainingTask,
 } from '../../../../engine/training';
-import { asInt, asNumber, bindArgs, boolArg, describe, optional } from '../../../args';
+import {
+  asInt,
+  asNumber,
+  bindArgs,
+  boolArg,
+  describe,
+  isOptionsObject,
+  optional,
+} from '../../../args';
+import { currentStrategy } from '../../../distribute/scope';
 import { GradientTapeImpl } from '../../gradient-tape';
 import { Callback, EarlyStopping, History } from '../callbacks';
-import { Layer } from '../layers/layer';
+import { Layer, toTensor, type CallOptions, type ShapeSpec } from '../layers/layer';
 import { getLoss, type CompiledLoss } from '../losses';
 import { getMetric, type Metric } from '../metrics';
 import { getOptimizer, type KerasOptimizer } from '../optimizers';
 import { splitTail, toBatches } from './data-adapter';
+import { summaryLines, type SummaryOptions } from './summary';
 
 interface Compiled {
   optimizer: KerasOptimizer;
@@ -83,14 +93,121 @@ function loopMetric(metric: Metric): LoopMetric {
   };
 }
 
-export abstract class Model extends Layer {
+/**
+ * `tf.keras.Model`: subclass it (`class Net extends tf.keras.Model { constructor() { super();
+ * this.dense = new Dense(4); } call(x, training) { … } }`); sublayers are found in the fields in
+ * the order they were assigned. Sequential is a Model whose layers are its stack.
+ */
+export class Model extends Layer {
+  /** The class name shown in summaries; a user's subclass is shown under its own name. */
+  static readonly kerasClassName: string = 'Model';
+
   optimizer: KerasOptimizer | null = null;
+  /** The tf.distribute strategy whose scope made this model; its fit runs on every replica. */
+  readonly distributeStrategy = currentStrategy();
   /** The History of the last fit. */
   history: History | null = null;
   private compiled: Compiled | null = null;
 
-  protected constructor(className: string, kwargs: Record<string, unknown>) {
-    super(className, kwargs);
+  constructor(...args: unknown[]) {
+    const a = bindArgs(
+      { name: 'Model', params: ['inputs', 'outputs', 'name'], keywordOnly: ['trainable'] },
+      args,
+    );
+    if (a.inputs !== undefined || a.outputs !== undefined) {
+      throw new TypeError(
+        'tf.keras.Model(inputs, outputs): the functional API is not supported; use Sequential or subclass Model',
+      );
+    }
+    const cls = new.target as unknown as { kerasClassName: string; name: string };
+    // Own static name for the library's models (class names may be minified); else the subclass's.
+    const className = Object.prototype.hasOwnProperty.call(cls, 'kerasClassName')
+      ? cls.kerasClassName
+      : cls.name || 'Model';
+    super(className, { name: a.name, trainable: a.trainable });
+  }
+
+  /** The model's forward pass; subclasses define it (Keras's `call(inputs, training)`). */
+  protected call(_x: Tensor, _training: boolean): Tensor {
+    throw new Error(
+      `${this.className}: define call(inputs, training) in your subclass of tf.keras.Model`,
+    );
+  }
+
+  /** Output shapes of subclassed models are only known per call (Keras prints "multiple"). */
+  computeOutputShape(_inputShape: ShapeSpec): ShapeSpec {
+    throw new Error(
+      `${this.className}: the output shape of a subclassed model is only known by calling it`,
+    );
+  }
+
+  protected override invoke(inputs: unknown, options?: CallOptions): Tensor {
+    const training = isOptionsObject(options) && options.training === true;
+    let x = toTensor(inputs);
+    const weight = this.weights[0];
+    if (weight && x.deviceObject !== weight.deviceObject) x = x.to(weight.deviceObject);
+    const y = this.call(x, training);
+    this.built = true;
+    return y;
+  }
+
+  /** The sublayers: for a subclassed model, the Layer fields (and lists of layers) in assignment order. */
+  get layers(): Layer[] {
+    const found: Layer[] = [];
+    for (const value of Object.values(this as object)) {
+      if (value instanceof Layer) found.push(value);
+      else if (Array.isArray(value)) for (const v of value) if (v instanceof Layer) found.push(v);
+    }
+    return found;
+  }
+
+  override get weights(): Tensor[] {
+    return this.layers.flatMap((l) => l.weights);
+  }
+
+  override get trainableWeights(): Tensor[] {
+    return this.trainable ? this.layers.flatMap((l) => l.trainableWeights) : [];
+  }
+
+  override get nonTrainableWeights(): Tensor[] {
+    return this.trainable ? this.layers.flatMap((l) => l.nonTrainableWeights) : this.weights;
+  }
+
+  override get namedWeights(): Layer['namedWeights'] {
+    return this.layers.flatMap((l) => l.namedWeights);
+  }
+
+  override countParams(): number {
+    if (!this.built) throw notBuilt();
+    return this.layers.reduce((n, l) => n + l.countParams(), 0);
+  }
+
+  /** Prints Keras's table: layer (type), output shape, param #, and the totals. */
+  summary(options: SummaryOptions = {}): void {
+    if (!this.built) throw notBuilt();
+    const print = options.printFn ?? writeOutput;
+    for (const line of summaryLines(this.name, this.layers, options)) print(line);
+  }
+
+  /** The summary as text (for display or tests). */
+  summaryText(options: Omit<SummaryOptions, 'printFn'> = {}): string {
+    if (!this.built) throw notBuilt();
+    return summaryLines(this.name, this.layers, options).join('\n');
+  }
+
+  /** Finds a layer by name or index, as `model.get_layer`. */
+  getLayer(nameOrIndex: string | number): Layer {
+    const layers = this.layers;
+    const layer =
+      typeof nameOrIndex === 'number'
+        ? layers[nameOrIndex]
+        : layers.find((l) => l.name === nameOrIndex);
+    if (!layer) {
+      throw new Error(
+        `No such layer: ${nameOrIndex}. Existing layers are: ${layers.map((l) => l.name).join(', ')}.`,
+      );
+    }
+    return layer;
   }
 
   /** compile({ optimizer, loss, metrics }): names as Keras accepts them ('adam', 'accuracy', …) or objects. */
@@ -164,8 +281,19 @@ export abstract class Model extends Layer {
     };
     const named = (): Record<string, Tensor> =>
       Object.fromEntries(this.namedWeights.map((w) => [w.name, w.value]));
+    const strategy = this.distributeStrategy;
+    const replicated =
+      strategy && strategy.numReplicasInSync > 1
+        ? strategy.kerasSteps(this, {
+            forward,
+            weights: () => this.weights,
+            trainableVariables: () => this.trainableVariables,
+            applyGradients: (pairs) => compiled.optimizer.applyGradients(pairs),
+          })
+        : null;
     return {
       trainStep: (batch) => {
+        if (replicated) return replicated.trainStep(batch);
         const tape = new GradientTapeImpl();
         const r = forward(batch, true);
         const variables = this.trainableVariables;
@@ -173,7 +301,7 @@ export abstract class Model extends Layer {
         compiled.optimizer.applyGradients(grads.map((g, i) => [g, variables[i]] as const));
         return { loss: r.loss.detach(), preds: r.preds.detach(), labels: r.labels };
       },
-      evalStep: (batch) => forward(batch, false),
+      evalStep: (batch) => (replicated ? replicated.evalStep(batch) : forward(batch, false)),
       // Keras passes `training` to each call instead of switching a mode.
       setTraining: () => {},
       stateDict: named,
@@ -363,4 +491,11 @@ async function toArray(data: AsyncIterable<unknown>): Promise<unknown[]> {
   const out: unknown[] = [];
   for await (const b of data) out.push(b);
   return out;
+}
+
+function notBuilt(): Error {
+  return new ShapeError(
+    'This model has not yet been built. Build the model first by calling `build()` or by calling ' +
+      'the model on a batch of data (or give the first layer an `inputShape` / `inputLength`).',
+  );
 }

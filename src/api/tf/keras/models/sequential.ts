@@ -7,15 +7,14 @@ import { ShapeError, type Tensor } from '../../../../engine';
 import { bindArgs, describe, isOptionsObject } from '../../../args';
 import { Layer, toTensor, type CallOptions, type ShapeSpec } from '../layers/layer';
 import { Model } from './model';
-import { summaryLines, type SummaryOptions } from './summary';
-import { writeOutput } from '../../../../engine/training/output';
 
 export class Sequential extends Model {
+  static override readonly kerasClassName: string = 'Sequential';
   private readonly stack: Layer[] = [];
 
   constructor(...args: unknown[]) {
     const a = bindArgs({ name: 'Sequential', params: ['layers', 'name'] }, args);
-    super('Sequential', { name: a.name });
+    super({ name: a.name });
     if (a.layers !== undefined && a.layers !== null) {
       if (!Array.isArray(a.layers))
         throw new TypeError(
@@ -26,7 +25,7 @@ export class Sequential extends Model {
   }
 
   /** The layers, in order (a copy: use add/pop to change the model). */
-  get layers(): Layer[] {
+  override get layers(): Layer[] {
     return [...this.stack];
   }
 
@@ -100,55 +99,8 @@ export class Sequential extends Model {
     return x;
   }
 
-  protected call(x: Tensor, training: boolean): Tensor {
+  protected override call(x: Tensor, training: boolean): Tensor {
     return this.invoke(x, { training });
-  }
-
-  override get weights(): Tensor[] {
-    return this.stack.flatMap((l) => l.weights);
-  }
-
-  override get trainableWeights(): Tensor[] {
-    return this.trainable ? this.stack.flatMap((l) => l.trainableWeights) : [];
-  }
-
-  override get nonTrainableWeights(): Tensor[] {
-    return this.trainable ? this.stack.flatMap((l) => l.nonTrainableWeights) : this.weights;
-  }
-
-  override get namedWeights(): Layer['namedWeights'] {
-    return this.stack.flatMap((l) => l.namedWeights);
-  }
-
-  override countParams(): number {
-    if (!this.built) throw notBuilt();
-    return this.stack.reduce((n, l) => n + l.countParams(), 0);
-  }
-
-  /** Prints Keras's table: layer (type), output shape, param #, and the totals. */
-  summary(options: SummaryOptions = {}): void {
-    if (!this.built) throw notBuilt();
-    const print = options.printFn ?? writeOutput;
-    for (const line of summaryLines(this.name, this.stack, options)) print(line);
-  }
-
-  /** The summary as text (for display or tests). */
-  summaryText(options: Omit<SummaryOptions, 'printFn'> = {}): string {
-    if (!this.built) throw notBuilt();
-    return summaryLines(this.name, this.stack, options).join('\n');
-  }
-
-  /** Finds a layer by name or index, as `model.get_layer`. */
-  getLayer(nameOrIndex: string | number): Layer {
-    const layer =
-      typeof nameOrIndex === 'number'
-        ? this.stack[nameOrIndex]
-        : this.stack.find((l) => l.name === nameOrIndex);
-    if (!layer)
-      throw new Error(
-        `No such layer: ${nameOrIndex}. Existing layers are: ${this.stack.map((l) => l.name).join(', ')}.`,
-      );
-    return layer;
   }
 }
 

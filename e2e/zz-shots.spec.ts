@@ -1,0 +1,36 @@
+import { expect, test } from '@playwright/test';
+import { addCodeCell, cell, expectCellDone, openNewNotebook, runCell, setCellSource } from './helpers';
+test('shots', async ({ page }) => {
+  test.setTimeout(300_000);
+  await page.setViewportSize({ width: 1200, height: 1400 });
+  await openNewNotebook(page);
+  await setCellSource(page, 0, `torch.manualSeed(0);
+const X = torch.rand([96, 4]);
+const y = X.sum(1).gt(2);
+const dl = new torch.utils.data.DataLoader(new torch.utils.data.TensorDataset(X, y), { batchSize: 12 });
+const net = new nn.Sequential(new nn.Linear(4, 8), new nn.ReLU(), new nn.Linear(8, 2));
+const metricsDict = { acc: new torchmetrics.Accuracy({ task: 'multiclass', numClasses: 2 }) };
+const optimizer = new optim.Adam(net.parameters(), { lr: 0.05 });
+const model = new torchkeras.KerasModel(net, { lossFn: new nn.CrossEntropyLoss(), metricsDict, optimizer });
+const history = await model.fit({ trainData: dl, valData: dl, epochs: 6, patience: 10 });
+history`);
+  await runCell(page, 0);
+  await expectCellDone(page, 0, 'done', 120_000);
+  await page.waitForTimeout(1000);
+  await cell(page, 0).screenshot({ path: '/tmp/e2edbg/fit.png' });
+  const i = await addCodeCell(page, `const ds = await torchvision.datasets.MNIST({ train: false, transform: torchvision.transforms.ToTensor() });
+const images = [];
+const labels = [];
+for (let i = 0; i < 9; i++) { const [img, label] = ds.get(i); images.push(img); labels.push(\`label = \${await label.item()}\`); }
+display(images, { labels });
+plotMetric(history, 'loss');
+await profile(async () => { await (await model.predict(X)).data(); });`);
+  await runCell(page, i);
+  await expectCellDone(page, i, 'done', 120_000);
+  await page.waitForTimeout(1000);
+  await cell(page, i).screenshot({ path: '/tmp/e2edbg/img.png' });
+  await page.getByTestId('open-timing-panel').click();
+  await expect(page.locator('[data-benchmark="mnist"]')).toHaveAttribute('data-status', 'done', { timeout: 200_000 });
+  await page.waitForTimeout(1000);
+  await page.getByTestId('timing-panel').screenshot({ path: '/tmp/e2edbg/panel.png' });
+});

@@ -1,0 +1,87 @@
+// Register-blocked matmul family, out[b] = a[b] @ b[b] (+ bias, relu): each invocation computes
+// R rows x C columns of out as R*C scalar accumulators, with no workgroup memory and no barriers.
+// Columns are interleaved across the workgroup (invocation x owns columns col0 + c * WGX), so the
+// four invocations a CPU emulation runs as one SIMD group read four neighbouring B elements.
+// With QUAD (subgroups), lane j of each quad loads A(row, k + j) and quadBroadcast hands the four
+// values to all lanes: one load of A per four k steps instead of four (loads are what CPU
+// emulations pay for; every lane of a quad shares its rows because WGX % 4 == 0). Edge tiles clamp
+// their load indices to the last row/column, so the K loop has no branches; only stores check.
+// The R*C statements are generated (matmul-blocked.ts): JITs of CPU emulations keep only
+// straight-line code in registers.
+// Placeholders: WGX, WGY workgroup shape; TILE_COLS (WGX * C), TILE_ROWS (WGY * R), ROWS (R);
+//               SETUP, BODY, TAIL, STORE generated statements.
+// Flags: QUAD (subgroups), BIAS (out += bias[col]), RELU, NCHW (row = n * P + p is written to
+//        out[n, col, p]: a convolution's output layout; P in param 12).
+// Params: 0 M | 1 N | 2 K | 3 batch base | 4 a offset | 5 a batch stride | 6 a row stride |
+//         7 a k stride | 8 b offset | 9 b batch stride | 10 b k stride | 11 b column stride |
+//         12 NCHW pixels per image | 13 bias offset | 14 batches summed into one output (1 for
+//         a plain product: a convolution's weight gradient sums its per-image products)
+
+//#if QUAD
+enable subgroups;
+//#endif
+
+@group(0) @binding(1) var<storage, read_write> OUT: array<f32>;
+@group(0) @binding(2) var<storage, read> A: array<f32>;
+@group(0) @binding(3) var<storage, read> B: array<f32>;
+//#if BIAS
+@group(0) @binding(4) var<storage, read> BIAS: array<f32>;
+//#endif
+
+// One output element: epilogue, then a bounds-checked store.
+fn put(batch: u32, row: u32, col: u32, M: u32, N: u32, value: f32) {
+  if (row >= M || col >= N) {
+    return;
+  }
+  var v = value;
+//#if BIAS
+  v += BIAS[P(13u) + col];
+//#endif
+//#if RELU
+  v = max(v, 0.0);
+//#endif
+//#if NCHW
+  let pixels = P(12u);
+  let image = row / pixels;
+  OUT[batch * M * N + (image * N + col) * pixels + (row - image * pixels)] = v;
+//#else
+  OUT[batch * M * N + row * N + col] = v;
+//#endif
+}
+
+@compute @workgroup_size(/*WGX*/, /*WGY*/)
+fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_id) lid: vec3<u32>) {
+  let M = P(0u);
+  let N = P(1u);
+  let K = P(2u);
+  let batch = wid.z + P(3u);
+  let sak = P(7u);
+  let sbk = P(10u);
+  let col0 = wid.x * /*TILE_COLS*/u + lid.x;
+  let row0 = wid.y * /*TILE_ROWS*/u + lid.y * /*ROWS*/u;
+/*ACCUMULATORS*/
+  let summed = P(14u);
+  for (var s = 0u; s < summed; s++) {
+  let aBase = P(4u) + (batch + s) * P(5u);
+  let bBase = P(8u) + (batch + s) * P(9u);
+/*SETUP*/
+  var k = 0u;
+//#if QUAD
+  let lane = lid.x & 3u;
+  let K4 = K & ~3u;
+  for (; k < K4; k += 4u) {
+    let ka = (k + lane) * sak;
+/*BODY*/
+  }
+//#else
+  let K4 = K & ~3u;
+  for (; k < K4; k += 4u) {
+/*BODY*/
+  }
+//#endif
+  for (; k < K; k++) {
+/*TAIL*/
+  }
+  }
+/*STORE*/
+}

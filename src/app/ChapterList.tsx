@@ -1,0 +1,64 @@
+/** The chapters bundled with the app (public/notebooks/index.json), each opened by `?open=ID`. */
+import { useEffect, useState } from 'react';
+import { OPEN_PARAM } from '../notebook/links/incoming-link';
+
+interface Chapter {
+  id: string;
+  title: string;
+  summary?: string;
+  minutes?: number;
+}
+
+function isChapterList(value: unknown): value is { chapters: Chapter[] } {
+  const chapters = (value as { chapters?: unknown } | null)?.chapters;
+  return (
+    Array.isArray(chapters) &&
+    chapters.every((c: Partial<Chapter>) => typeof c.id === 'string' && typeof c.title === 'string')
+  );
+}
+
+export function ChapterList() {
+  const [chapters, setChapters] = useState<Chapter[]>([]);
+
+  useEffect(() => {
+    let cancelled = false;
+    fetch(`${import.meta.env.BASE_URL}notebooks/index.json`, {
+      headers: { Accept: 'application/json' },
+    })
+      .then((response) => (response.ok ? response.json() : null))
+      .then((value: unknown) => {
+        if (!cancelled && isChapterList(value)) setChapters(value.chapters);
+      })
+      // No index (or offline before the first visit): the section simply does not show.
+      .catch(() => {});
+    return () => {
+      cancelled = true;
+    };
+  }, []);
+
+  if (chapters.length === 0) return null;
+  return (
+    <section className="home-list" aria-labelledby="chapters-title">
+      <h2 id="chapters-title">Chapters</h2>
+      <ul className="notebook-list">
+        {chapters.map((chapter) => (
+          <li key={chapter.id}>
+            <a
+              className="notebook-list-item"
+              data-testid="chapter-link"
+              href={`${import.meta.env.BASE_URL}?${OPEN_PARAM}=${encodeURIComponent(chapter.id)}`}
+            >
+              <span className="notebook-list-title">{chapter.title}</span>
+              {chapter.summary && (
+                <span className="notebook-list-meta">
+                  {chapter.minutes ? `${chapter.minutes} min · ` : ''}
+                  {chapter.summary}
+                </span>
+              )}
+            </a>
+          </li>
+        ))}
+      </ul>
+    </section>
+  );
+}

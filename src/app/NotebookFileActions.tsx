@@ -1,0 +1,52 @@
+/**
+ * The open notebook's file actions, shown in the toolbar: share a link (`share-button`), download
+ * as `.ipynb` (`export-ipynb`) or as a `.ts` script.
+ */
+import { useState } from 'react';
+import type { Notebook } from '../notebook/model';
+import { useAppStoreApi } from '../notebook/store/context';
+import { downloadIpynb, downloadTypeScript } from './downloads';
+import { ShareDialog } from './ShareDialog';
+
+export function NotebookFileActions() {
+  const store = useAppStoreApi();
+  const [sharing, setSharing] = useState(false);
+
+  // Read at click time: these need the notebook as it is now, not a re-render per keystroke.
+  const withNotebook = (action: (notebook: Notebook) => void) => () => {
+    const notebook = store.getState().notebook;
+    if (notebook) action(notebook);
+  };
+
+  return (
+    <>
+      <button
+        type="button"
+        className="button button-quiet"
+        data-testid="share-button"
+        onClick={() => setSharing(true)}
+      >
+        Share
+      </button>
+      <button
+        type="button"
+        className="button button-quiet"
+        data-testid="export-ipynb"
+        title="Download as a Jupyter notebook (.ipynb)"
+        onClick={withNotebook(downloadIpynb)}
+      >
+        .ipynb
+      </button>
+      <button
+        type="button"
+        className="button button-quiet"
+        data-testid="export-ts"
+        title="Download the code as a TypeScript file"
+        onClick={withNotebook(downloadTypeScript)}
+      >
+        .ts
+      </button>
+      {sharing && <ShareDialog onClose={() => setSharing(false)} />}
+    </>
+  );
+}

@@ -1,0 +1,181 @@
+/**
+ * The matmul autotuner: the first product of a shape class runs the default variant and, in the
+ * same batch, times every candidate variant on a proxy of that class (timestamp queries where the
+ * adapter has them), checks each candidate's result against a float64 reference, and remembers
+ * the fastest correct one for the class — in memory, and in a persistent store (IndexedDB in the
+ * browser) keyed by adapter, so later page loads start tuned.
+ */
+import type { MatmulVariant } from './variants';
+
+/** Where tuned choices persist between sessions (IndexedDB in the browser, memory in Node). */
+export interface TuneStore {
+  /** Every stored choice (keys as given to `set`). */
+  load(): Promise<Record<string, string>>;
+  set(key: string, value: string): void;
+}
+
+/** A store that forgets everything when the process ends (Node, tests). */
+export function memoryStore(initial: Record<string, string> = {}): TuneStore & {
+  readonly entries: Record<string, string>;
+} {
+  const entries = { ...initial };
+  return {
+    entries,
+    load: async () => ({ ...entries }),
+    set: (key, value) => {
+      entries[key] = value;
+    },
+  };
+}
+
+const DB_NAME = 'gpubook-autotune';
+const DB_STORE = 'choices';
+
+function request<T>(req: IDBRequest<T>): Promise<T> {
+  return new Promise((resolve, reject) => {
+    req.onsuccess = () => resolve(req.result);
+    req.onerror = () => reject(req.error);
+  });
+}
+
+/** Choices kept in IndexedDB under `prefix` (the adapter and kernel version), or null without it. */
+export function indexedDbStore(prefix: string): TuneStore | null {
+  if (typeof indexedDB === 'undefined') return null;
+  const open = (): Promise<IDBDatabase> => {
+    const req = indexedDB.open(DB_NAME, 1);
+    req.onupgradeneeded = () => req.result.createObjectStore(DB_STORE);
+    return request(req);
+  };
+  let db: Promise<IDBDatabase> | null = null;
+  const database = () => (db ??= open());
+  return {
+    async load() {
+      const out: Record<string, string> = {};
+      try {
+        const store = (await database()).transaction(DB_STORE).objectStore(DB_STORE);
+        const range = IDBKeyRange.bound(`${prefix}|`, `${prefix}|\uffff`);
+        const [keys, values] = await Promise.all([
+          request(store.getAllKeys(range)),
+          request(store.getAll(range)),
+        ]);
+        keys.forEach((key, i) => (out[String(key).slice(prefix.length + 1)] = String(values[i])));
+      } catch {
+        // A private window or a blocked database: tune again, as in Node.
+      }
+      return out;
+    },
+    set(key, value) {
+      void database()
+        .then((d) => {
+          d.transaction(DB_STORE, 'readwrite').objectStore(DB_STORE).put(value, `${prefix}|${key}`);
+        })
+        .catch(() => undefined);
+    },
+  };
+}
+
+/** A matmul's shape and how its operands are laid out (what decides the best variant). */
+export interface MatmulClassInput {
+  readonly batch: number;
+  readonly m: number;
+  readonly n: number;
+  readonly k: number;
+  /** 'k': A contiguous along k (row-major); 'm': along m (transposed); 's': other strides. */
+  readonly aLayout: 'k' | 'm' | 's';
+  /** 'n': B contiguous along n (row-major); 'k': along k (transposed); 's': other strides. */
+  readonly bLayout: 'n' | 'k' | 's';
+}
+
+const bucket = (size: number): number => 2 ** Math.min(14, Math.ceil(Math.log2(Math.max(1, size))));
+
+/** The class a product belongs to: power-of-two size buckets and the operand layouts. */
+export function matmulClassKey(input: MatmulClassInput): string {
+  const { m, n, k, aLayout, bLayout } = input;
+  return `mm|${bucket(m)}x${bucket(n)}x${bucket(k)}|${aLayout}${bLayout}`;
+}
+
+/** Products below this many multiply-adds run the default: tuning would cost more than it saves. */
+export const MIN_TUNED_MACS = 1 << 20;
+
+/** The proxy a class is timed on: its bucket sizes, capped so a tuning run stays short. */
+export function proxyShape(input: MatmulClassInput): { m: number; n: number; k: number } {
+  return {
+    m: Math.min(bucket(input.m), 256),
+    n: Math.min(bucket(input.n), 256),
+    k: Math.min(bucket(input.k), 512),
+  };
+}
+
+/** One candidate's outcome on the proxy. */
+export interface TrialResult {
+  readonly variant: MatmulVariant;
+  /** Best GPU time of its runs, in nanoseconds (Infinity when it failed or could not be timed). */
+  readonly ns: number;
+  /** Whether its output matched the float64 reference. */
+  readonly correct: boolean;
+}
+
+/** The fastest correct candidate, or null when none was both correct and timed. */
+export function pickFastest(results: readonly TrialResult[]): MatmulVariant | null {
+  let best: TrialResult | null = null;
+  for (const r of results) {
+    if (!r.correct || !Number.isFinite(r.ns)) continue;
+    if (!best || r.ns < best.ns) best = r;
+  }
+  return best?.variant ?? null;
+}
+
+/**
+ * Chosen variants per class, from memory or the store, and which classes are being tuned. The
+ * timing itself lives with the kernels (matmul.ts), which know how to dispatch a variant.
+ */
+export class TuneCache {
+  private readonly choices = new Map<string, MatmulVariant>();
+  private readonly inFlight = new Map<string, Promise<void>>();
+
+  constructor(
+    private readonly store: TuneStore,
+    /** Variants this backend can run; stored choices outside it (an old version) are ignored. */
+    private readonly known: readonly MatmulVariant[],
+  ) {}
+
+  /** Loads stored choices (once, when the backend starts). */
+  async preload(): Promise<void> {
+    const stored = await this.store.load();
+    for (const [key, value] of Object.entries(stored)) {
+      if ((this.known as readonly string[]).includes(value)) {
+        this.choices.set(key, value as MatmulVariant);
+      }
+    }
+  }
+
+  get(key: string): MatmulVariant | undefined {
+    return this.choices.get(key);
+  }
+
+  /** Whether the class needs a tuning run (not chosen and not being tuned). */
+  needsTuning(key: string): boolean {
+    return !this.choices.has(key) && !this.inFlight.has(key);
+  }
+
+  /** Records a running tuning job; its result is set with `choose`. */
+  track(key: string, job: Promise<void>): void {
+    const done = job.finally(() => this.inFlight.delete(key));
+    this.inFlight.set(key, done);
+  }
+
+  choose(key: string, variant: MatmulVariant): void {
+    this.choices.set(key, variant);
+    this.store.set(key, variant);
+  }
+
+  /** Resolves once every running tuning job has finished. */
+  async settled(): Promise<void> {
+    while (this.inFlight.size > 0) await Promise.allSettled([...this.inFlight.values()]);
+  }
+
+  /** The chosen variant per class (for reports and tests). */
+  entries(): [string, MatmulVariant][] {
+    return [...this.choices];
+  }
+}
