@@ -106,3 +106,33 @@ test('splitting the GPU into two logical GPUs from the panel', async ({ page }) 
   );
   await expect(bar(page, 'gpu:0')).toHaveAttribute('data-used-bytes', '50331648');
 });
+
+test('the split is saved with the notebook: a reload and a shared link start with it', async ({
+  page,
+  context,
+}) => {
+  await openNewNotebook(page);
+  await openPanel(page);
+  await page.getByTestId('logical-gpu-count').fill('2');
+  await page.getByTestId('apply-device-settings').click();
+  await waitForKernelIdle(page);
+  await expect(bar(page, 'gpu:1')).toHaveCount(1);
+
+  await page.reload();
+  await waitForKernelIdle(page);
+  await openPanel(page);
+  await expect(bar(page, 'gpu:1')).toHaveCount(1);
+  await expect(page.getByTestId('logical-gpu-count')).toHaveValue('2');
+  await page.getByTestId('close-device-panel').click();
+  await expect(page.getByTestId('device-panel')).toBeHidden();
+
+  await page.getByTestId('share-button').click();
+  const link = await page.getByTestId('share-link').inputValue();
+  const reader = await context.newPage();
+  await reader.goto(link);
+  await waitForKernelIdle(reader);
+  await openPanel(reader);
+  await expect(bar(reader, 'gpu:0')).toHaveCount(1);
+  await expect(bar(reader, 'gpu:1')).toHaveCount(1);
+  await reader.close();
+});

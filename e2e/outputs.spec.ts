@@ -1,6 +1,6 @@
 /**
  * Rich outputs end to end on SwiftShader: a fit's live chart and progress bars, tqdm, an image
- * grid, compareDevices, the timing panel, and (once notebooks persist) outputs after a reload.
+ * grid, compareDevices, the timing panel, and outputs after a reload.
  * Sizes are tiny: SwiftShader is a CPU emulation.
  */
 import { expect, test, type Page } from '@playwright/test';
@@ -185,11 +185,7 @@ display(torch.rand([4, 1, 8, 8]), { labels: [1, 2, 3, 4] });`,
   await page.reload();
   await page.goto('/');
   const items = page.getByTestId('notebook-list-item');
-  await page.waitForTimeout(1_000);
-  test.skip(
-    (await items.count()) === 0,
-    'notebooks do not persist across reloads yet (src/app/services.ts uses InMemoryNotebookRepository)',
-  );
+  await expect(items.first()).toBeVisible();
   await items.first().click();
   await expect(page.getByTestId('notebook')).toBeVisible();
   const first = cell(page, 0);

@@ -9,7 +9,10 @@ import { cpSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
 import { chromium } from '@playwright/test';
 
 const port = 4399;
+const appPort = 4398;
 const engines = process.argv.find((a) => a.startsWith('--engines='))?.slice(10);
+const caseFilter = process.argv.find((a) => a.startsWith('--cases='))?.slice(8);
+const skipPageLoad = process.argv.includes('--no-page-load');
 
 mkdirSync('bench/public/tfjs-wasm', { recursive: true });
 const wasmDir = 'node_modules/@tensorflow/tfjs-backend-wasm/dist';
@@ -51,7 +54,10 @@ try {
   page.on('console', (m) => console.log(`[page] ${m.text()}`));
   for (let i = 0; ; i++) {
     try {
-      await page.goto(`http://127.0.0.1:${port}/${engines ? `?engines=${engines}` : ''}`);
+      const query = new URLSearchParams();
+      if (engines) query.set('engines', engines);
+      if (caseFilter) query.set('cases', caseFilter);
+      await page.goto(`http://127.0.0.1:${port}/?${query}`);
       break;
     } catch (error) {
       if (i > 50) throw error;
@@ -67,6 +73,7 @@ try {
       );
     printed = state.results.length;
     if (state.done) {
+      state.pageLoad = skipPageLoad ? null : await measurePageLoad(browser);
       writeFileSync('bench/RESULTS.md', report(state));
       console.log('wrote bench/RESULTS.md');
       break;
@@ -76,6 +83,53 @@ try {
 } finally {
   await browser.close();
   server.kill();
+}
+
+/**
+ * Page load to kernel idle, assets cached: builds the app, serves it, opens / once to fill the
+ * cache (and let its service worker install), then times three reloads from navigation start
+ * until the toolbar's kernel-status reports idle.
+ */
+async function measurePageLoad(browser) {
+  const outDir = 'bench/.app-dist';
+  try {
+    execSync(`npx vite build --outDir ${outDir} --emptyOutDir`, { stdio: 'inherit' });
+  } catch (error) {
+    return { error: `app build failed: ${String(error).slice(0, 200)}` };
+  }
+  const app = spawn(
+    'npx',
+    ['vite', 'preview', '--outDir', outDir, '--port', String(appPort), '--strictPort', '--host', '127.0.0.1'],
+    { stdio: 'ignore' },
+  );
+  const context = await browser.newContext();
+  const page = await context.newPage();
+  const idle = '[data-testid="kernel-status"][data-state="idle"]';
+  const seconds = [];
+  try {
+    for (let i = 0; ; i++) {
+      try {
+        await page.goto(`http://127.0.0.1:${appPort}/`);
+        break;
+      } catch (error) {
+        if (i > 50) throw error;
+        await new Promise((r) => setTimeout(r, 200));
+      }
+    }
+    await page.waitForSelector(idle, { timeout: 120_000 });
+    for (let i = 0; i < 3; i++) {
+      await page.reload({ waitUntil: 'commit' });
+      await page.waitForSelector(idle, { timeout: 120_000 });
+      const ms = await page.evaluate(() => performance.now());
+      seconds.push(ms / 1000);
+    }
+    return { seconds };
+  } catch (error) {
+    return { error: String(error).slice(0, 200), seconds };
+  } finally {
+    await context.close();
+    app.kill();
+  }
 }
 
 function median(values) {
@@ -90,7 +144,7 @@ function summarize(seconds) {
 }
 
 function report(state) {
-  const key = (r) => `${r.name} ${Object.values(r.params).join('x')}`;
+  const key = (r) => `${r.name} ${Object.entries(r.params).map(([k, v]) => `${k}=${v}`).join(' ')}`;
   const byCase = new Map();
   for (const r of state.results) {
     if (r.name === 'peak-fma') continue;
@@ -99,39 +153,59 @@ function report(state) {
   }
   const peak = state.results.find((r) => r.name === 'peak-fma' && r.seconds.length);
   const peakGflops = peak ? peak.flops / median(peak.seconds) / 1e9 : null;
-  const gflops = (r) =>
-    r && r.seconds.length && r.flops ? r.flops / median(r.seconds) / 1e9 : null;
+  const timed = (r) => r && !r.error && r.seconds.length > 0;
+  const gflops = (r) => (timed(r) && r.flops ? r.flops / median(r.seconds) / 1e9 : null);
   const fmt = (v, d = 2) => (v === null || v === undefined ? '—' : v.toFixed(d));
-  const cell = (r) =>
-    !r
-      ? '—'
-      : r.error
-        ? `error: ${r.error.slice(0, 60)}`
-        : `${fmt(median(r.seconds) * 1000, 1)} ms ±${fmt(((Math.max(...r.seconds) - Math.min(...r.seconds)) / 2) * 1000, 1)} (${fmt(gflops(r))} GFLOPS)`;
-  const ratio = (a, b) => (gflops(a) && gflops(b) ? `${fmt(gflops(a) / gflops(b), 1)}×` : '—');
+  const time = (seconds) => {
+    const s = median(seconds);
+    return s >= 1 ? `${fmt(s, 2)} s` : `${fmt(s * 1000, 1)} ms`;
+  };
+  const cell = (r) => {
+    if (!r) return '—';
+    if (r.error) return `error: ${r.error.slice(0, 60)}`;
+    if (!r.seconds.length) return 'no timing';
+    const spread = ((Math.max(...r.seconds) - Math.min(...r.seconds)) / 2 / median(r.seconds)) * 100;
+    const g = gflops(r);
+    return `${time(r.seconds)} ±${fmt(spread, 0)}% n=${r.seconds.length}${g ? ` (${fmt(g)} GFLOPS)` : ''}`;
+  };
+  // Speed ratio: how many times faster `a` is than `b` (time ratio, medians).
+  const ratio = (a, b) => (timed(a) && timed(b) ? `${fmt(median(b.seconds) / median(a.seconds), 1)}×` : '—');
   const lines = [
     '# Benchmark results',
     '',
     `Written by \`npm run bench\` on ${new Date().toISOString()}. Adapter: **${state.adapter}**.`,
     `Measured FMA peak of the adapter (register-only vec4 kernel, same run): **${fmt(peakGflops)} GFLOPS**.`,
-    'Medians over repeated runs after a warm-up; ± is half the min–max spread. Each repetition ends with',
-    'the result read back to the host, for both engines alike.',
+    'Medians over repeated runs after warm-ups; ± is half the min–max spread relative to the median;',
+    'n is the number of timed runs. Each repetition ends with a result read back to the host (the',
+    "product, or the step's loss), for both engines alike. Ratios are speed ratios (their time / ours).",
+    'Every engine runs in its own dedicated worker, one after another, in the same page load.',
     '',
     '| case | ours WebGPU | TF.js WebGPU | ours / TF.js WebGPU | ours % of peak | ours CPU | TF.js wasm | TF.js cpu | ours CPU / wasm | ours CPU / TF.js cpu |',
     '| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |',
   ];
+  const notes = [];
   for (const [name, e] of byCase) {
-    const pct =
-      peakGflops && gflops(e['ours-webgpu'])
-        ? `${fmt((100 * gflops(e['ours-webgpu'])) / peakGflops, 0)}%`
-        : '—';
+    const ours = e['ours-webgpu'];
+    const pct = peakGflops && gflops(ours) ? `${fmt((100 * gflops(ours)) / peakGflops, 0)}%` : '—';
     lines.push(
-      `| ${name} | ${cell(e['ours-webgpu'])} | ${cell(e['tfjs-webgpu'])} | ${ratio(e['ours-webgpu'], e['tfjs-webgpu'])} | ${pct} | ${cell(e['ours-cpu'])} | ${cell(e['tfjs-wasm'])} | ${cell(e['tfjs-cpu'])} | ${ratio(e['ours-cpu'], e['tfjs-wasm'])} | ${ratio(e['ours-cpu'], e['tfjs-cpu'])} |`,
+      `| ${name} | ${cell(ours)} | ${cell(e['tfjs-webgpu'])} | ${ratio(ours, e['tfjs-webgpu'])} | ${pct} | ${cell(e['ours-cpu'])} | ${cell(e['tfjs-wasm'])} | ${cell(e['tfjs-cpu'])} | ${ratio(e['ours-cpu'], e['tfjs-wasm'])} | ${ratio(e['ours-cpu'], e['tfjs-cpu'])} |`,
+    );
+    for (const r of Object.values(e)) if (r.note) notes.push(`- ${r.engine} ${name}: ${r.note}`);
+  }
+  lines.push('');
+  if (state.pageLoad) {
+    const p = state.pageLoad;
+    lines.push(
+      p.seconds?.length
+        ? `Page load to kernel idle (the app's own build, assets cached, ${p.seconds.length} reloads): median **${time(p.seconds)}** (${p.seconds.map((s) => `${fmt(s, 2)} s`).join(', ')}).${p.error ? ` Error: ${p.error}` : ''}`
+        : `Page load to kernel idle: not measured (${p.error}).`,
+      '',
     );
   }
+  if (notes.length) lines.push('Notes:', ...notes, '');
   lines.push(
-    '',
     "Shapes: matmul m×k×n. The chapters' shapes are the PyTorch chapter's [10000,200]×[200,10000] and the TF chapter's [10000,100]×[100,100000] scaled to n = 10000. Slow engines skip the largest shapes.",
+    'Training steps: cnn-step is the PyTorch chapter\'s MNIST CNN at batch 128 with Adam; text-step the TF chapter\'s Conv1D text model at batch 32; linreg-step a full-batch step of linear regression on 1M×2 points with Adam. TF.js runs the same nets with its layers API (`trainOnBatch`); ours runs them with our nn modules and optimizer.',
     '',
   );
   return lines.join('\n');

@@ -4,6 +4,7 @@
  * rasterised here from the same shapes (signed distances, 4×4 supersampling) and encoded with
  * node:zlib, so no image library is needed.
  */
+import { Buffer } from 'node:buffer';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { deflateSync } from 'node:zlib';
 
@@ -23,9 +24,7 @@ function layers(maskable) {
   // Maskable icons must keep their content inside the central 80% circle.
   const s = maskable ? 0.72 : 1;
   const at = (v) => 0.5 + (v - 0.5) * s;
-  const tile = maskable
-    ? () => -1
-    : (x, y) => roundedBox(x, y, 0.5, 0.5, 0.5, 0.5, 0.2);
+  const tile = maskable ? () => -1 : (x, y) => roundedBox(x, y, 0.5, 0.5, 0.5, 0.5, 0.2);
   const chip = (x, y) => roundedBox(x, y, 0.5, 0.5, 0.22 * s, 0.22 * s, 0.04 * s);
   const core = (x, y) => roundedBox(x, y, 0.5, 0.5, 0.1 * s, 0.1 * s, 0.02 * s);
   const pins = (x, y) => {
@@ -55,7 +54,10 @@ function rasterise(size, maskable) {
   const n = 4;
   for (let py = 0; py < size; py++) {
     for (let px = 0; px < size; px++) {
-      let r = 0, g = 0, b = 0, a = 0;
+      let r = 0,
+        g = 0,
+        b = 0,
+        a = 0;
       for (let sy = 0; sy < n; sy++) {
         for (let sx = 0; sx < n; sx++) {
           const x = (px + (sx + 0.5) / n) / size;

@@ -28,14 +28,22 @@ export function pwa(): PluginOption {
       icons: [
         { src: 'icons/icon-192.png', sizes: '192x192', type: 'image/png' },
         { src: 'icons/icon-512.png', sizes: '512x512', type: 'image/png' },
-        { src: 'icons/icon-maskable-512.png', sizes: '512x512', type: 'image/png', purpose: 'maskable' },
+        {
+          src: 'icons/icon-maskable-512.png',
+          sizes: '512x512',
+          type: 'image/png',
+          purpose: 'maskable',
+        },
         { src: 'icons/icon.svg', sizes: 'any', type: 'image/svg+xml' },
       ],
     },
     injectManifest: {
       // A classic (not module) worker: every browser with service workers runs it.
       rollupFormat: 'iife',
-      globPatterns: ['**/*.{js,css,html,svg,png,ttf,woff2,webmanifest}', 'notebooks/*.{ipynb,json}'],
+      globPatterns: [
+        '**/*.{js,css,html,svg,png,ttf,woff2,webmanifest}',
+        'notebooks/*.{ipynb,json}',
+      ],
       // The datasets are cached on first use instead (see sw.ts).
       globIgnores: ['data/**'],
       // Monaco's TypeScript worker alone is ~7 MB; the shell must be complete to work offline.

@@ -1,14 +1,29 @@
 /** What the benchmark measures, and on which engines. Sizes are the issue's and the chapters'. */
 import type { CaseRequest, EngineName } from './protocol';
 
-const matmul = (m: number, k: number, n: number, label?: string): CaseRequest => ({
+const matmul = (m: number, k: number, n: number, slow: boolean): CaseRequest => ({
   name: 'matmul',
   flops: 2 * m * k * n,
   params: { m, k, n },
   warmup: 1,
-  repeats: 5,
-  budgetMs: 60_000,
-  ...(label ? {} : {}),
+  repeats: slow ? 3 : 5,
+  budgetMs: slow ? 40_000 : 60_000,
+});
+
+/** A training step: warm-ups compile kernels (and tune ours); slow engines get 1–2 timed runs. */
+const step = (
+  name: string,
+  params: Record<string, number>,
+  slow: boolean,
+  repeats = 5,
+): CaseRequest => ({
+  name,
+  flops: 0,
+  params,
+  warmup: slow ? 1 : 2,
+  repeats: slow ? 2 : repeats,
+  // Past the budget the case stops after the current repetition (TF.js's CNN step takes ~30 s).
+  budgetMs: slow ? 45_000 : 60_000,
 });
 
 export const ENGINES: EngineName[] = [
@@ -34,9 +49,21 @@ export function casesFor(engine: EngineName): CaseRequest[] {
       },
     ];
   }
-  const square = [256, 512, 1024, 2048].map((s) => matmul(s, s, s));
-  // The chapters' shapes: torch [10000,200]x[200,10000]; tf [10000,100]x[100,100000] scaled by 1/10.
-  const chapters = [matmul(10000, 200, 10000), matmul(10000, 100, 10000)];
   const slow = engine === 'tfjs-cpu' || engine === 'tfjs-webgpu';
-  return slow ? square.slice(0, 3) : [...square, ...chapters];
+  const cpuSide = engine === 'ours-cpu' || engine === 'tfjs-wasm' || engine === 'tfjs-cpu';
+  const square = [256, 512, 1024, 2048]
+    .filter((s) => !(slow && s > 1024))
+    .map((s) => matmul(s, s, s, slow || cpuSide));
+  // The chapters' shapes: torch [10000,200]x[200,10000]; tf [10000,100]x[100,100000] scaled by 1/10.
+  const chapters = slow ? [] : [matmul(10000, 200, 10000, cpuSide), matmul(10000, 100, 10000, cpuSide)];
+  const training = [
+    step('cnn-step', { batch: 128 }, slow || cpuSide, 5),
+    step('text-step', { batch: 32 }, slow || cpuSide, 5),
+    step('linreg-step', { points: 1_000_000 }, slow, 5),
+  ];
+  const memory: CaseRequest[] =
+    engine === 'ours-webgpu'
+      ? [{ name: 'memory-1000', flops: 0, params: { steps: 1000 }, warmup: 0, repeats: 1, budgetMs: 1 }]
+      : [];
+  return [...square, ...chapters, ...training, ...memory];
 }

@@ -37,11 +37,14 @@ function runEngine(engine: (typeof ENGINES)[number]): Promise<void> {
       worker.terminate();
       resolve();
     };
-    worker.postMessage({ engine, cases: casesFor(engine) });
+    const cases = casesFor(engine).filter((c) => !onlyCases || onlyCases.includes(c.name));
+    worker.postMessage({ engine, cases });
   });
 }
 
-const only = new URLSearchParams(location.search).get('engines')?.split(',');
+const query = new URLSearchParams(location.search);
+const only = query.get('engines')?.split(',');
+const onlyCases = query.get('cases')?.split(',');
 for (const engine of ENGINES) {
   if (only && !only.includes(engine)) continue;
   await runEngine(engine);

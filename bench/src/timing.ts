@@ -6,7 +6,7 @@ export type Repetition = () => Promise<void>;
 /** Builds the inputs for a case and returns its repetition (and an optional cleanup). */
 export type CaseSetup = (
   params: Record<string, number>,
-) => Promise<{ run: Repetition; cleanup?: () => void; note?: string }>;
+) => Promise<{ run: Repetition; cleanup?: () => void; note?: string | (() => string) }>;
 
 export async function timeCase(
   engine: EngineName,
@@ -27,7 +27,8 @@ export async function timeCase(
       if (performance.now() - started > request.budgetMs) break;
     }
     cleanup?.();
-    return { ...base, seconds, ...(note ? { note } : {}) };
+    const text = typeof note === 'function' ? note() : note;
+    return { ...base, seconds, ...(text ? { note: text } : {}) };
   } catch (error) {
     return { ...base, seconds: [], error: error instanceof Error ? error.message : String(error) };
   }

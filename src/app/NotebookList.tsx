@@ -49,10 +49,7 @@ export function NotebookList() {
 
   const remove = (id: string) =>
     run(async () => {
-      const [notebook, trusted] = await Promise.all([
-        repository.get(id),
-        repository.isTrusted(id),
-      ]);
+      const [notebook, trusted] = await Promise.all([repository.get(id), repository.isTrusted(id)]);
       if (!notebook) return;
       await repository.delete(id);
       setDeleted({ notebook, trusted });

@@ -5,11 +5,7 @@
  * router library; other query parameters (e.g. `size`) are kept when moving between pages.
  */
 import { useSyncExternalStore } from 'react';
-import {
-  OPEN_PARAM,
-  parseIncomingLink,
-  type IncomingLink,
-} from '../notebook/links/incoming-link';
+import { OPEN_PARAM, parseIncomingLink, type IncomingLink } from '../notebook/links/incoming-link';
 
 export type Route =
   | { page: 'home' }

@@ -9,7 +9,10 @@ import type { NotebookRepository } from './repository';
 import { trustedOnArrival } from './trust';
 
 /** A copy of `notebook` under a new id, at rest (no cell queued or running). */
-export function copyOf(notebook: Notebook, options: { title?: string; now?: number } = {}): Notebook {
+export function copyOf(
+  notebook: Notebook,
+  options: { title?: string; now?: number } = {},
+): Notebook {
   return {
     ...resetRuntimeState(notebook),
     id: newId(),

@@ -1,40 +1,163 @@
 /**
- * Our engine doing the benchmark's work, on its WebGPU or CPU backend. Each repetition ends by
- * reading the result back, exactly as the TF.js side does, so both pay the same readback.
+ * Our engine doing the benchmark's work through its own API (engine ops, nn modules, optimizers)
+ * on the WebGPU or CPU device. Each repetition ends by reading a result back (the product, or the
+ * step's loss), exactly as the TF.js side does, so both pay the same readback.
  */
-import type { Backend, View } from '../../../src/engine/backend';
-import { CpuBackend } from '../../../src/engine/backends/cpu';
-import { createWebGPUBackend } from '../../../src/engine/backends/webgpu';
+import type { Device } from '../../../src/engine/devices/device';
+import { addGpuDevice, cpu } from '../../../src/engine/devices/registry';
+import { memoryAllocated, synchronize } from '../../../src/engine/devices/stats';
+import { describeAdapter } from '../../../src/engine/devices/webgpu-factory';
+import { createWebGPUBackend, type WebGPUBackend } from '../../../src/engine/backends/webgpu';
+import * as nn from '../../../src/engine/nn';
+import { Adam } from '../../../src/engine/optim';
+import * as ops from '../../../src/engine/ops';
+import type { Tensor } from '../../../src/engine/tensor';
 import type { CaseSetup } from '../timing';
 
-function contiguous(backend: Backend, shape: number[], fill?: () => number): View {
-  const size = shape.reduce((a, b) => a * b, 1);
-  const buffer = backend.allocate(size * 4);
-  if (fill) backend.write(buffer, Float32Array.from({ length: size }, fill));
-  const strides = shape.map((_, i) => shape.slice(i + 1).reduce((a, b) => a * b, 1));
-  return { buffer, dtype: 'float32', shape, strides, offset: 0 };
+type Net = nn.Module & ((x: Tensor) => Tensor);
+type Loss = nn.Module & ((x: Tensor, y: Tensor) => Tensor);
+
+/** The PyTorch chapter's MNIST CNN. */
+function mnistCnn(): Net {
+  return new nn.Sequential(
+    new nn.Conv2d(1, 32, 3),
+    new nn.MaxPool2d(2),
+    new nn.Conv2d(32, 64, 5),
+    new nn.MaxPool2d(2),
+    new nn.Dropout2d(0.1),
+    new nn.AdaptiveMaxPool2d(1),
+    new nn.Flatten(),
+    new nn.Linear(64, 32),
+    new nn.ReLU(),
+    new nn.Linear(32, 10),
+  ) as unknown as Net;
+}
+
+/** The TF chapter's Conv1D text classifier (Embedding 30982x7, length 300, 46 topics). */
+class TextNet extends nn.Module {
+  embed = new nn.Embedding(30982, 7);
+  body = new nn.Sequential(
+    new nn.Conv1d(7, 64, 5),
+    new nn.ReLU(),
+    new nn.MaxPool1d(2),
+    new nn.Conv1d(64, 32, 3),
+    new nn.ReLU(),
+    new nn.MaxPool1d(2),
+    new nn.Flatten(),
+    new nn.Linear(32 * 73, 46),
+  ) as unknown as Net;
+
+  override forward(tokens: Tensor): Tensor {
+    const embedded = (this.embed as unknown as Net)(tokens); // [B, 300, 7]
+    return this.body(ops.transpose(embedded, 1, 2)); // channels first for Conv1d
+  }
+}
+
+/** One training step: forward, loss, backward, Adam; resolves with the loss read back. */
+function trainer(net: Net, loss: Loss, x: Tensor, y: Tensor, lr = 1e-3): () => Promise<number> {
+  const optimizer = new Adam(net.parameters(), { lr });
+  return async () => {
+    optimizer.zeroGrad();
+    const value = loss(net(x), y);
+    value.backward();
+    optimizer.step();
+    return value.item();
+  };
 }
 
 export async function oursCases(kind: 'webgpu' | 'cpu'): Promise<Record<string, CaseSetup>> {
-  let backend: Backend;
+  let device: Device;
+  let backend: WebGPUBackend | null = null;
   if (kind === 'webgpu') {
     const adapter = await navigator.gpu.requestAdapter();
     if (!adapter) throw new Error('no WebGPU adapter');
     backend = await createWebGPUBackend(adapter);
+    device = addGpuDevice(backend, describeAdapter(backend.info));
   } else {
-    backend = new CpuBackend();
+    device = cpu();
   }
+  const on = { device };
+  // Warm-up repetitions start autotuning; timed ones wait for it to have chosen.
+  const tuned = async () => backend?.tuned();
   return {
     matmul: async ({ m, k, n }) => {
-      const a = contiguous(backend, [1, m, k], Math.random);
-      const b = contiguous(backend, [1, k, n], Math.random);
-      const c = contiguous(backend, [1, m, n]);
+      const a = ops.rand([m, k], on).keep();
+      const b = ops.rand([k, n], on).keep();
       return {
         run: async () => {
-          backend.matmul(a, b, c);
-          await backend.read(c.buffer, 'float32', 0, m * n);
+          const c = ops.matmul(a, b);
+          await c.data();
+          c.dispose();
+          await tuned();
         },
-        cleanup: () => [a, b, c].forEach((v) => backend.release(v.buffer)),
+        cleanup: () => [a, b].forEach((t) => t.dispose()),
+      };
+    },
+    'cnn-step': async ({ batch }) => {
+      const net = mnistCnn();
+      net.to(device);
+      const x = ops.randn([batch, 1, 28, 28], on).keep();
+      const y = ops.cast(ops.mul(ops.rand([batch], on), 9.99), 'int32').keep();
+      const step = trainer(net, new nn.CrossEntropyLoss() as unknown as Loss, x, y);
+      return {
+        run: async () => {
+          await step();
+          await tuned();
+        },
+      };
+    },
+    'text-step': async ({ batch }) => {
+      const net = new TextNet() as unknown as Net;
+      net.to(device);
+      const tokens = ops.cast(ops.mul(ops.rand([batch, 300], on), 30981.99), 'int32').keep();
+      const y = ops.cast(ops.mul(ops.rand([batch], on), 45.99), 'int32').keep();
+      const step = trainer(net, new nn.CrossEntropyLoss() as unknown as Loss, tokens, y);
+      return {
+        run: async () => {
+          await step();
+          await tuned();
+        },
+      };
+    },
+    'linreg-step': async ({ points }) => {
+      const net = new nn.Linear(2, 1) as unknown as Net;
+      net.to(device);
+      const x = ops.randn([points, 2], on).keep();
+      const noise = ops.mul(ops.randn([points, 1], on), 0.1);
+      const w = ops.fromData([[2], [-3.4]], on);
+      const y = ops.add(ops.add(ops.matmul(x, w), 4.2), noise).keep();
+      const step = trainer(net, new nn.MSELoss() as unknown as Loss, x, y, 0.03);
+      return {
+        run: async () => {
+          await step();
+          await tuned();
+        },
+      };
+    },
+    'memory-1000': async ({ steps }) => {
+      // An MLP on MNIST-sized inputs, no dispose anywhere: device memory must stay flat.
+      const net = new nn.Sequential(
+        new nn.Linear(784, 64),
+        new nn.ReLU(),
+        new nn.Linear(64, 10),
+      ) as unknown as Net;
+      net.to(device);
+      const x = ops.randn([32, 784], on).keep();
+      const y = ops.cast(ops.mul(ops.rand([32], on), 9.99), 'int32').keep();
+      const step = trainer(net, new nn.CrossEntropyLoss() as unknown as Loss, x, y);
+      let note = '';
+      return {
+        run: async () => {
+          let at10 = 0;
+          for (let i = 1; i <= steps; i++) {
+            await step();
+            if (i === 10) at10 = memoryAllocated(device);
+          }
+          await synchronize(device);
+          const atEnd = memoryAllocated(device);
+          note = `memoryAllocated after step 10: ${at10} B, after step ${steps}: ${atEnd} B (${atEnd === at10 ? 'flat' : `grew ${atEnd - at10} B`})`;
+        },
+        note: () => note,
       };
     },
   };

@@ -2,6 +2,11 @@
  * Copies between devices (`.to()`, `.cuda()`, `.cpu()`). A copy is enqueued, never awaited: the
  * source is read (at once on an idle CPU, otherwise asynchronously) and the target device fills its
  * buffer when the data arrives, ordered before any later work on it. Differentiable.
+ *
+ * The paths, each the fastest WebGPU allows: cpu → gpu is one `queue.writeBuffer`; gpu → cpu a
+ * `copyBufferToBuffer` into a mapped (MAP_READ) staging buffer; gpu → another logical GPU (another
+ * GPUDevice, whose buffers cannot be bound here, and WebGPU has no peer-to-peer copy) is that
+ * staged read followed by the target's `writeBuffer`, with only the target's later work waiting.
  */
 import { withGrad } from '../autograd';
 import { CpuBackend } from '../backends/cpu';

@@ -3,7 +3,7 @@
  * `tqdm`, `progress`, `Progbar`, `plotMetric`, `imageGrid`, `timeit`, `compareDevices`,
  * `profile` — and the hooks that make a fit cell show its live chart and progress bars.
  */
-import { setDefaultObservers, setTrainingOutput } from '../../engine/training';
+import { setDefaultObservers } from '../../engine/training';
 import { Tensor } from '../../engine';
 import { registerDisplayConverter } from '../display';
 import type { OutputSink } from '../output-sink';
@@ -64,7 +64,6 @@ export function createOutputGlobals(target: SinkSource): Record<string, unknown>
 
   setAutoDisplay(show);
   setDefaultObservers(() => (sink() ? [createFitObserver(show)] : []));
-  setTrainingOutput((text) => print(text));
 
   const display = (value: unknown, options?: unknown): DisplayHandle | LiveOutput =>
     displayValue(sink(), asImages(value, options) ?? value);

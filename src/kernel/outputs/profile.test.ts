@@ -2,8 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { ops } from '../../engine';
 import { testDevices } from '../../engine/testing/devices';
 import { rng } from '../../engine/testing/harness';
-import { opName, timestampBackend } from './gpu-timer';
-import { aggregateTimes, profileText, runProfile } from './profile';
+import { aggregateTimes, opName, profileText, profilingBackend, runProfile } from './profile';
 
 const devices = await testDevices();
 const gpu = devices.find((d) => d.kind === 'gpu') ?? null;
@@ -11,11 +10,11 @@ const gpu = devices.find((d) => d.kind === 'gpu') ?? null;
 describe('aggregateTimes', () => {
   it('sums dispatch times by op, largest first, with shares of the total', () => {
     const times = [
-      { label: 'matmul[A_VEC_K|64x1]', ns: 4000 },
-      { label: 'elementwise[add|f32f32>f32||r1]', ns: 1000 },
-      { label: 'matmul[B_VEC_N|8x8]', ns: 2000 },
-      { label: 'elementwise[add|f32f32>f32|VEC4|r1]', ns: 500 },
-      { label: 'elementwise[mul|f32f32>f32||r1]', ns: 2500 },
+      { label: 'matmul[A_VEC_K|64x1]', ms: 0.004, count: 1 },
+      { label: 'elementwise[add|f32f32>f32||r1]', ms: 0.001, count: 1 },
+      { label: 'matmul[B_VEC_N|8x8]', ms: 0.002, count: 1 },
+      { label: 'elementwise[add|f32f32>f32|VEC4|r1]', ms: 0.0005, count: 1 },
+      { label: 'elementwise[mul|f32f32>f32||r1]', ms: 0.0025, count: 1 },
     ];
     const rows = aggregateTimes(times);
     expect(rows.map((r) => [r.op, r.calls])).toEqual([
@@ -33,7 +32,7 @@ describe('aggregateTimes', () => {
   });
 });
 
-describe.skipIf(!gpu || !timestampBackend(gpu))('profile on WebGPU (timestamp queries)', () => {
+describe.skipIf(!gpu || !profilingBackend(gpu))('profile on WebGPU (timestamp queries)', () => {
   it('times every dispatch of the profiled function, grouped by op', async () => {
     const device = gpu!;
     const random = rng(2);
@@ -56,13 +55,14 @@ describe.skipIf(!gpu || !timestampBackend(gpu))('profile on WebGPU (timestamp qu
     expect(p.device).toBe(device.name);
     const byOp = new Map(p.rows.map((r) => [r.op, r]));
     expect(byOp.get('elementwise:add')?.calls).toBe(3);
-    expect(byOp.get('matmul')?.calls).toBeGreaterThanOrEqual(1);
+    // Matmul runs as one of its variants (matmul, matmul-tiled, matmul-blocked…).
+    expect(p.rows.some((r) => r.op.startsWith('matmul') && r.calls >= 1)).toBe(true);
     expect(p.dispatches).toBe(p.rows.reduce((s, r) => s + r.calls, 0));
     expect(p.rows.reduce((s, r) => s + r.totalMs, 0)).toBeCloseTo(p.gpuMs, 9);
     if (p.gpuMs > 0) expect(p.rows.reduce((s, r) => s + r.percent, 0)).toBeCloseTo(100, 9);
     expect(profileText(p)).toMatch(/elementwise:add\s+3\s/);
     // Profiling is off again: later work runs untimed and still computes the right values.
-    const backend = timestampBackend(device)!;
+    const backend = profilingBackend(device)!;
     expect(backend.context.queue.profiler).toBeNull();
     const sum = await a.add(b).data();
     for (let i = 0; i < host.length; i++) expect(sum[i]).toBeCloseTo(host[i] * 3, 5);

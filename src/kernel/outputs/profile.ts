@@ -1,12 +1,39 @@
 /**
- * `profile(fn)`: runs `fn` with every GPU timing each dispatch (timestamp queries), then shows
- * per device the ops that took the most GPU time — calls, total, mean and share — like
- * `torch.profiler`'s `key_averages().table()`.
+ * `profile(fn)`: runs `fn` with every GPU timing each dispatch (the WebGPU backend's timestamp
+ * profiler), then shows per device the ops that took the most GPU time — calls, total, mean and
+ * share — like `torch.profiler`'s `key_averages().table()`.
  */
-import { gpuDevices, synchronize } from '../../engine';
+import { gpuDevices, synchronize, type Device } from '../../engine';
+import type { WebGPUBackend } from '../../engine/backends/webgpu';
 import { PROFILE_MIME, type MimeBundle, type ProfileData, type ProfileRow } from '../protocol';
-import { GpuTimer, opName, timestampBackend, type DispatchTime } from './gpu-timer';
 import { formatSeconds, isEmulatedAdapter } from './timing';
+
+/** Total time and count of one kernel variant, as the backend's profiler reports them. */
+export interface KernelTotal {
+  label: string;
+  ms: number;
+  count: number;
+}
+
+/** The WebGPU backend of a device, if it can time dispatches (timestamp queries). */
+export function profilingBackend(device: Device): WebGPUBackend | null {
+  const backend = device.backend as Partial<WebGPUBackend> & { kind: string };
+  if (backend.kind !== 'webgpu' || typeof backend.profileDispatches !== 'function') return null;
+  return backend.device?.features.has('timestamp-query') ? (backend as WebGPUBackend) : null;
+}
+
+/** A kernel label `elementwise[add|f32f32>f32|…]` as the op a reader knows: `elementwise:add`. */
+export function opName(label: string): string {
+  const open = label.indexOf('[');
+  if (open < 0) return label;
+  const name = label.slice(0, open);
+  const key = label.slice(open + 1, label.endsWith(']') ? -1 : undefined);
+  const first = key.split('|')[0];
+  if ((name === 'elementwise' || name === 'reduce' || name === 'random') && first) {
+    return `${name}:${first}`;
+  }
+  return name;
+}
 
 export interface ProfileOptions {
   /** Rows shown (default 15). */
@@ -15,27 +42,27 @@ export interface ProfileOptions {
   byKernel?: boolean;
 }
 
-/** Sums dispatch times by op, largest total first. */
+/** Sums kernel times by op, largest total first. */
 export function aggregateTimes(
-  times: readonly DispatchTime[],
+  totals: readonly KernelTotal[],
   options: ProfileOptions = {},
 ): ProfileRow[] {
-  const groups = new Map<string, { calls: number; ns: number }>();
-  for (const t of times) {
+  const groups = new Map<string, { calls: number; ms: number }>();
+  for (const t of totals) {
     const key = options.byKernel ? t.label : opName(t.label);
-    const g = groups.get(key) ?? { calls: 0, ns: 0 };
-    g.calls++;
-    g.ns += t.ns;
+    const g = groups.get(key) ?? { calls: 0, ms: 0 };
+    g.calls += t.count;
+    g.ms += t.ms;
     groups.set(key, g);
   }
-  const total = times.reduce((s, t) => s + t.ns, 0);
+  const all = totals.reduce((s, t) => s + t.ms, 0);
   return [...groups.entries()]
     .map(([op, g]) => ({
       op,
       calls: g.calls,
-      totalMs: g.ns / 1e6,
-      meanUs: g.ns / g.calls / 1e3,
-      percent: total > 0 ? (100 * g.ns) / total : 0,
+      totalMs: g.ms,
+      meanUs: (g.ms * 1e3) / g.calls,
+      percent: all > 0 ? (100 * g.ms) / all : 0,
     }))
     .sort((a, b) => b.totalMs - a.totalMs || b.calls - a.calls)
     .slice(0, options.top ?? 15);
@@ -72,39 +99,34 @@ export async function runProfile(
   options: ProfileOptions = {},
 ): Promise<{ profiles: ProfileData[]; unsupported: string[] }> {
   const timed = gpuDevices().flatMap((device) => {
-    const backend = timestampBackend(device);
-    return backend ? [{ device, backend, timer: new GpuTimer(backend.device) }] : [];
+    const backend = profilingBackend(device);
+    return backend ? [{ device, stop: backend.profileDispatches() }] : [];
   });
   const unsupported = gpuDevices()
     .filter((d) => !timed.some((t) => t.device === d))
     .map((d) => d.name);
-  for (const t of timed) t.backend.context.queue.profiler = t.timer;
   const start = performance.now();
   try {
     await fn();
   } finally {
     // Everything fn queued is submitted (and its queries resolved) before timing stops.
     await synchronize().catch(() => {});
-    for (const t of timed) t.backend.context.queue.profiler = null;
   }
   const wallMs = performance.now() - start;
   const profiles: ProfileData[] = [];
   for (const t of timed) {
-    const times = await t.timer.collect();
-    const note: string[] = [];
-    if (t.timer.untimed > 0) note.push(`${t.timer.untimed} dispatches were not timed.`);
-    if (isEmulatedAdapter(t.device.info.label)) {
-      note.push('This adapter is a CPU emulation (SwiftShader): its kernel times are CPU times.');
-    }
+    const totals = await t.stop();
     const data: ProfileData = {
       device: t.device.name,
       adapter: t.device.info.label,
       wallMs,
-      gpuMs: times.reduce((s, x) => s + x.ns, 0) / 1e6,
-      dispatches: times.length,
-      rows: aggregateTimes(times, options),
+      gpuMs: totals.reduce((s, x) => s + x.ms, 0),
+      dispatches: totals.reduce((s, x) => s + x.count, 0),
+      rows: aggregateTimes(totals, options),
     };
-    if (note.length > 0) data.note = note.join(' ');
+    if (isEmulatedAdapter(t.device.info.label)) {
+      data.note = 'This adapter is a CPU emulation (SwiftShader): its kernel times are CPU times.';
+    }
     profiles.push(data);
   }
   return { profiles, unsupported };

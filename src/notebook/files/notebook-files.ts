@@ -11,6 +11,7 @@ export const MAX_IMPORT_BYTES = 64 * 1024 * 1024;
 /** A file name safe on every OS, from a title: "Loss & accuracy?" → "Loss accuracy.ipynb". */
 export function fileNameFor(title: string, extension: string): string {
   const base = title
+    // eslint-disable-next-line no-control-regex -- control characters are exactly what goes
     .replace(/[\\/:*?"<>|#%&{}$!'`@=+^~\u0000-\u001f]+/g, ' ')
     .replace(/\s+/g, ' ')
     .trim()

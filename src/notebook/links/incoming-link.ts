@@ -80,7 +80,9 @@ export async function loadIncomingNotebook(
         return { notebook: fromIpynb(json, 'Shared notebook'), origin: 'shared-link' };
       } catch (error) {
         if (error instanceof NotebookFileError) {
-          throw new LinkError(`The link does not hold a notebook gpubook can open: ${error.message}`);
+          throw new LinkError(
+            `The link does not hold a notebook gpubook can open: ${error.message}`,
+          );
         }
         throw error;
       }

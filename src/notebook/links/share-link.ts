@@ -17,7 +17,7 @@ export interface ShareLink {
 
 /** The notebook as it goes into a link: without outputs or execution counts unless asked. */
 export function shareableIpynb(notebook: Notebook, includeOutputs: boolean): IpynbNotebook {
-    // At rest first: clearing outputs keeps a running cell's execution count.
+  // At rest first: clearing outputs keeps a running cell's execution count.
   const atRest = resetRuntimeState(notebook);
   return toIpynb(includeOutputs ? atRest : clearAllOutputs(atRest));
 }

@@ -13,6 +13,7 @@ const DATA_IMAGE = /^data:image\/(?:png|jpeg|jpg|gif|webp|avif|bmp|svg\+xml)[;,]
 export function isAllowedUrl(url: string, use: UrlUse): boolean {
   // Browsers ignore control characters and whitespace inside a scheme ("java\tscript:"), so the
   // check does too.
+  // eslint-disable-next-line no-control-regex -- control characters are exactly what goes
   const compact = url.replace(/[\u0000-\u0020\u007f-\u009f]+/g, '');
   const scheme = /^([a-z][a-z0-9+.-]*):/i.exec(compact)?.[1]?.toLowerCase();
   if (scheme === undefined) return true; // relative, `#anchor`, `//host/…`

@@ -72,7 +72,7 @@ describe('autosave', () => {
     expect((await otherTab.get(notebook.id))?.title).toBe('closing');
   });
 
-  it('another tab saved first: reports a ConflictError and keeps this tab\'s text in the store', async () => {
+  it("another tab saved first: reports a ConflictError and keeps this tab's text in the store", async () => {
     const { store, otherTab, errors, notebook } = await setup();
     const theirs = (await otherTab.get(notebook.id)) as Notebook;
     await otherTab.save({ ...theirs, title: 'theirs', updatedAt: 1500 });

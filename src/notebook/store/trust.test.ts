@@ -15,9 +15,7 @@ function setup(trusted?: boolean) {
   });
   const cells = [createCell('code', 'print("a")'), createCell('code', 'print("b")')];
   const notebook = createNotebook({ cells });
-  store
-    .getState()
-    .openNotebook(notebook, trusted === undefined ? undefined : { trusted });
+  store.getState().openNotebook(notebook, trusted === undefined ? undefined : { trusted });
   return { store, kernels, notebook };
 }
 

@@ -17,7 +17,7 @@ export function DevicePanel({ onClose }: { onClose: () => void }) {
     <aside className="device-panel" data-testid="device-panel" aria-label="Devices">
       <header className="device-header">
         <h2>Devices</h2>
-        <button type="button" className="button" onClick={onClose}>
+        <button type="button" className="button" data-testid="close-device-panel" onClick={onClose}>
           Close
         </button>
       </header>

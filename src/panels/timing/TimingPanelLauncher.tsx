@@ -1,5 +1,6 @@
 /** The toolbar button `open-timing-panel` and the panel it opens (its kernel lives while open). */
 import { useState } from 'react';
+import { createPortal } from 'react-dom';
 import { TimingPanel } from './TimingPanel';
 import type { TimingKernel } from './useTimingRun';
 
@@ -16,7 +17,12 @@ export function TimingPanelLauncher({ createKernel }: { createKernel: () => Timi
       >
         CPU vs GPU
       </button>
-      {open && <TimingPanel createKernel={createKernel} onClose={() => setOpen(false)} />}
+      {/* In the body, not the toolbar: the toolbar's styling would clip a fixed drawer. */}
+      {open &&
+        createPortal(
+          <TimingPanel createKernel={createKernel} onClose={() => setOpen(false)} />,
+          document.body,
+        )}
     </>
   );
 }

@@ -84,6 +84,8 @@ export interface MatmulClassInput {
   readonly aLayout: 'k' | 'm' | 's';
   /** 'n': B contiguous along n (row-major); 'k': along k (transposed); 's': other strides. */
   readonly bLayout: 'n' | 'k' | 's';
+  /** The batch's products are summed into one output (a convolution's weight gradient). */
+  readonly summed?: boolean;
 }
 
 const bucket = (size: number): number => 2 ** Math.min(14, Math.ceil(Math.log2(Math.max(1, size))));
@@ -91,19 +93,29 @@ const bucket = (size: number): number => 2 ** Math.min(14, Math.ceil(Math.log2(M
 /** The class a product belongs to: power-of-two size buckets and the operand layouts. */
 export function matmulClassKey(input: MatmulClassInput): string {
   const { m, n, k, aLayout, bLayout } = input;
-  return `mm|${bucket(m)}x${bucket(n)}x${bucket(k)}|${aLayout}${bLayout}`;
+  const batch = input.summed ? 'sum' : input.batch > 1 ? 'batched' : 'single';
+  return `mm|${bucket(m)}x${bucket(n)}x${bucket(k)}|${aLayout}${bLayout}|${batch}`;
 }
 
 /** Products below this many multiply-adds run the default: tuning would cost more than it saves. */
 export const MIN_TUNED_MACS = 1 << 20;
 
-/** The proxy a class is timed on: its bucket sizes, capped so a tuning run stays short. */
-export function proxyShape(input: MatmulClassInput): { m: number; n: number; k: number } {
-  return {
-    m: Math.min(bucket(input.m), 256),
-    n: Math.min(bucket(input.n), 256),
-    k: Math.min(bucket(input.k), 512),
-  };
+/**
+ * The proxy a class is timed on: the product's own sizes (edge tiles matter), capped so a tuning
+ * run stays short, with a few of its batches.
+ */
+export function proxyShape(input: MatmulClassInput): {
+  batch: number;
+  m: number;
+  n: number;
+  k: number;
+} {
+  const m = Math.min(input.m, 256);
+  const n = Math.min(input.n, 256);
+  const k = Math.min(input.k, 512);
+  // Enough batches to matter when the product is made of many small ones, few enough to be quick.
+  const batch = Math.max(1, Math.min(input.batch, 8, Math.floor(2 ** 21 / (m * n * k))));
+  return { batch, m, n, k };
 }
 
 /** One candidate's outcome on the proxy. */

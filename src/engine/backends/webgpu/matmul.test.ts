@@ -124,6 +124,17 @@ describe.skipIf(!backend)('matmul kernels', () => {
     expect(compiled.some((label) => label.startsWith('matmul[|'))).toBe(true);
   });
 
+  it('split-K: few outputs over a long K (with a leftover piece), in both layouts', async () => {
+    gpu.overrides.matmul = undefined;
+    for (const [m, k, n, transposeA] of [
+      [2, 9000, 1, true],
+      [3, 8192, 5, false],
+      [1, 10_000, 2, true],
+    ] as const) {
+      await check({ batch: 1, m, k, n, transposeA }, gpu.context.candidates[0]);
+    }
+  });
+
   it('chooses a forced variant, and the default for products too small to tune', () => {
     const input = { batch: 1, m: 4, n: 4, k: 4, aLayout: 'k', bLayout: 'n' } as const;
     gpu.overrides.matmul = 'tiled';

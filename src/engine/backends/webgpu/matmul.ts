@@ -16,9 +16,10 @@ import {
   type TrialResult,
 } from './autotune';
 import type { KernelContext } from './context';
-import { gpuOf, outputOf } from './gpu-buffer';
+import { gpuOf, outputOf, WebGPUBuffer } from './gpu-buffer';
 import { blockedGroups, blockedKernel, type Epilogue } from './matmul-blocked';
 import { KernelProfiler } from './profiler';
+import { reduce } from './reduce';
 import { blockedSpecOf, defaultMatmulVariant, type MatmulVariant } from './variants';
 
 export interface MatmulShape {
@@ -46,6 +47,11 @@ const aligned = (...values: number[]): boolean => values.every((v) => v % 4 === 
 
 /** Most batches in one dispatch (one grid axis). */
 const MAX_BATCH_PER_DISPATCH = 65535;
+
+/** A pooled scratch buffer as a DeviceBuffer, so other kernel families can read it. */
+function wrapGpu(buffer: GPUBuffer): WebGPUBuffer {
+  return new WebGPUBuffer(buffer.size, buffer);
+}
 
 /** Whether the device was opened with subgroups (quad broadcasts). */
 export function hasSubgroups(ctx: KernelContext): boolean {
@@ -168,10 +174,24 @@ function writeParams(
     .u32(14, summed);
 }
 
+/**
+ * Block shapes for thin products, chosen by shape (not by adapter): a few output columns (a
+ * linear layer with one output, X @ w) put every invocation on rows; a few rows, on columns.
+ */
+function thinVariant(m: number, n: number): MatmulVariant | null {
+  // A tiny output (a split-K piece of a weight gradient): one invocation, exactly its size.
+  if (m <= 4 && n <= 4) return `s${m}x${n}@1x1`;
+  if (n <= 4 && m >= 64) return `s4x${n}@1x64`;
+  if (m <= 4 && n >= 64) return `s${m}x4@64x1`;
+  return null;
+}
+
 /** The variant for a product: forced, tuned for its class, or the default while tuning runs. */
 export function chooseMatmulVariant(ctx: KernelContext, input: MatmulClassInput): MatmulVariant {
   const forced = ctx.overrides.matmul;
   if (forced) return forced;
+  const thin = thinVariant(input.m, input.n);
+  if (thin) return thin;
   const fallback = defaultMatmulVariant(hasSubgroups(ctx));
   if (input.m * input.n * input.k < MIN_TUNED_MACS) return fallback;
   const key = matmulClassKey(input);
@@ -205,7 +225,10 @@ export function matmul(
   if (batch === 0 || m === 0 || n === 0) return;
   const sa = strides3(a);
   const sb = strides3(b);
-  const variant = chooseMatmulVariant(ctx, { batch, m, n, k, ...layouts(sa, sb) });
+  const summed = epilogue.sumBatches ?? false;
+  const plain = !summed && !epilogue.bias && !epilogue.relu && !epilogue.nchw;
+  if (plain && batch === 1 && splitK(ctx, a, b, out, m, n, k, sa, sb)) return;
+  const variant = chooseMatmulVariant(ctx, { batch, m, n, k, summed, ...layouts(sa, sb) });
   const bias = epilogue.bias ?? null;
   if (bias && bias.shape.length === 1 && bias.shape[0] > 1 && bias.strides[0] !== 1) {
     throw new Error('gemm: the bias must be contiguous');
@@ -229,6 +252,76 @@ export function matmul(
   );
 }
 
+/** K per split-K piece: long enough to amortize a piece, short enough to spread the work. */
+const SPLIT_K_PIECE = 1024;
+
+/**
+ * Split-K for products with few outputs and a long K (a weight gradient Xᵀ @ g over a million
+ * rows): K is cut into pieces multiplied as a batch in parallel (views, no copies), and the
+ * partial products are summed by the reduce kernel. Returns false when the product is not one.
+ */
+function splitK(
+  ctx: KernelContext,
+  a: View,
+  b: View,
+  out: OutView,
+  m: number,
+  n: number,
+  k: number,
+  sa: readonly number[],
+  sb: readonly number[],
+): boolean {
+  const outputs = m * n;
+  if (outputs > 4096 || k < 8 * SPLIT_K_PIECE) return false;
+  const pieces = Math.floor(k / SPLIT_K_PIECE);
+  const covered = pieces * SPLIT_K_PIECE;
+  const rest = k - covered;
+  const slots = pieces + (rest > 0 ? 1 : 0);
+  const partial = ctx.pool.acquire(slots * outputs * 4);
+  const shape = { batch: pieces, m, n, k: SPLIT_K_PIECE };
+  const variant = chooseMatmulVariant(ctx, { ...shape, ...layouts(sa, sb) });
+  dispatchVariant(
+    ctx,
+    variant,
+    { gpu: gpuOf(a), offset: a.offset, strides: [SPLIT_K_PIECE * sa[2], sa[1], sa[2]] },
+    { gpu: gpuOf(b), offset: b.offset, strides: [SPLIT_K_PIECE * sb[1], sb[1], sb[2]] },
+    partial,
+    shape,
+  );
+  if (rest > 0) {
+    // The leftover K goes to its own slot; kernels write outputs from element 0, so through a
+    // scratch buffer copied into place.
+    const tail = ctx.pool.acquire(outputs * 4);
+    const tailShape = { batch: 1, m, n, k: rest };
+    dispatchVariant(
+      ctx,
+      chooseMatmulVariant(ctx, { ...tailShape, ...layouts(sa, sb) }),
+      { gpu: gpuOf(a), offset: a.offset + covered * sa[2], strides: [0, sa[1], sa[2]] },
+      { gpu: gpuOf(b), offset: b.offset + covered * sb[1], strides: [0, sb[1], sb[2]] },
+      tail,
+      tailShape,
+    );
+    ctx.queue.copy(tail, 0, partial, pieces * outputs * 4, outputs * 4);
+    ctx.pool.recycle(tail);
+  }
+  // Sum the slots: a [outputs, slots] view of the partials reduced over its last dimension.
+  reduce(
+    ctx,
+    'sum',
+    {
+      buffer: wrapGpu(partial),
+      dtype: 'float32',
+      shape: [outputs, slots],
+      strides: [1, outputs],
+      offset: 0,
+    },
+    1,
+    { ...out, shape: [outputs], strides: [1] },
+  );
+  ctx.pool.recycle(partial);
+  return true;
+}
+
 /** Operand strides of a proxy in the class's layout ('s': row-major with padded rows). */
 function proxyStrides(layout: string, rows: number, cols: number): [number, number, number] {
   if (layout === 'k' || layout === 'n') return [0, cols, 1];
@@ -246,6 +339,8 @@ function matchesReference(
   m: number,
   n: number,
   k: number,
+  /** The output is this many (identical) products summed. */
+  times: number,
 ): boolean {
   for (let s = 0; s < 48; s++) {
     const i = (s * 7919) % m;
@@ -258,7 +353,7 @@ function matchesReference(
       magnitude += Math.abs(term);
     }
     const value = got[i * n + j];
-    if (!(Math.abs(value - sum) <= 1e-4 * magnitude + 1e-5)) return false;
+    if (!(Math.abs(value - times * sum) <= 1e-4 * times * magnitude + 1e-5)) return false;
   }
   return true;
 }
@@ -283,9 +378,11 @@ function tuneClass(ctx: KernelContext, input: MatmulClassInput, key: string): Pr
   const { device, queue } = ctx;
   const timestamps = KernelProfiler.supported(device);
   if (queue.profiler) return null;
-  const { m, n, k } = proxyShape(input);
+  const { batch, m, n, k } = proxyShape(input);
+  const summed = input.summed ?? false;
   const sa = proxyStrides(input.aLayout, m, k);
   const sb = proxyStrides(input.bLayout, k, n);
+  // Every batch reads the same operands (stride 0): the time is what matters, not the data.
   const aSize = (m - 1) * sa[1] + (k - 1) * sa[2] + 1;
   const bSize = (k - 1) * sb[1] + (n - 1) * sb[2] + 1;
   const hostA = proxyData(aSize, 1);
@@ -294,8 +391,9 @@ function tuneClass(ctx: KernelContext, input: MatmulClassInput, key: string): Pr
   const bBuffer = ctx.pool.acquire(bSize * 4);
   queue.write(aBuffer, hostA);
   queue.write(bBuffer, hostB);
-  const candidates = ctx.candidates;
-  const outBytes = m * n * 4;
+  // Only the blocked family fuses epilogues such as the batch sum.
+  const candidates = summed ? ctx.candidates.filter((v) => blockedSpecOf(v)) : ctx.candidates;
+  const outBytes = (summed ? 1 : batch) * m * n * 4;
   const outs = candidates.map(() => ctx.pool.acquire(outBytes));
   const readbacks = candidates.map(() =>
     device.createBuffer({
@@ -303,7 +401,7 @@ function tuneClass(ctx: KernelContext, input: MatmulClassInput, key: string): Pr
       usage: GPUBufferUsage.MAP_READ | GPUBufferUsage.COPY_DST,
     }),
   );
-  const shape = { batch: 1, m, n, k };
+  const shape = { batch, m, n, k };
   const a: Operand = { gpu: aBuffer, offset: 0, strides: sa };
   const b: Operand = { gpu: bBuffer, offset: 0, strides: sb };
   const runs = 2;
@@ -312,7 +410,7 @@ function tuneClass(ctx: KernelContext, input: MatmulClassInput, key: string): Pr
     for (const buffer of readbacks) buffer.destroy();
   };
   const record = (i: number) => {
-    dispatchVariant(ctx, candidates[i], a, b, outs[i], shape);
+    dispatchVariant(ctx, candidates[i], a, b, outs[i], shape, { sumBatches: summed });
   };
   const finish = async (times: number[]): Promise<void> => {
     const results: TrialResult[] = [];
@@ -323,7 +421,7 @@ function tuneClass(ctx: KernelContext, input: MatmulClassInput, key: string): Pr
       results.push({
         variant: candidates[i],
         ns: times[i],
-        correct: matchesReference(got, hostA, hostB, sa, sb, m, n, k),
+        correct: matchesReference(got, hostA, hostB, sa, sb, m, n, k, summed ? batch : 1),
       });
     }
     ctx.tuneLog.push({ key, results });

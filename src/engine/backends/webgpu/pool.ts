@@ -57,7 +57,13 @@ export function maxPool2dBackward(
     const size = g.adaptive
       ? { ...g, kernelHeight: g.inHeight / g.outHeight, kernelWidth: g.inWidth / g.outWidth }
       : g;
-    const kernel = ctx.kernel('max-pool2d-backward-disjoint', '', 'wrr', disjointSource, () => ({}));
+    const kernel = ctx.kernel(
+      'max-pool2d-backward-disjoint',
+      '',
+      'wrr',
+      disjointSource,
+      () => ({}),
+    );
     writeGeometry(ctx.queue.params(), size)
       .i32(13, gradOut.offset)
       .list(14, gradOut.strides, 4)

@@ -1,0 +1,134 @@
+import { describe, expect, it } from 'vitest';
+import { createNodeGpuBackend } from '../../testing/node-gpu';
+import {
+  matmulClassKey,
+  memoryStore,
+  pickFastest,
+  proxyShape,
+  TuneCache,
+  type MatmulClassInput,
+} from './autotune';
+import type { WebGPUBackend } from './index';
+import { matmulCandidates } from './variants';
+
+const square: MatmulClassInput = { batch: 1, m: 512, n: 512, k: 512, aLayout: 'k', bLayout: 'n' };
+
+describe('autotuner bookkeeping', () => {
+  it('puts products of nearby sizes and the same layout in one class, others apart', () => {
+    expect(matmulClassKey(square)).toBe(matmulClassKey({ ...square, m: 300, n: 400, k: 257 }));
+    expect(matmulClassKey(square)).not.toBe(matmulClassKey({ ...square, m: 1024 }));
+    expect(matmulClassKey(square)).not.toBe(matmulClassKey({ ...square, aLayout: 'm' }));
+    expect(matmulClassKey(square)).not.toBe(matmulClassKey({ ...square, batch: 8 }));
+    expect(matmulClassKey({ ...square, batch: 8 })).not.toBe(
+      matmulClassKey({ ...square, batch: 8, summed: true }),
+    );
+  });
+
+  it('times a capped proxy with a few batches', () => {
+    expect(proxyShape({ ...square, m: 10_000, n: 100, k: 4096 })).toEqual({
+      batch: 1,
+      m: 256,
+      n: 100,
+      k: 512,
+    });
+    expect(proxyShape({ ...square, batch: 128, m: 9, n: 16, k: 25 }).batch).toBe(8);
+  });
+
+  it('picks the fastest correct candidate, never a wrong or untimed one', () => {
+    expect(
+      pickFastest([
+        { variant: 'tiled', ns: 10, correct: false },
+        { variant: 'register', ns: 30, correct: true },
+        { variant: 's8x8@8x8', ns: 20, correct: true },
+        { variant: 'q8x8@8x8', ns: Infinity, correct: true },
+      ]),
+    ).toBe('s8x8@8x8');
+    expect(pickFastest([{ variant: 'tiled', ns: 1, correct: false }])).toBeNull();
+  });
+
+  it('caches choices, persists them, reloads known ones and ignores stale names', async () => {
+    const store = memoryStore({ 'mm|old': 'register', 'mm|stale': 'q99x99@1x1' });
+    const cache = new TuneCache(store, ['register', 's8x8@8x8']);
+    await cache.preload();
+    expect(cache.get('mm|old')).toBe('register');
+    expect(cache.get('mm|stale')).toBeUndefined();
+    expect(cache.needsTuning('mm|new')).toBe(true);
+    let finish = () => {};
+    cache.track('mm|new', new Promise<void>((resolve) => (finish = resolve)));
+    // While a run is in flight the class is not tuned twice.
+    expect(cache.needsTuning('mm|new')).toBe(false);
+    cache.choose('mm|new', 's8x8@8x8');
+    finish();
+    await cache.settled();
+    expect(cache.get('mm|new')).toBe('s8x8@8x8');
+    expect(store.entries['mm|new']).toBe('s8x8@8x8');
+    // A new session with the same store starts tuned.
+    const again = new TuneCache(store, ['register', 's8x8@8x8']);
+    await again.preload();
+    expect(again.get('mm|new')).toBe('s8x8@8x8');
+    expect(again.needsTuning('mm|new')).toBe(false);
+  });
+});
+
+const backend = await createNodeGpuBackend();
+
+describe.skipIf(!backend)('autotuner on this adapter', () => {
+  const gpu = backend as WebGPUBackend;
+
+  it('tunes an unseen class once: times every candidate, checks results, caches the fastest', async () => {
+    const m = 192;
+    const k = 160;
+    const n = 96;
+    const view = (rows: number, cols: number) => {
+      const buffer = gpu.allocate(rows * cols * 4);
+      gpu.write(
+        buffer,
+        Float32Array.from({ length: rows * cols }, (_, i) => ((i % 13) - 6) / 7),
+      );
+      return {
+        buffer,
+        dtype: 'float32' as const,
+        shape: [1, rows, cols],
+        strides: [rows * cols, cols, 1],
+        offset: 0,
+      };
+    };
+    const a = view(m, k);
+    const b = view(k, n);
+    const out = view(m, n);
+    gpu.matmul(a, b, out);
+    await gpu.tuned();
+    const runs = gpu.context.tuneLog;
+    expect(runs).toHaveLength(1);
+    const [run] = runs;
+    expect(run.key).toBe(matmulClassKey({ batch: 1, m, n, k, aLayout: 'k', bLayout: 'n' }));
+    expect(run.results.map((r) => r.variant)).toEqual(
+      matmulCandidates(gpu.device.features.has('subgroups')),
+    );
+    // Every kernel variant computes the same product, and each was timed.
+    for (const r of run.results) {
+      expect(r.correct, r.variant).toBe(true);
+      expect(r.ns, r.variant).toBeGreaterThan(0);
+    }
+    const fastest = Math.min(...run.results.map((r) => r.ns));
+    const chosen = gpu.context.tuner.get(run.key);
+    expect(run.results.find((r) => r.variant === chosen)?.ns).toBe(fastest);
+    // The same class again (another size in its buckets) uses the choice without re-tuning.
+    gpu.matmul(view(200, 150), view(150, 90), view(200, 90));
+    await gpu.tuned();
+    expect(gpu.context.tuneLog).toHaveLength(1);
+    const host = await gpu.read(out.buffer, 'float32', 0, m * n);
+    // Spot-check the product itself against a float64 reference.
+    const A = Float32Array.from({ length: m * k }, (_, i) => ((i % 13) - 6) / 7);
+    const B = Float32Array.from({ length: k * n }, (_, i) => ((i % 13) - 6) / 7);
+    for (const [i, j] of [
+      [0, 0],
+      [m - 1, n - 1],
+      [77, 31],
+    ]) {
+      let sum = 0;
+      for (let t = 0; t < k; t++) sum += A[i * k + t] * B[t * n + j];
+      expect(host[i * n + j]).toBeCloseTo(sum, 3);
+    }
+  });
+});
