@@ -150,3 +150,25 @@ test('two tabs on one notebook: no silent overwrite; reload theirs, or keep mine
   expect((await storedCells(page, id))?.[0].source).toBe('print("tab two")');
   await other.close();
 });
+
+test('a file that is not a notebook shows the banner and changes nothing', async ({ page }) => {
+  await openNewNotebook(page);
+  const id = await openNotebookId(page);
+  await page.getByTestId('back-home').click();
+  const files = [
+    { name: 'notes.ipynb', body: 'just some notes', message: /not valid JSON/ },
+    { name: 'old.ipynb', body: '{"nbformat": 3, "worksheets": []}', message: /nbformat 4/ },
+    { name: 'empty.ipynb', body: '', message: /is empty/ },
+  ];
+  for (const file of files) {
+    await page.getByTestId('import-ipynb').setInputFiles({
+      name: file.name,
+      mimeType: 'application/json',
+      buffer: Buffer.from(file.body),
+    });
+    await expect(page.getByTestId('error-banner')).toHaveText(file.message);
+    expect(await listedIds(page)).toEqual([id]);
+    await page.getByTestId('dismiss-error').click();
+  }
+  await expect(page.getByTestId('new-notebook')).toBeEnabled();
+});

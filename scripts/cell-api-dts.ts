@@ -16,6 +16,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import ts from 'typescript';
 import type { Plugin, ViteDevServer } from 'vite';
+import { OUTPUT_GLOBALS_DTS } from '../src/kernel/outputs/cell-globals-dts.ts';
 
 export const CELL_API_DTS_MODULE = 'virtual:cell-api-dts';
 const RESOLVED_MODULE = `\0${CELL_API_DTS_MODULE}`;
@@ -60,25 +61,12 @@ const KERNEL_GLOBALS: { name: string; declaration: string }[] = [
 declare const print: (...values: unknown[]) => void;`,
   },
   {
-    name: 'display',
-    declaration: `/** Rich output: a tensor, an array of records (a table), a chart, an image, a model summary. */
-declare const display: (value: unknown) => void;`,
-  },
-  {
     name: 'params',
     declaration: `/** The link's query parameters, read-only. Bundled chapters read \`params.size\`. */
 declare const params: Readonly<{ size?: 'test' | 'class' | 'full' | (string & {}); [name: string]: string | undefined }>;`,
   },
-  {
-    name: 'timeit',
-    declaration: `/** Runs \`fn\` (sync or async) \`repeat\` times, waits for the device, prints and returns seconds. */
-declare const timeit: (fn: () => unknown, options?: { repeat?: number }) => Promise<number>;`,
-  },
-  {
-    name: 'compareDevices',
-    declaration: `/** Runs \`fn(device)\` on each device, prints a table and draws a bar chart of times and speed-ups. */
-declare const compareDevices: (fn: (device: string) => unknown, options?: { devices?: string[] }) => Promise<unknown>;`,
-  },
+  // display, charts, progress bars, images, timeit, compareDevices, profile: the kernel's outputs.
+  ...OUTPUT_GLOBALS_DTS,
 ];
 
 export function generateCellApiDts(options: CellApiDtsOptions): CellApiDts {

@@ -3,7 +3,7 @@
  * rename, duplicate, delete. A deletion can be undone from the bar it leaves behind. The list
  * follows changes made in other tabs.
  */
-import { useCallback, useEffect, useState } from 'react';
+import { useCallback, useEffect, useRef, useState } from 'react';
 import { duplicateNotebook, renameNotebook } from '../notebook/library';
 import type { Notebook } from '../notebook/model';
 import type { NotebookSummary } from '../notebook/repository';
@@ -147,10 +147,11 @@ export function NotebookList() {
 /** Enter or leaving the field keeps the new title; Escape keeps the old one (null). */
 function RenameField({ title, onDone }: { title: string; onDone(title: string | null): void }) {
   const [value, setValue] = useState(title);
-  const [done, setDone] = useState(false);
+  // A ref, not state: Enter and the blur of the field going away must not both finish it.
+  const done = useRef(false);
   const finish = (result: string | null) => {
-    if (done) return;
-    setDone(true);
+    if (done.current) return;
+    done.current = true;
     onDone(result);
   };
   return (

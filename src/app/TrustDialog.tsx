@@ -56,7 +56,8 @@ export function TrustDialog() {
           </p>
           <p>Read it first, and run it only if you trust where it came from.</p>
           <div className="dialog-actions">
-            <button type="button" className="button" onClick={cancelTrust}>
+            {/* Focus starts on Cancel: a stray Enter must not run someone else's code. */}
+            <button type="button" className="button" onClick={cancelTrust} autoFocus>
               Cancel
             </button>
             <button
@@ -64,7 +65,6 @@ export function TrustDialog() {
               className="button button-primary"
               data-testid="trust-run"
               onClick={trust}
-              autoFocus
             >
               {ACTION_LABEL[request.action]}
             </button>

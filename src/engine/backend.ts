@@ -132,6 +132,20 @@ export interface GemmOptions {
   readonly sumBatches?: boolean;
 }
 
+/** One Adam step's scalars (host arithmetic on the step count is already done). */
+export interface AdamStep {
+  readonly beta1: number;
+  readonly beta2: number;
+  /** The update is p -= stepSize * m / (sqrt(v) * vScale + eps). */
+  readonly stepSize: number;
+  readonly vScale: number;
+  readonly eps: number;
+  /** L2 penalty added to the gradient (PyTorch's weight_decay); 0 for none. */
+  readonly weightDecay: number;
+  /** Follow +gradient (maximize). */
+  readonly maximize: boolean;
+}
+
 export interface Backend {
   readonly kind: 'cpu' | 'webgpu';
 
@@ -185,6 +199,12 @@ export interface Backend {
    * pixels] with nchwPixels.
    */
   gemm(a: View, b: View, out: OutView, options: GemmOptions): void;
+  /**
+   * Optional fused Adam: updates param, m and v (contiguous, offset 0, same shape as the
+   * contiguous grad) in place in one pass: m = b1 m + (1 - b1) g; v = b2 v + (1 - b2) g²;
+   * p -= stepSize * m / (sqrt(v) * vScale + eps). Without it, optimizers compose ops.
+   */
+  adam?(param: View, grad: View, m: View, v: View, step: AdamStep): void;
   /** Row-wise over the last dimension of a 2-D view [rows, cols]. */
   softmax(x: View, out: OutView, log: boolean): void;
   /** out[r] = x[r, index[r]] for x: [R, C], index int32 [R]. */

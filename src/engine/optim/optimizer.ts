@@ -212,7 +212,8 @@ export class Optimizer {
       // Temporaries of the update are released when it returns; state tensors were kept.
       scopedAll(() => {
         const next = this.rule.update(ctx);
-        copyInto(param, next);
+        // A fused rule (one Adam kernel) has already updated the parameter in place.
+        if (next !== param) copyInto(param, next);
         return [] as Tensor[];
       });
     });

@@ -8,6 +8,7 @@ import { Adam, SGD, type Optimizer } from '../optim';
 import { manualSeed } from '../random';
 import type { Tensor } from '../tensor';
 import { DataParallel } from './data-parallel';
+import { setTrainingOutput } from '../training/output';
 import { chunkSizes } from './scatter-gather';
 
 Object.assign(globalThis, globals);
@@ -101,6 +102,12 @@ describe('nn.DataParallel on two logical GPUs', () => {
     expect(out.device).toBe('gpu:0');
     expect([...out.shape]).toEqual([11, 3]);
     const single = inner(x.to('gpu:0'));
+    const printed: string[] = [];
+    setTrainingOutput((text) => printed.push(text));
+    dp.summary({ inputShape: [6] });
+    setTrainingOutput(null);
+    expect(printed.join('')).toContain('Total params: 163');
+    expect(printed.join('').match(/Linear-/g)).toHaveLength(2);
     expectClose([Array.from(await out.data())], [Array.from(await single.data())], 1e-6);
   });
 

@@ -19,6 +19,7 @@ import { scopedAll } from '../ops/support';
 import { toDevice } from '../ops/transfer';
 import { Module } from '../nn/module';
 import { bind, intArg } from '../nn/layer-args';
+import type { SummaryOptions } from '../nn/summary';
 import type { Tensor } from '../tensor';
 import { ReplicaSet } from './replicas';
 import { gatherStructure, scatterStructure } from './scatter-gather';
@@ -103,6 +104,11 @@ export class DataParallel extends Module {
 
   private get devices(): readonly Device[] {
     return this.deviceIds.map((id) => getDevice(`gpu:${id}`));
+  }
+
+  /** The wrapped module's table, from one device: each layer once, not once per replica. */
+  override summary(options: SummaryOptions): void {
+    this.module.summary(options);
   }
 
   override forward(...inputs: unknown[]): unknown {

@@ -17,6 +17,7 @@ import type {
   UnaryOp,
   View,
   GemmOptions,
+  AdamStep,
 } from '../../backend';
 import { randomFill } from '../../random';
 import { CpuBuffer, arrayOf, asCpuBuffer } from './buffer';
@@ -24,6 +25,7 @@ import { col2imKernel, im2colKernel, maxPool2dBackwardKernel, maxPool2dKernel } 
 import { binaryKernel, binaryScalarKernel, unaryKernel } from './elementwise';
 import { matmulKernel } from './matmul';
 import { gemmKernel } from './gemm';
+import { adamKernel } from './adam';
 import { reduceKernel } from './reduce';
 import {
   gatherColumnsKernel,
@@ -174,6 +176,10 @@ export class CpuBackend implements Backend {
 
   gemm(a: View, b: View, out: OutView, options: GemmOptions): void {
     this.run(() => gemmKernel(a, b, out, options));
+  }
+
+  adam(param: View, grad: View, m: View, v: View, step: AdamStep): void {
+    this.run(() => adamKernel(param, grad, m, v, step));
   }
 
   softmax(x: View, out: OutView, log: boolean): void {

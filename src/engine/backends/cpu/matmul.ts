@@ -1,10 +1,15 @@
 /**
  * CPU batched matmul: each batch's operands are made row-major contiguous (copied only when they
- * are not), then multiplied in i-k-j order over contiguous rows of B, four rows of A at a time so
- * each loaded element of B feeds four accumulators (float64, for accuracy).
+ * are not), then multiplied by the WebAssembly SIMD kernel (wasm-gemm.ts) when the product is
+ * large enough to pay for its copies, else in i-k-j order over contiguous rows of B, four rows of
+ * A at a time so each loaded element of B feeds four accumulators (float64).
  */
 import type { OutView, View } from '../../backend';
 import { arrayOf } from './buffer';
+import { gemmWasm } from './wasm-gemm';
+
+/** Products at least this large go to the WebAssembly SIMD kernel (its copies in and out cost). */
+const WASM_MIN_MACS = 1 << 15;
 
 /** Scratch reused across calls: matmul allocates nothing per element and little per call. */
 let scratchA = new Float32Array(0);
@@ -114,6 +119,8 @@ export function matmulKernel(a: View, b: View, out: OutView): void {
       b.strides[2],
       scratchB,
     );
-    gemm(A, aOff, B, bOff, o, out.offset + bi * m * n, m, k, n, scratchAcc);
+    const cOff = out.offset + bi * m * n;
+    if (m * n * k >= WASM_MIN_MACS && gemmWasm(A, aOff, B, bOff, o, cOff, m, k, n)) continue;
+    gemm(A, aOff, B, bOff, o, cOff, m, k, n, scratchAcc);
   }
 }

@@ -9,6 +9,7 @@ import type {
   Conv2dGeometry,
   DType,
   GemmOptions,
+  AdamStep,
   DeviceBuffer,
   OutView,
   Pool2dGeometry,
@@ -29,6 +30,7 @@ import { unwrap, WebGPUBuffer } from './gpu-buffer';
 import { indexAdd, indexSelect } from './index-select';
 import { indexedDbStore, memoryStore, TuneCache, type TuneStore } from './autotune';
 import { matmul } from './matmul';
+import { adam } from './adam';
 import { PipelineCache } from './pipeline-cache';
 import { KernelProfiler, summarizeTimings } from './profiler';
 import { maxPool2d, maxPool2dBackward } from './pool';
@@ -265,6 +267,10 @@ export class WebGPUBackend implements Backend {
 
   matmul(a: View, b: View, out: OutView): void {
     matmul(this.ctx, a, b, out);
+  }
+
+  adam(param: View, grad: View, m: View, v: View, step: AdamStep): void {
+    adam(this.ctx, param, grad, m, v, step);
   }
 
   gemm(a: View, b: View, out: OutView, options: GemmOptions): void {

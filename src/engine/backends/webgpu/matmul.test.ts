@@ -136,7 +136,7 @@ describe.skipIf(!backend)('matmul kernels', () => {
   });
 
   it('chooses a forced variant, and the default for products too small to tune', () => {
-    const input = { batch: 1, m: 4, n: 4, k: 4, aLayout: 'k', bLayout: 'n' } as const;
+    const input = { batch: 1, m: 8, n: 8, k: 8, aLayout: 'k', bLayout: 'n' } as const;
     gpu.overrides.matmul = 'tiled';
     expect(chooseMatmulVariant(gpu.context, input)).toBe('tiled');
     gpu.overrides.matmul = undefined;

@@ -6,6 +6,7 @@
 import { add, div, maximum, mul, sqrt, sub } from '../../ops/elementwise';
 import { fullLike } from '../../ops/creation';
 import { clone } from '../../ops/shape-ops';
+import { adamStep, canFuseAdam } from '../../ops/fused-adam';
 import type { Tensor } from '../../tensor';
 import { flag, num, pair, type Hyper, type UpdateContext, type UpdateRule } from '../optimizer';
 
@@ -43,6 +44,26 @@ export const kerasAdam: UpdateRule = {
   update(ctx: UpdateContext): Tensor {
     const { hyper, state } = ctx;
     const [b1, b2] = pair(hyper, 'betas');
+    const fusable =
+      !flag(hyper, 'amsgrad') &&
+      num(hyper, 'weightDecay') === 0 &&
+      canFuseAdam(ctx.param, ctx.grad, state.get('m'), state.get('v'));
+    if (fusable) {
+      // One fused kernel updates p, m and v in place (returning param tells the core it is done).
+      if (!state.get('m')) state.set('m', fullLike(ctx.param, 0));
+      if (!state.get('v')) state.set('v', fullLike(ctx.param, 0));
+      const t = state.step;
+      adamStep(ctx.param, ctx.grad, state.get('m')!, state.get('v')!, {
+        beta1: b1,
+        beta2: b2,
+        stepSize: (num(hyper, 'lr') * Math.sqrt(1 - b2 ** t)) / (1 - b1 ** t),
+        vScale: 1,
+        eps: num(hyper, 'eps'),
+        weightDecay: 0,
+        maximize: false,
+      });
+      return ctx.param;
+    }
     const p = decayed(ctx.param, hyper);
     const [m, moment2] = moments(ctx, b1, b2);
     let v = moment2;

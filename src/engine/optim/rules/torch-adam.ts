@@ -5,6 +5,7 @@
 import { add, div, maximum, mul, neg, sqrt, sub } from '../../ops/elementwise';
 import { fullLike } from '../../ops/creation';
 import { clone } from '../../ops/shape-ops';
+import { adamStep, canFuseAdam } from '../../ops/fused-adam';
 import type { Tensor } from '../../tensor';
 import {
   flag,
@@ -52,6 +53,25 @@ export const torchAdam: UpdateRule = {
     const lr = num(hyper, 'lr');
     const [b1, b2] = pair(hyper, 'betas');
     const weightDecay = num(hyper, 'weightDecay');
+    const t0 = state.step;
+    if (
+      !flag(hyper, 'amsgrad') &&
+      canFuseAdam(param, grad, state.get('expAvg'), state.get('expAvgSq'))
+    ) {
+      // One fused kernel updates p, m and v in place (returning param tells the core it is done).
+      if (!state.get('expAvg')) state.set('expAvg', fullLike(param, 0));
+      if (!state.get('expAvgSq')) state.set('expAvgSq', fullLike(param, 0));
+      adamStep(param, grad, state.get('expAvg')!, state.get('expAvgSq')!, {
+        beta1: b1,
+        beta2: b2,
+        stepSize: lr / (1 - b1 ** t0),
+        vScale: 1 / Math.sqrt(1 - b2 ** t0),
+        eps: num(hyper, 'eps'),
+        weightDecay,
+        maximize: flag(hyper, 'maximize'),
+      });
+      return param;
+    }
     let g = flag(hyper, 'maximize') ? neg(grad) : grad;
     if (weightDecay !== 0) g = add(g, mul(param, weightDecay));
     const [m, moment2] = moments(state, g, b1, b2);
