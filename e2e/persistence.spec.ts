@@ -21,10 +21,10 @@ test('an edited and run notebook comes back after a reload, outputs included', a
   const id = await openNotebookId(page);
   const source = 'const kept = 6 * 7;\nprint("kept is", kept)';
   await setCellSource(page, 0, source);
+  await expectSaved(page, id, 0, source);
   await runCell(page, 0);
   await expectCellDone(page, 0);
   await expect(output(page, 0)).toHaveText(/kept is 42/);
-  await expectSaved(page, id, 0, source);
   await expect.poll(async () => (await storedCells(page, id))?.[0].outputs.length).toBe(1);
 
   await page.reload();

@@ -28,8 +28,20 @@ enable subgroups;
 @group(0) @binding(4) var<storage, read> BIAS: array<f32>;
 //#endif
 
-// One output element: epilogue, then a bounds-checked store.
-fn put(batch: u32, row: u32, col: u32, M: u32, N: u32, value: f32) {
+// Index of out(row, column 0), and the distance between columns: one division per row (the NCHW
+// layout), not per element.
+fn rowStart(batch: u32, row: u32, M: u32, N: u32) -> u32 {
+//#if NCHW
+  let pixels = P(12u);
+  let image = row / pixels;
+  return batch * M * N + image * N * pixels + (row - image * pixels);
+//#else
+  return batch * M * N + row * N;
+//#endif
+}
+
+// One output element at index `at`: epilogue, then a bounds-checked store.
+fn put(at: u32, row: u32, col: u32, M: u32, N: u32, value: f32) {
   if (row >= M || col >= N) {
     return;
   }
@@ -40,13 +52,7 @@ fn put(batch: u32, row: u32, col: u32, M: u32, N: u32, value: f32) {
 //#if RELU
   v = max(v, 0.0);
 //#endif
-//#if NCHW
-  let pixels = P(12u);
-  let image = row / pixels;
-  OUT[batch * M * N + (image * N + col) * pixels + (row - image * pixels)] = v;
-//#else
-  OUT[batch * M * N + row * N + col] = v;
-//#endif
+  OUT[at] = v;
 }
 
 @compute @workgroup_size(/*WGX*/, /*WGY*/)
@@ -83,5 +89,10 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_id) lid
 /*TAIL*/
   }
   }
+//#if NCHW
+  let colStep = P(12u);
+//#else
+  let colStep = 1u;
+//#endif
 /*STORE*/
 }

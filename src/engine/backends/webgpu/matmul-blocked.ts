@@ -76,9 +76,13 @@ function statements(spec: BlockedSpec): Record<string, string> {
       (c) => `b${c}`,
     ),
   );
-  const store = rs.flatMap((r) =>
-    cs.map((c) => `  put(batch, row0 + ${r}u, col0 + ${c * wgx}u, M, N, acc${r}_${c});`),
-  );
+  const store = rs.flatMap((r) => [
+    `  let o${r} = rowStart(batch, row0 + ${r}u, M, N);`,
+    ...cs.map(
+      (c) =>
+        `  put(o${r} + (col0 + ${c * wgx}u) * colStep, row0 + ${r}u, col0 + ${c * wgx}u, M, N, acc${r}_${c});`,
+    ),
+  ]);
   return {
     ACCUMULATORS: accumulators.join('\n'),
     SETUP: setup.join('\n'),

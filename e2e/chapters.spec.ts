@@ -1,0 +1,77 @@
+/**
+ * Each bundled chapter, opened by its link with the CI size, runs every cell without an error and
+ * prints its key results.
+ */
+import { expect, test, type Page } from '@playwright/test';
+import { waitForKernelIdle } from './helpers';
+
+test.setTimeout(10 * 60_000);
+
+async function runChapter(page: Page, id: string): Promise<string> {
+  await page.goto(`/?open=${id}&size=test`);
+  await expect(page.getByTestId('notebook')).toBeVisible({ timeout: 30_000 });
+  await waitForKernelIdle(page);
+  const cells = page.getByTestId('cell');
+  const count = await cells.count();
+  expect(count).toBeGreaterThan(5);
+  await page.getByTestId('run-all').click();
+  await expect(page.getByTestId('trust-dialog')).toHaveCount(0);
+  // Every code cell ends done; none ends in error.
+  await expect
+    .poll(
+      async () =>
+        page.evaluate(() => {
+          const all = [...document.querySelectorAll('[data-testid="cell"][data-cell-type="code"]')];
+          const statuses = all.map((c) => c.getAttribute('data-status'));
+          if (statuses.includes('error')) return 'error';
+          return statuses.every((s) => s === 'done') ? 'done' : 'running';
+        }),
+      { timeout: 8 * 60_000, intervals: [2_000] },
+    )
+    .toBe('done');
+  const text = await page.getByTestId('cell-output').allInnerTexts();
+  expect(text.join('\n')).toContain('size: test');
+  return text.join('\n');
+}
+
+test('torch-gpu: devices, timings, regression near w = [2, -3], b = 10, the CNN and its parameter count', async ({
+  page,
+}) => {
+  const out = await runChapter(page, 'torch-gpu');
+  expect(out).toContain('if_cuda = true');
+  expect(out).toMatch(/cpu: [\d.]+ s on cpu cpu/);
+  expect(out).toMatch(/gpu: [\d.]+ s on gpu:0 gpu:0/);
+  expect(out).toContain('Total params: 53,994');
+  expect(out).toMatch(/cpu [\d.]+ s, gpu [\d.]+ s/);
+  // The GPU regression's weights: w ≈ [2, −3], b ≈ 10.
+  const fit = /w = tensor\(\[\[\s*([-\d.]+),\s*([-\d.]+)\]\], device='gpu:0'.*?b = tensor\(\[\[\s*([-\d.]+)\]\]/s.exec(out);
+  expect(fit).not.toBeNull();
+  const [w1, w2, b] = fit!.slice(1).map(Number);
+  expect(Math.abs(w1 - 2)).toBeLessThan(0.3);
+  expect(Math.abs(w2 + 3)).toBeLessThan(0.3);
+  expect(Math.abs(b - 10)).toBeLessThan(1);
+  expect(out).toContain('<All keys matched successfully>');
+  await expect(page.getByTestId('chart').first()).toBeVisible();
+});
+
+test('tf-single-gpu: GPU and CPU sums agree, the Conv1D model trains with four metrics', async ({
+  page,
+}) => {
+  const out = await runChapter(page, 'tf-single-gpu');
+  const gpu = Number(/gpu sum: ([\d.e+]+)/.exec(out)?.[1]);
+  const cpu = Number(/cpu sum: ([\d.e+]+)/.exec(out)?.[1]);
+  expect(gpu).toBeGreaterThan(0);
+  expect(Math.abs(gpu - cpu) / cpu).toBeLessThan(1e-4);
+  expect(out).toMatch(/Total params: [\d,]+/);
+  expect(out).toMatch(/Epoch=2,Loss:[\d.]+,Accuracy:[\d.]+,Valid Loss:[\d.]+,Valid Accuracy:[\d.]+/);
+});
+
+test('tf-multi-gpu: two logical GPUs, MirroredStrategy fit with top-5, compared with one device', async ({
+  page,
+}) => {
+  const out = await runChapter(page, 'tf-multi-gpu');
+  expect(out).toContain('1 Physical GPU, 2 Logical GPUs');
+  expect(out).toContain('replicas in sync: 2');
+  expect(out).toMatch(/mirrored on 2 logical GPUs: [\d.]+ s; one GPU: [\d.]+ s/);
+  expect(out).toMatch(/top_k|top5|sparse_top_k/i);
+});
