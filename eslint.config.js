@@ -2,9 +2,20 @@
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 import reactHooks from 'eslint-plugin-react-hooks';
+import globals from 'globals';
 
 export default tseslint.config(
-  { ignores: ['dist/', 'node_modules/', 'test-results/', 'playwright-report/', 'public/'] },
+  {
+    ignores: [
+      'dist/',
+      '**/dist/',
+      'node_modules/',
+      'test-results/',
+      'playwright-report/',
+      'public/',
+      'bench/public/',
+    ],
+  },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {
@@ -13,12 +24,16 @@ export default tseslint.config(
     rules: {
       ...reactHooks.configs.recommended.rules,
       '@typescript-eslint/no-explicit-any': 'error',
-      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
+      '@typescript-eslint/no-unused-vars': [
+        'error',
+        { argsIgnorePattern: '^_', varsIgnorePattern: '^_' },
+      ],
       'no-new-func': 'off',
     },
   },
   {
     files: ['scripts/**/*.mjs', '.ci/**'],
-    languageOptions: { globals: { process: 'readonly', console: 'readonly' } },
+    // Node scripts; page.evaluate callbacks inside them run in the browser.
+    languageOptions: { globals: { ...globals.node, ...globals.browser } },
   },
 );

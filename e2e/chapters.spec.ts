@@ -44,7 +44,10 @@ test('torch-gpu: devices, timings, regression near w = [2, -3], b = 10, the CNN 
   expect(out).toContain('Total params: 53,994');
   expect(out).toMatch(/cpu [\d.]+ s, gpu [\d.]+ s/);
   // The GPU regression's weights: w ≈ [2, −3], b ≈ 10.
-  const fit = /w = tensor\(\[\[\s*([-\d.]+),\s*([-\d.]+)\]\], device='gpu:0'.*?b = tensor\(\[\[\s*([-\d.]+)\]\]/s.exec(out);
+  const fit =
+    /w = tensor\(\[\[\s*([-\d.]+),\s*([-\d.]+)\]\], device='gpu:0'.*?b = tensor\(\[\[\s*([-\d.]+)\]\]/s.exec(
+      out,
+    );
   expect(fit).not.toBeNull();
   const [w1, w2, b] = fit!.slice(1).map(Number);
   expect(Math.abs(w1 - 2)).toBeLessThan(0.3);
@@ -63,7 +66,9 @@ test('tf-single-gpu: GPU and CPU sums agree, the Conv1D model trains with four m
   expect(gpu).toBeGreaterThan(0);
   expect(Math.abs(gpu - cpu) / cpu).toBeLessThan(1e-4);
   expect(out).toMatch(/Total params: [\d,]+/);
-  expect(out).toMatch(/Epoch=2,Loss:[\d.]+,Accuracy:[\d.]+,Valid Loss:[\d.]+,Valid Accuracy:[\d.]+/);
+  expect(out).toMatch(
+    /Epoch=2,Loss:[\d.]+,Accuracy:[\d.]+,Valid Loss:[\d.]+,Valid Accuracy:[\d.]+/,
+  );
 });
 
 test('tf-multi-gpu: two logical GPUs, MirroredStrategy fit with top-5, compared with one device', async ({

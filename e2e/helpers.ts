@@ -11,7 +11,9 @@ export async function openNewNotebook(page: Page): Promise<void> {
 }
 
 export async function waitForKernelIdle(page: Page, timeout = 60_000): Promise<void> {
-  await expect(page.getByTestId('kernel-status')).toHaveAttribute('data-state', 'idle', { timeout });
+  await expect(page.getByTestId('kernel-status')).toHaveAttribute('data-state', 'idle', {
+    timeout,
+  });
 }
 
 export function cell(page: Page, index: number): Locator {

@@ -61,7 +61,12 @@ function build(id) {
     metadata: {
       kernelspec: { name: 'gpubook', display_name: 'TypeScript (WebGPU)', language: 'typescript' },
       language_info: { name: 'typescript' },
-      gpubook: { title: meta.title, chapter: id, summary: meta.summary, minutes: Number(meta.minutes) },
+      gpubook: {
+        title: meta.title,
+        chapter: id,
+        summary: meta.summary,
+        minutes: Number(meta.minutes),
+      },
     },
     cells: cells.map((cell, i) => {
       const id_ = `${id}-${i}`;

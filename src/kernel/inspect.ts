@@ -86,7 +86,8 @@ function format(
     }
     const custom = (object as { toString?: () => string }).toString;
     const proto = Object.getPrototypeOf(object) as object | null;
-    const inherited = custom === Object.prototype.toString || custom === Function.prototype.toString;
+    const inherited =
+      custom === Object.prototype.toString || custom === Function.prototype.toString;
     if (custom && !inherited && proto !== Object.prototype && proto) {
       return custom.call(object);
     }
