@@ -62,6 +62,9 @@ function build(id) {
       kernelspec: { name: 'gpubook', display_name: 'TypeScript (WebGPU)', language: 'typescript' },
       language_info: { name: 'typescript' },
       gpubook: {
+        ...(previous?.metadata?.gpubook?.recorded
+          ? { recorded: previous.metadata.gpubook.recorded }
+          : {}),
         title: meta.title,
         chapter: id,
         summary: meta.summary,
