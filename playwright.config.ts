@@ -5,20 +5,11 @@
  * must fall back to the CPU backend.
  */
 import { defineConfig } from '@playwright/test';
+import switches from './scripts/chromium-switches.json' with { type: 'json' };
 
 const executablePath = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-const quietSwitches = [
-  '--no-sandbox',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-];
-const webgpuSwitches = [
-  '--enable-unsafe-webgpu',
-  '--enable-features=Vulkan',
-  '--use-vulkan=swiftshader',
-  '--use-webgpu-adapter=swiftshader',
-];
+// One list of Chromium switches (shared/TESTING.md) for the tests, the benchmark and the recorder.
+const { quiet: quietSwitches, webgpu: webgpuSwitches } = switches;
 const port = Number(process.env.E2E_PORT ?? 4317);
 
 export default defineConfig({

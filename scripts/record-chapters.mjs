@@ -10,6 +10,8 @@ import { spawn } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { chromium } from '@playwright/test';
 
+const switches = JSON.parse(readFileSync('scripts/chromium-switches.json', 'utf8'));
+
 const args = process.argv.slice(2);
 const size = args.find((a) => a.startsWith('--size='))?.slice(7) ?? 'test';
 const index = JSON.parse(readFileSync('public/notebooks/index.json', 'utf8'));
@@ -26,16 +28,7 @@ const server = spawn(
 );
 const browser = await chromium.launch({
   executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-  args: [
-    '--no-sandbox',
-    '--enable-unsafe-webgpu',
-    '--enable-features=Vulkan',
-    '--use-vulkan=swiftshader',
-    '--use-webgpu-adapter=swiftshader',
-    '--disable-background-networking',
-    '--disable-component-update',
-    '--disable-sync',
-  ],
+  args: [...switches.quiet, ...switches.webgpu],
 });
 try {
   for (const id of chapters) {
