@@ -3,6 +3,7 @@ import type { ReactNode } from 'react';
 import { useAppStore } from '../notebook/store/context';
 import { BackIcon, ClearIcon, PlayAllIcon, RestartIcon, StopIcon } from '../notebook/ui/icons';
 import { DevicePanelLauncher } from '../panels/devices/DevicePanelLauncher';
+import { FilesPanelLauncher } from '../panels/files/FilesPanelLauncher';
 import { TimingPanelLauncher } from '../panels/timing/TimingPanelLauncher';
 import { createKernelClient } from './kernelFactory';
 import { BackendBadge, KernelStatus } from './KernelStatus';
@@ -60,6 +61,7 @@ export function Toolbar({ children }: { children?: ReactNode }) {
           <ClearIcon /> Clear outputs
         </button>
         <DevicePanelLauncher />
+        <FilesPanelLauncher />
         <TimingPanelLauncher createKernel={createTimingKernel} />
         {children}
       </div>
