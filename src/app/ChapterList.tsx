@@ -1,6 +1,7 @@
 /** The chapters bundled with the app (public/notebooks/index.json), each opened by `?open=ID`. */
 import { useEffect, useState } from 'react';
 import { OPEN_PARAM } from '../notebook/links/incoming-link';
+import { CopyChapterLink } from './CopyChapterLink';
 
 interface Chapter {
   id: string;
@@ -42,7 +43,7 @@ export function ChapterList() {
       <h2 id="chapters-title">Chapters</h2>
       <ul className="notebook-list">
         {chapters.map((chapter) => (
-          <li key={chapter.id}>
+          <li key={chapter.id} className="chapter-row">
             <a
               className="notebook-list-item"
               data-testid="chapter-link"
@@ -56,6 +57,7 @@ export function ChapterList() {
                 </span>
               )}
             </a>
+            <CopyChapterLink id={chapter.id} title={chapter.title} />
           </li>
         ))}
       </ul>

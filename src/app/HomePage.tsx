@@ -7,6 +7,7 @@ import { readNotebookFile } from '../notebook/files/notebook-files';
 import { createNotebook } from '../notebook/model';
 import { trustedOnArrival } from '../notebook/trust';
 import { PlusIcon } from '../notebook/ui/icons';
+import { BrowserCapabilities } from './BrowserCapabilities';
 import { ChapterList } from './ChapterList';
 import { NotebookList } from './NotebookList';
 import { showError } from './notices';
@@ -68,6 +69,7 @@ export function HomePage() {
             }}
           />
         </div>
+        <BrowserCapabilities />
       </section>
       <ChapterList />
       <NotebookList />

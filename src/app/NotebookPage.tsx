@@ -1,13 +1,16 @@
 /**
  * An open local notebook: loads it (and whether it is trusted) into the store, starts its kernel,
  * shows toolbar and cells, and the persistence pieces around them: file and share actions, the
- * trust dialog and the "changed in another tab" notice.
+ * trust dialog and the "changed in another tab" notice; `#present` shows classroom mode instead.
  */
 import { useEffect, useState } from 'react';
 import { NotebookView } from '../notebook/cells/NotebookView';
 import { ConflictNotice } from './ConflictNotice';
 import { NotebookFileActions } from './NotebookFileActions';
 import { clearConflict, showError } from './notices';
+import { PresentationView } from './presentation/PresentationView';
+import { PresentToggle } from './presentation/PresentToggle';
+import { usePresentMode } from './presentation/presentMode';
 import { navigate } from './routing';
 import { appStore, autosave, repository } from './services';
 import { Toolbar } from './Toolbar';
@@ -15,6 +18,7 @@ import { TrustDialog } from './TrustDialog';
 
 export function NotebookPage({ notebookId }: { notebookId: string }) {
   const [ready, setReady] = useState(false);
+  const presenting = usePresentMode();
 
   useEffect(() => {
     // App keys this page by notebook id, so each id starts from "not ready".
@@ -47,11 +51,12 @@ export function NotebookPage({ notebookId }: { notebookId: string }) {
   return (
     <div className="notebook-page">
       <Toolbar>
+        <PresentToggle />
         <NotebookFileActions />
       </Toolbar>
       <ConflictNotice />
       <TrustDialog />
-      <NotebookView />
+      {presenting ? <PresentationView /> : <NotebookView />}
     </div>
   );
 }

@@ -25,12 +25,14 @@ export function routeFromUrl(url: URL): Route {
 
 /** Leaves incoming-link parts (`?open=`, `#nb=`) behind: a reload must not open them again. */
 export function urlForRoute(route: Route, current: URL): string {
+  // `?open=ID#present` is a teacher's link: the copy it makes opens in classroom mode too.
+  const present = route.page === 'notebook' && current.hash === '#present' ? '#present' : '';
   const url = new URL(current.href);
   url.hash = '';
   url.searchParams.delete(OPEN_PARAM);
   if (route.page === 'notebook') url.searchParams.set(NOTEBOOK_PARAM, route.notebookId);
   else url.searchParams.delete(NOTEBOOK_PARAM);
-  return `${url.pathname}${url.search}`;
+  return `${url.pathname}${url.search}${present}`;
 }
 
 export function navigate(route: Route, options: { replace?: boolean } = {}): void {
