@@ -5,16 +5,13 @@
  * a `Dense` and callable.
  */
 
+import { callableInstance } from '../../engine/callable';
+
 export abstract class Callable<Args extends unknown[], Result> {
   constructor() {
-    const target = function (...args: Args): Result {
-      return (target as unknown as Callable<Args, Result>).invoke(...args);
-    };
-    // A function's own `name` and `length` are read-only; Keras objects assign their own `name`.
-    delete (target as { name?: string }).name;
-    delete (target as { length?: number }).length;
-    Object.setPrototypeOf(target, new.target.prototype);
-    return target as unknown as Callable<Args, Result>;
+    return callableInstance<Callable<Args, Result>>(new.target.prototype, (self, args) =>
+      self.invoke(...(args as Args)),
+    );
   }
 
   /** What calling the object does (Python's `__call__`). */

@@ -3,6 +3,7 @@
  * `forward`), and parameters, buffers and submodules are found in the instance's fields in the
  * order they were assigned, so a subclass registers them as in PyTorch, by `this.fc = …`.
  */
+import { callableInstance } from '../callable';
 import { noGrad } from '../autograd';
 import type { Device } from '../devices/device';
 import type { DeviceSpec } from '../devices/device-name';
@@ -74,11 +75,9 @@ export class Module {
   declare training: boolean;
 
   constructor() {
-    const self = ((...inputs: unknown[]) => callModule(self, inputs)) as unknown as Module;
-    // A function's own name/length are read-only; modules may have attributes of those names.
-    delete (self as { name?: unknown }).name;
-    delete (self as { length?: unknown }).length;
-    Object.setPrototypeOf(self, new.target.prototype);
+    const self = callableInstance<Module>(new.target.prototype, (module, inputs) =>
+      callModule(module, inputs),
+    );
     Object.defineProperty(self, 'training', {
       value: true,
       writable: true,
