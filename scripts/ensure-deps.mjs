@@ -13,11 +13,13 @@ const lock = existsSync('package-lock.json') ? 'package-lock.json' : 'package.js
 const stamp = 'node_modules/.package-lock.json';
 if (!existsSync(stamp) || statSync(stamp).mtimeMs < statSync(lock).mtimeMs) {
   console.log('Installing npm packages…');
-  run(
-    existsSync('package-lock.json')
-      ? 'npm ci --no-audit --no-fund'
-      : 'npm install --no-audit --no-fund',
-  );
+  // `npm ci` refuses a lockfile missing other platforms' optional packages (the registry here
+  // lacks some); `npm install` then installs from the same lockfile.
+  try {
+    run('npm ci --no-audit --no-fund');
+  } catch {
+    run('npm install --no-audit --no-fund');
+  }
 }
 
 if (process.argv.includes('--browser')) {
