@@ -99,7 +99,17 @@ async function measurePageLoad(browser) {
   }
   const app = spawn(
     'npx',
-    ['vite', 'preview', '--outDir', outDir, '--port', String(appPort), '--strictPort', '--host', '127.0.0.1'],
+    [
+      'vite',
+      'preview',
+      '--outDir',
+      outDir,
+      '--port',
+      String(appPort),
+      '--strictPort',
+      '--host',
+      '127.0.0.1',
+    ],
     { stdio: 'ignore' },
   );
   const context = await browser.newContext();
@@ -144,7 +154,10 @@ function summarize(seconds) {
 }
 
 function report(state) {
-  const key = (r) => `${r.name} ${Object.entries(r.params).map(([k, v]) => `${k}=${v}`).join(' ')}`;
+  const key = (r) =>
+    `${r.name} ${Object.entries(r.params)
+      .map(([k, v]) => `${k}=${v}`)
+      .join(' ')}`;
   const byCase = new Map();
   for (const r of state.results) {
     if (r.name === 'peak-fma') continue;
@@ -164,12 +177,14 @@ function report(state) {
     if (!r) return '—';
     if (r.error) return `error: ${r.error.slice(0, 60)}`;
     if (!r.seconds.length) return 'no timing';
-    const spread = ((Math.max(...r.seconds) - Math.min(...r.seconds)) / 2 / median(r.seconds)) * 100;
+    const spread =
+      ((Math.max(...r.seconds) - Math.min(...r.seconds)) / 2 / median(r.seconds)) * 100;
     const g = gflops(r);
     return `${time(r.seconds)} ±${fmt(spread, 0)}% n=${r.seconds.length}${g ? ` (${fmt(g)} GFLOPS)` : ''}`;
   };
   // Speed ratio: how many times faster `a` is than `b` (time ratio, medians).
-  const ratio = (a, b) => (timed(a) && timed(b) ? `${fmt(median(b.seconds) / median(a.seconds), 1)}×` : '—');
+  const ratio = (a, b) =>
+    timed(a) && timed(b) ? `${fmt(median(b.seconds) / median(a.seconds), 1)}×` : '—';
   const lines = [
     '# Benchmark results',
     '',
@@ -205,7 +220,7 @@ function report(state) {
   if (notes.length) lines.push('Notes:', ...notes, '');
   lines.push(
     "Shapes: matmul m×k×n. The chapters' shapes are the PyTorch chapter's [10000,200]×[200,10000] and the TF chapter's [10000,100]×[100,100000] scaled to n = 10000. Slow engines skip the largest shapes.",
-    'Training steps: cnn-step is the PyTorch chapter\'s MNIST CNN at batch 128 with Adam; text-step the TF chapter\'s Conv1D text model at batch 32; linreg-step a full-batch step of linear regression on 1M×2 points with Adam. TF.js runs the same nets with its layers API (`trainOnBatch`); ours runs them with our nn modules and optimizer.',
+    "Training steps: cnn-step is the PyTorch chapter's MNIST CNN at batch 128 with Adam; text-step the TF chapter's Conv1D text model at batch 32; linreg-step a full-batch step of linear regression on 1M×2 points with Adam. TF.js runs the same nets with its layers API (`trainOnBatch`); ours runs them with our nn modules and optimizer.",
     '',
   );
   return lines.join('\n');

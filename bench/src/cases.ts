@@ -55,7 +55,9 @@ export function casesFor(engine: EngineName): CaseRequest[] {
     .filter((s) => !(slow && s > 1024))
     .map((s) => matmul(s, s, s, slow || cpuSide));
   // The chapters' shapes: torch [10000,200]x[200,10000]; tf [10000,100]x[100,100000] scaled by 1/10.
-  const chapters = slow ? [] : [matmul(10000, 200, 10000, cpuSide), matmul(10000, 100, 10000, cpuSide)];
+  const chapters = slow
+    ? []
+    : [matmul(10000, 200, 10000, cpuSide), matmul(10000, 100, 10000, cpuSide)];
   const training = [
     step('cnn-step', { batch: 128 }, slow || cpuSide, 5),
     step('text-step', { batch: 32 }, slow || cpuSide, 5),
@@ -63,7 +65,16 @@ export function casesFor(engine: EngineName): CaseRequest[] {
   ];
   const memory: CaseRequest[] =
     engine === 'ours-webgpu'
-      ? [{ name: 'memory-1000', flops: 0, params: { steps: 1000 }, warmup: 0, repeats: 1, budgetMs: 1 }]
+      ? [
+          {
+            name: 'memory-1000',
+            flops: 0,
+            params: { steps: 1000 },
+            warmup: 0,
+            repeats: 1,
+            budgetMs: 1,
+          },
+        ]
       : [];
   return [...square, ...chapters, ...training, ...memory];
 }

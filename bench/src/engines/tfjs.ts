@@ -95,7 +95,10 @@ export async function tfjsCases(
       model.compile({ optimizer: tf.train.adam(0.03), loss: 'meanSquaredError' });
       const x = tf.randomNormal([points, 2]);
       const y = tf.tidy(() =>
-        x.matMul(tf.tensor2d([[2], [-3.4]])).add(4.2).add(tf.randomNormal([points, 1], 0, 0.1)),
+        x
+          .matMul(tf.tensor2d([[2], [-3.4]]))
+          .add(4.2)
+          .add(tf.randomNormal([points, 1], 0, 0.1)),
       );
       return stepOf(model, x, y);
     },
