@@ -14,6 +14,7 @@ import {
   setCellSource,
   waitForKernelIdle,
 } from './helpers';
+import { openNotebookId, storedNotebook } from './persistence-helpers';
 
 function bar(page: Page, device: string) {
   return page.locator(`[data-testid="memory-bar"][data-device="${device}"]`);
@@ -117,6 +118,15 @@ test('the split is saved with the notebook: a reload and a shared link start wit
   await page.getByTestId('apply-device-settings').click();
   await waitForKernelIdle(page);
   await expect(bar(page, 'gpu:1')).toHaveCount(1);
+  // The split lives in the notebook's metadata: wait for autosave before reloading.
+  const id = await openNotebookId(page);
+  await expect
+    .poll(async () => {
+      const metadata = (await storedNotebook(page, id))?.metadata as
+        { gpubook?: { devices?: { gpus?: { logical?: unknown[] | null }[] } } } | undefined;
+      return metadata?.gpubook?.devices?.gpus?.[0]?.logical?.length ?? 0;
+    })
+    .toBe(2);
 
   await page.reload();
   await waitForKernelIdle(page);

@@ -13,8 +13,11 @@ export interface StoredCell {
   executionCount: number | null;
 }
 
-/** The cells IndexedDB holds for `notebookId` (null if it holds no such notebook). */
-export function storedCells(page: Page, notebookId: string): Promise<StoredCell[] | null> {
+/** The notebook IndexedDB holds under `notebookId` (null if it holds no such notebook). */
+export function storedNotebook(
+  page: Page,
+  notebookId: string,
+): Promise<{ cells: StoredCell[]; metadata: Record<string, unknown> } | null> {
   return page.evaluate(async (id) => {
     const db = await new Promise<IDBDatabase>((resolve, reject) => {
       const request = indexedDB.open('gpubook');
@@ -27,12 +30,17 @@ export function storedCells(page: Page, notebookId: string): Promise<StoredCell[
         request.onsuccess = () => resolve(request.result);
         request.onerror = () => reject(request.error);
       });
-      const notebook = (record as { notebook?: { cells: StoredCell[] } } | undefined)?.notebook;
-      return notebook ? notebook.cells : null;
+      type Stored = { cells: StoredCell[]; metadata: Record<string, unknown> };
+      return (record as { notebook?: Stored } | undefined)?.notebook ?? null;
     } finally {
       db.close();
     }
   }, notebookId);
+}
+
+/** The cells IndexedDB holds for `notebookId` (null if it holds no such notebook). */
+export async function storedCells(page: Page, notebookId: string): Promise<StoredCell[] | null> {
+  return (await storedNotebook(page, notebookId))?.cells ?? null;
 }
 
 /** Waits until autosave has written `source` as cell `index` of the notebook. */
