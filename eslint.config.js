@@ -14,6 +14,7 @@ export default tseslint.config(
       'playwright-report/',
       'public/',
       'bench/public/',
+      'bench/.app-dist/',
     ],
   },
   js.configs.recommended,

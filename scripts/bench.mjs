@@ -34,8 +34,16 @@ const server = spawn(
     '--host',
     '127.0.0.1',
   ],
-  { stdio: 'ignore' },
+  // Its own process group, so stopping it also stops the vite process npx starts.
+  { stdio: 'ignore', detached: true },
 );
+const stopServer = (child) => {
+  try {
+    process.kill(-child.pid);
+  } catch {
+    child.kill();
+  }
+};
 const browser = await chromium.launch({
   executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
   args: [
@@ -82,13 +90,14 @@ try {
   }
 } finally {
   await browser.close();
-  server.kill();
+  stopServer(server);
 }
 
 /**
- * Page load to kernel idle, assets cached: builds the app, serves it, opens / once to fill the
- * cache (and let its service worker install), then times three reloads from navigation start
- * until the toolbar's kernel-status reports idle.
+ * Page load to kernel idle, assets cached: builds the app, serves it, opens the PyTorch chapter
+ * (`/?open=torch-gpu`: the home page `/` starts no kernel) once to fill the cache and let the
+ * service worker install, then times three reloads from navigation start until the toolbar's
+ * kernel-status reports idle (WebGPU device opened, worker ready).
  */
 async function measurePageLoad(browser) {
   const outDir = 'bench/.app-dist';
@@ -110,7 +119,7 @@ async function measurePageLoad(browser) {
       '--host',
       '127.0.0.1',
     ],
-    { stdio: 'ignore' },
+    { stdio: 'ignore', detached: true },
   );
   const context = await browser.newContext();
   const page = await context.newPage();
@@ -119,7 +128,7 @@ async function measurePageLoad(browser) {
   try {
     for (let i = 0; ; i++) {
       try {
-        await page.goto(`http://127.0.0.1:${appPort}/`);
+        await page.goto(`http://127.0.0.1:${appPort}/?open=torch-gpu`);
         break;
       } catch (error) {
         if (i > 50) throw error;
@@ -138,7 +147,7 @@ async function measurePageLoad(browser) {
     return { error: String(error).slice(0, 200), seconds };
   } finally {
     await context.close();
-    app.kill();
+    stopServer(app);
   }
 }
 
@@ -212,12 +221,22 @@ function report(state) {
     const p = state.pageLoad;
     lines.push(
       p.seconds?.length
-        ? `Page load to kernel idle (the app's own build, assets cached, ${p.seconds.length} reloads): median **${time(p.seconds)}** (${p.seconds.map((s) => `${fmt(s, 2)} s`).join(', ')}).${p.error ? ` Error: ${p.error}` : ''}`
+        ? `Page load to kernel idle (the app's own build, \`/?open=torch-gpu\`, assets cached, ${p.seconds.length} reloads): median **${time(p.seconds)}** (${p.seconds.map((s) => `${fmt(s, 2)} s`).join(', ')}).${p.error ? ` Error: ${p.error}` : ''}`
         : `Page load to kernel idle: not measured (${p.error}).`,
       '',
     );
   }
   if (notes.length) lines.push('Notes:', ...notes, '');
+  if (state.tuning?.length) {
+    lines.push(
+      'Matmul variants the autotuner chose on this adapter (shape class: power-of-two buckets of M×N×K, operand layouts, batching):',
+      '',
+      '| shape class | variant |',
+      '| --- | --- |',
+      ...state.tuning.map(([key, variant]) => `| \`${key}\` | \`${variant}\` |`),
+      '',
+    );
+  }
   lines.push(
     "Shapes: matmul m×k×n. The chapters' shapes are the PyTorch chapter's [10000,200]×[200,10000] and the TF chapter's [10000,100]×[100,100000] scaled to n = 10000. Slow engines skip the largest shapes.",
     "Training steps: cnn-step is the PyTorch chapter's MNIST CNN at batch 128 with Adam; text-step the TF chapter's Conv1D text model at batch 32; linreg-step a full-batch step of linear regression on 1M×2 points with Adam. TF.js runs the same nets with its layers API (`trainOnBatch`); ours runs them with our nn modules and optimizer.",

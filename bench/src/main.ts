@@ -10,9 +10,10 @@ interface BenchState {
   done: boolean;
   adapter: string;
   results: CaseResult[];
+  tuning: [string, string][];
 }
 
-const state: BenchState = { done: false, adapter: 'unknown', results: [] };
+const state: BenchState = { done: false, adapter: 'unknown', results: [], tuning: [] };
 (window as unknown as { __bench: BenchState }).__bench = state;
 const log = document.getElementById('log')!;
 
@@ -22,6 +23,7 @@ function runEngine(engine: (typeof ENGINES)[number]): Promise<void> {
     worker.onmessage = (event: MessageEvent<BenchEvent>) => {
       const message = event.data;
       if (message.type === 'adapter') state.adapter = message.description;
+      if (message.type === 'tuning') state.tuning = message.entries;
       if (message.type === 'result') {
         state.results.push(message.result);
         const r = message.result;

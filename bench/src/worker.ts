@@ -1,7 +1,7 @@
 /** One benchmark worker: starts one engine, runs the cases it is sent, posts each result. */
 import type { BenchEvent, BenchRequest } from './protocol';
 import { timeCase, type CaseSetup } from './timing';
-import { oursCases } from './engines/ours';
+import { oursCases, tuningEntries } from './engines/ours';
 import { peakCases } from './engines/peak';
 import { tfjsCases } from './engines/tfjs';
 
@@ -41,5 +41,6 @@ self.onmessage = async (message: MessageEvent<BenchRequest>) => {
       : await timeCase(engine, request, setups[request.name]);
     post({ type: 'result', result });
   }
+  if (engine === 'ours-webgpu') post({ type: 'tuning', entries: tuningEntries() });
   post({ type: 'done' });
 };

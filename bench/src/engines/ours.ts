@@ -15,6 +15,13 @@ import type { Tensor } from '../../../src/engine/tensor';
 import type { CaseSetup } from '../timing';
 
 type Net = nn.Module & ((x: Tensor) => Tensor);
+
+let webgpuBackend: WebGPUBackend | null = null;
+
+/** The autotuner's choices so far (shape class → variant), for the report. */
+export function tuningEntries(): [string, string][] {
+  return webgpuBackend ? webgpuBackend.context.tuner.entries() : [];
+}
 type Loss = nn.Module & ((x: Tensor, y: Tensor) => Tensor);
 
 /** The PyTorch chapter's MNIST CNN. */
@@ -72,6 +79,7 @@ export async function oursCases(kind: 'webgpu' | 'cpu'): Promise<Record<string, 
     const adapter = await navigator.gpu.requestAdapter();
     if (!adapter) throw new Error('no WebGPU adapter');
     backend = await createWebGPUBackend(adapter);
+    webgpuBackend = backend;
     device = addGpuDevice(backend, describeAdapter(backend.info));
   } else {
     device = cpu();

@@ -54,7 +54,9 @@ function stepOf(model: tf.LayersModel, x: tf.Tensor, y: tf.Tensor) {
 export async function tfjsCases(
   backend: 'webgpu' | 'wasm' | 'cpu',
 ): Promise<Record<string, CaseSetup>> {
-  if (backend === 'wasm') setWasmPaths(new URL('./tfjs-wasm/', self.location.href).href);
+  // The .wasm files are copied to the page's root folder (scripts/bench.mjs); the worker script
+  // itself lives in assets/, so resolve from the origin rather than from the worker's URL.
+  if (backend === 'wasm') setWasmPaths(new URL('/tfjs-wasm/', self.location.origin).href);
   const ok = await tf.setBackend(backend);
   if (!ok) throw new Error(`TF.js backend ${backend} did not start`);
   await tf.ready();

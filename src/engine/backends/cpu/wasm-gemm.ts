@@ -48,6 +48,7 @@ const op = {
   add: [0x6a],
   mul: [0x6c],
   geU: [0x4f],
+  eqz: [0x45],
   f32Load: [0x2a, 2, 0],
   simd: (code: number, ...rest: number[]) => [0xfd, ...uleb(code), ...rest],
 };
@@ -62,10 +63,12 @@ const v128Zero = op.simd(0x0c, ...new Array<number>(16).fill(0));
 /** Rows of C per block (the padding unit of m); columns per block are 8 (two f32x4). */
 export const GEMM_ROWS = 4;
 const [A, B, C, M, K, N] = [0, 1, 2, 3, 4, 5];
-const [I, J, P, BP, ROWB, CP] = [6, 7, 8, 9, 10, 11];
-/** Row pointers of A: locals 12 .. 12 + GEMM_ROWS - 1. */
-const ROW_PTRS = Array.from({ length: GEMM_ROWS }, (_, r) => 12 + r);
-const I32_LOCALS = 6 + GEMM_ROWS;
+const [I, J, P, BP, ROWB, CP, JJ, JEND] = [6, 7, 8, 9, 10, 11, 12, 13];
+/** Row pointers of A: locals 14 .. 14 + GEMM_ROWS - 1. */
+const ROW_PTRS = Array.from({ length: GEMM_ROWS }, (_, r) => 14 + r);
+const I32_LOCALS = 8 + GEMM_ROWS;
+/** Columns of B per panel: k × 64 floats stay in L2 while every row block of A passes over them. */
+const PANEL = 64;
 /** v128 locals: accumulators (row r, half h) at ACC + 2 r + h, then b0, b1 and the splat of A. */
 const ACC = 6 + I32_LOCALS;
 const [B0, B1, AV] = [ACC + 2 * GEMM_ROWS, ACC + 2 * GEMM_ROWS + 1, ACC + 2 * GEMM_ROWS + 2];
@@ -135,7 +138,31 @@ function kernelBody(): number[] {
     }
     block.push(...op.get(CP), ...op.get(ROWB), ...op.add, ...op.set(CP));
   }
-  code.push(...forLoop(I, op.get(M), GEMM_ROWS, forLoop(J, op.get(N), 8, block)));
+  // for (jj = 0; jj < n; jj += PANEL) { jend = min(jj + PANEL, n); for i { for j in [jj, jend) } }
+  const panel: number[] = [];
+  panel.push(...op.get(JJ), ...op.i32(PANEL), ...op.add, ...op.set(JEND));
+  panel.push(...op.block, ...op.get(JEND), ...op.get(N), ...op.geU, ...op.eqz);
+  panel.push(...op.brIf(0), ...op.get(N), ...op.set(JEND), ...op.end);
+  const columns = [
+    ...op.get(JJ),
+    ...op.set(J),
+    ...op.block,
+    ...op.loop,
+    ...op.get(J),
+    ...op.get(JEND),
+    ...op.geU,
+    ...op.brIf(1),
+    ...block,
+    ...op.get(J),
+    ...op.i32(8),
+    ...op.add,
+    ...op.set(J),
+    ...op.br(0),
+    ...op.end,
+    ...op.end,
+  ];
+  panel.push(...forLoop(I, op.get(M), GEMM_ROWS, columns));
+  code.push(...forLoop(JJ, op.get(N), PANEL, panel));
   return code;
 }
 

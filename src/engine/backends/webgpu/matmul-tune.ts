@@ -1,0 +1,175 @@
+/**
+ * One autotuning run of a matmul shape class (see autotune.ts): records every candidate variant
+ * on a proxy of the class in timestamped passes (or times them by wall clock without timestamp
+ * queries), checks each output against a float64 reference, and caches the fastest correct one.
+ */
+import { pickFastest, proxyShape, type MatmulClassInput, type TrialResult } from './autotune';
+import type { KernelContext } from './context';
+import { dispatchVariant, type Operand } from './matmul-dispatch';
+import { KernelProfiler } from './profiler';
+import { blockedSpecOf } from './variants';
+
+/** Operand strides of a proxy in the class's layout ('s': row-major with padded rows). */
+function proxyStrides(layout: string, rows: number, cols: number): [number, number, number] {
+  if (layout === 'k' || layout === 'n') return [0, cols, 1];
+  if (layout === 'm') return [0, 1, rows];
+  return [0, cols + 1, 1];
+}
+
+/** Float64 reference of a few sampled outputs; returns whether `got` matches at every sample. */
+function matchesReference(
+  got: Float32Array,
+  a: Float32Array,
+  b: Float32Array,
+  sa: readonly number[],
+  sb: readonly number[],
+  m: number,
+  n: number,
+  k: number,
+  /** The output is this many (identical) products summed. */
+  times: number,
+): boolean {
+  for (let s = 0; s < 48; s++) {
+    const i = (s * 7919) % m;
+    const j = (s * 104729 + (s >> 1)) % n;
+    let sum = 0;
+    let magnitude = 0;
+    for (let t = 0; t < k; t++) {
+      const term = a[i * sa[1] + t * sa[2]] * b[t * sb[1] + j * sb[2]];
+      sum += term;
+      magnitude += Math.abs(term);
+    }
+    const value = got[i * n + j];
+    if (!(Math.abs(value - times * sum) <= 1e-4 * times * magnitude + 1e-5)) return false;
+  }
+  return true;
+}
+
+/** Deterministic non-zero proxy data (the values only need to exercise every element). */
+function proxyData(size: number, seed: number): Float32Array {
+  const data = new Float32Array(size);
+  let state = seed >>> 0;
+  for (let i = 0; i < size; i++) {
+    state = (Math.imul(state, 1664525) + 1013904223) >>> 0;
+    data[i] = (state >>> 8) / 2 ** 24 - 0.5;
+  }
+  return data;
+}
+
+/**
+ * Times every candidate on a proxy of the class and records the fastest correct one. The
+ * candidates' dispatches are recorded now, each in a timestamped pass of its own; the result
+ * arrives asynchronously. Returns null (try again later) while another profiler is attached.
+ */
+export function tuneClass(
+  ctx: KernelContext,
+  input: MatmulClassInput,
+  key: string,
+): Promise<void> | null {
+  const { device, queue } = ctx;
+  const timestamps = KernelProfiler.supported(device);
+  if (queue.profiler) return null;
+  const { batch, m, n, k } = proxyShape(input);
+  const summed = input.summed ?? false;
+  const sa = proxyStrides(input.aLayout, m, k);
+  const sb = proxyStrides(input.bLayout, k, n);
+  // Every batch reads the same operands (stride 0): the time is what matters, not the data.
+  const aSize = (m - 1) * sa[1] + (k - 1) * sa[2] + 1;
+  const bSize = (k - 1) * sb[1] + (n - 1) * sb[2] + 1;
+  const hostA = proxyData(aSize, 1);
+  const hostB = proxyData(bSize, 2);
+  const aBuffer = ctx.pool.acquire(aSize * 4);
+  const bBuffer = ctx.pool.acquire(bSize * 4);
+  queue.write(aBuffer, hostA);
+  queue.write(bBuffer, hostB);
+  // Only the blocked family fuses epilogues such as the batch sum.
+  const candidates = summed ? ctx.candidates.filter((v) => blockedSpecOf(v)) : ctx.candidates;
+  const outBytes = (summed ? 1 : batch) * m * n * 4;
+  const outs = candidates.map(() => ctx.pool.acquire(outBytes));
+  const readbacks = candidates.map(() =>
+    device.createBuffer({
+      size: outBytes,
+      usage: GPUBufferUsage.MAP_READ | GPUBufferUsage.COPY_DST,
+    }),
+  );
+  const shape = { batch, m, n, k };
+  const a: Operand = { gpu: aBuffer, offset: 0, strides: sa };
+  const b: Operand = { gpu: bBuffer, offset: 0, strides: sb };
+  const runs = 3;
+  const release = () => {
+    for (const buffer of [aBuffer, bBuffer, ...outs]) ctx.pool.recycle(buffer);
+    for (const buffer of readbacks) buffer.destroy();
+  };
+  const record = (i: number) => {
+    dispatchVariant(ctx, candidates[i], a, b, outs[i], shape, { sumBatches: summed });
+  };
+  const finish = async (times: number[]): Promise<void> => {
+    const results: TrialResult[] = [];
+    for (let i = 0; i < candidates.length; i++) {
+      await readbacks[i].mapAsync(GPUMapMode.READ);
+      const got = new Float32Array(readbacks[i].getMappedRange().slice(0));
+      readbacks[i].unmap();
+      results.push({
+        variant: candidates[i],
+        ns: times[i],
+        correct: matchesReference(got, hostA, hostB, sa, sb, m, n, k, summed ? batch : 1),
+      });
+    }
+    ctx.tuneLog.push({ key, results });
+    const best = pickFastest(results);
+    if (best) ctx.tuner.choose(key, best);
+  };
+  if (timestamps) {
+    const profiler = new KernelProfiler(device);
+    queue.flush();
+    queue.profiler = profiler;
+    try {
+      // Round-robin, so a burst of load from elsewhere hits one run of each, not all of one.
+      for (let r = 0; r < runs; r++) for (let i = 0; i < candidates.length; i++) record(i);
+    } finally {
+      queue.flush();
+      queue.profiler = null;
+    }
+    candidates.forEach((_, i) => queue.copy(outs[i], 0, readbacks[i], 0, outBytes));
+    queue.flush();
+    return (async () => {
+      try {
+        await queue.settled();
+        const timings = await profiler.collect();
+        const count = candidates.length;
+        const times = candidates.map((_, i) => {
+          const mine = timings.filter((_, j) => j % count === i).map((t) => t.ns);
+          return mine.length === runs ? Math.min(...mine) : Infinity;
+        });
+        await finish(times);
+      } finally {
+        release();
+      }
+    })();
+  }
+  // No timestamps: wall-clock each candidate on its own submit (noisier, still a measurement).
+  return (async () => {
+    try {
+      const times: number[] = [];
+      for (let i = 0; i < candidates.length; i++) {
+        let best = Infinity;
+        for (let r = 0; r < runs; r++) {
+          queue.flush();
+          await device.queue.onSubmittedWorkDone();
+          const t0 = performance.now();
+          record(i);
+          queue.flush();
+          await device.queue.onSubmittedWorkDone();
+          best = Math.min(best, (performance.now() - t0) * 1e6);
+        }
+        times.push(best);
+        queue.copy(outs[i], 0, readbacks[i], 0, outBytes);
+      }
+      queue.flush();
+      await queue.settled();
+      await finish(times);
+    } finally {
+      release();
+    }
+  })();
+}
