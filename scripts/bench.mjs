@@ -216,7 +216,7 @@ function report(state) {
     );
     for (const r of Object.values(e)) if (r.note) notes.push(`- ${r.engine} ${name}: ${r.note}`);
   }
-  lines.push('');
+  lines.push('', ...targetTable(byCase, peakGflops, state.pageLoad, { timed, gflops, fmt }), '');
   if (state.pageLoad) {
     const p = state.pageLoad;
     lines.push(
@@ -243,4 +243,58 @@ function report(state) {
     '',
   );
   return lines.join('\n');
+}
+
+/**
+ * Issue 9's targets, each with the figure this run measured and whether it was met. A target
+ * with nothing measured (an engine failed or was skipped) says so instead of guessing.
+ */
+function targetTable(byCase, peakGflops, pageLoad, { timed, gflops, fmt }) {
+  const rows = [];
+  const speedup = (a, b) => (timed(a) && timed(b) ? median(b.seconds) / median(a.seconds) : null);
+  const verdict = (value, goal) =>
+    value === null ? 'not measured' : value >= goal ? 'met' : 'NOT met';
+  const add = (work, target, value, goal, shown) =>
+    rows.push(
+      `| ${work} | ${target} | ${shown ?? (value === null ? '—' : `${fmt(value, 1)}×`)} | ${verdict(value, goal)} |`,
+    );
+  for (const [name, e] of byCase) {
+    const ours = e['ours-webgpu'];
+    if (name.startsWith('matmul')) {
+      const square = / m=(\d+) k=\1 n=\1$/.exec(name);
+      const size = square ? Number(square[1]) : null;
+      if (size === null || (size >= 512 && size <= 2048)) {
+        add(name, '≥ 5× TF.js WebGPU', speedup(ours, e['tfjs-webgpu']), 5);
+        const pct = peakGflops && gflops(ours) ? (100 * gflops(ours)) / peakGflops : null;
+        add(name, '≥ 50% of the adapter peak', pct, 50, pct === null ? '—' : `${fmt(pct, 0)}%`);
+      }
+      add(`${name} (CPU)`, '≥ 1× TF.js wasm', speedup(e['ours-cpu'], e['tfjs-wasm']), 1);
+    }
+    if (name.startsWith('cnn-step')) {
+      add(name, '≥ 10× TF.js WebGPU', speedup(ours, e['tfjs-webgpu']), 10);
+      add(`${name} (CPU)`, '≥ 10× TF.js cpu', speedup(e['ours-cpu'], e['tfjs-cpu']), 10);
+    }
+    if (name.startsWith('text-step'))
+      add(name, '≥ 10× TF.js WebGPU', speedup(ours, e['tfjs-webgpu']), 10);
+    if (name.startsWith('linreg-step'))
+      add(name, '≥ 100× TF.js WebGPU', speedup(ours, e['tfjs-webgpu']), 100);
+    if (name.startsWith('memory')) {
+      const note = ours?.note ?? '';
+      const flat = note ? (note.endsWith('(flat)') ? 1 : 0) : null;
+      add(name, 'device memory flat', flat, 1, note ? (flat ? 'flat' : 'grew') : '—');
+    }
+  }
+  if (pageLoad) {
+    const s = pageLoad.seconds?.length ? median(pageLoad.seconds) : null;
+    rows.push(
+      `| page load to kernel idle | < 1 s | ${s === null ? '—' : `${fmt(s, 2)} s`} | ${s === null ? 'not measured' : s < 1 ? 'met' : 'NOT met'} |`,
+    );
+  }
+  return [
+    '## Targets (issue 9)',
+    '',
+    '| work | target | this run | verdict |',
+    '| --- | --- | --- | --- |',
+    ...rows,
+  ];
 }
