@@ -205,6 +205,13 @@ export interface Backend {
    * p -= stepSize * m / (sqrt(v) * vScale + eps). Without it, optimizers compose ops.
    */
   adam?(param: View, grad: View, m: View, v: View, step: AdamStep): void;
+  /**
+   * Optional fused softmax cross-entropy of logits [R, C] against int32 labels [R]: losses [R]
+   * (contiguous) = logsumexp(row) - row[label]; with `grad` ([R, C], contiguous) also the loss's
+   * gradient softmax(row) - onehot(label), in the same pass. Without it, crossEntropy composes
+   * logSoftmax and a column gather.
+   */
+  softmaxCrossEntropy?(logits: View, labels: View, losses: OutView, grad: OutView | null): void;
   /** Row-wise over the last dimension of a 2-D view [rows, cols]. */
   softmax(x: View, out: OutView, log: boolean): void;
   /** out[r] = x[r, index[r]] for x: [R, C], index int32 [R]. */

@@ -97,6 +97,58 @@ describe.each(devices.map((d) => [d.name, d] as const))('nn ops on %s', (_, devi
     );
   });
 
+  it('crossEntropy over extra dims and of a strided view, weighted per sample, with gradient', async () => {
+    // Logits [N=2, C=4, d=3] reach the fused kernel as rows of a moved, copied view; a weighted
+    // sum of the per-sample losses makes the upstream gradient differ per row.
+    const random = rng(2024);
+    const logits = randomRef([2, 4, 3], random);
+    const labels = [3, 0, 2, 1, 1, 3];
+    const weights = Array.from({ length: 6 }, () => 0.5 + random());
+    const reference = (l: Ref): number => {
+      let total = 0;
+      for (let n = 0; n < 2; n++) {
+        for (let d = 0; d < 3; d++) {
+          const row = [0, 1, 2, 3].map((c) => l.data[(n * 4 + c) * 3 + d]);
+          const max = Math.max(...row);
+          const lse = Math.log(row.reduce((s, v) => s + Math.exp(v - max), 0)) + max;
+          total += weights[n * 3 + d] * (lse - row[labels[n * 3 + d]]);
+        }
+      }
+      return total;
+    };
+    const x = tensorOf(logits, device, true);
+    const w = ops.fromData(weights, { device });
+    const perSample = ops.crossEntropy(x, intTensorOf(labels, [2, 3], device), 'none');
+    expect(perSample.shape).toEqual([2, 3]);
+    const loss = ops.sum(ops.mul(ops.reshape(perSample, [6]), w));
+    expectClose(await loss.data(), [reference(logits)], 'weighted loss');
+    loss.backward();
+    const numeric = numericGrad(([l]) => reference(l), [logits], 0);
+    expectClose(await (x.grad as Tensor).data(), numeric, 'weighted gradient', 1e-3, 1e-5);
+
+    // A transposed (non-contiguous) logits view: the kernel reads it through its strides.
+    const base = randomRef([6, 5], random);
+    const view = ops.transpose(tensorOf(base, device), 0, 1); // [5, 6]
+    const picked = [5, 0, 3, 1, 2];
+    const got = await ops.crossEntropy(view, intTensorOf(picked, [5], device), 'none').data();
+    const want = picked.map((label, r) => {
+      const row = [0, 1, 2, 3, 4, 5].map((c) => base.data[c * 5 + r]);
+      const max = Math.max(...row);
+      return Math.log(row.reduce((s, v) => s + Math.exp(v - max), 0)) + max - row[label];
+    });
+    expectClose(got, want, 'strided logits');
+  });
+
+  it.runIf(device.name !== 'cpu')(
+    'crossEntropy gives NaN for a label out of range on a GPU (it cannot throw)',
+    async () => {
+      const x = tensorOf(randomRef([2, 3], rng(5)), device);
+      const losses = await ops.crossEntropy(x, intTensorOf([1, 7], [2], device), 'none').data();
+      expect(Number.isFinite(losses[0])).toBe(true);
+      expect(Number.isNaN(losses[1])).toBe(true);
+    },
+  );
+
   it('crossEntropy names the op and the shapes on a target mismatch', () => {
     const x = ops.zeros([4, 3], { device });
     expect(() => ops.crossEntropy(x, intTensorOf([0, 1], [2], device))).toThrow(

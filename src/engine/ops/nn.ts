@@ -3,7 +3,7 @@
  * squared error, dropout and embedding lookup. Only the row-softmax and the label gather/scatter are
  * kernels; the rest is composed from other ops, so gradients come for free.
  */
-import { withGrad } from '../autograd';
+import { needsGrad, withGrad } from '../autograd';
 import { formatShape, normalizeDim, numel, shapesEqual, ShapeError } from '../shape';
 import type { Tensor } from '../tensor';
 import { random } from './creation';
@@ -74,6 +74,31 @@ function scatterColumns(values: Tensor, index: Tensor, cols: number): Tensor {
   });
 }
 
+/**
+ * Per-row cross-entropy of logits [R, C] against labels [R] in one kernel that also writes the
+ * gradient softmax - onehot when one is needed, so backward is a single broadcast multiply.
+ */
+function fusedCrossEntropy(logits: Tensor, labels: Tensor): Tensor {
+  const device = inputsDevice('crossEntropy', logits, labels);
+  const backend = device.backend;
+  const [rows, cols] = logits.shape;
+  const losses = emptyTensor(device, 'float32', [rows]);
+  const grad = needsGrad(logits) ? emptyTensor(device, 'float32', [rows, cols]) : null;
+  if (rows > 0) {
+    backend.softmaxCrossEntropy?.(
+      kernelView(logits),
+      kernelView(labels),
+      kernelView(losses),
+      grad ? kernelView(grad) : null,
+    );
+  }
+  if (!grad) return losses;
+  return withGrad('CrossEntropyBackward0', [logits, labels], losses, (save) => {
+    const rowGrad = save(grad);
+    return (g) => [mul(rowGrad, reshape(g, [rows, 1])), null];
+  });
+}
+
 export type Reduction = 'mean' | 'sum' | 'none';
 
 function reduce(op: string, losses: Tensor, reduction: Reduction): Tensor {
@@ -96,8 +121,8 @@ export function crossEntropy(input: Tensor, target: Tensor, reduction: Reduction
   return scoped(() => {
     const logits = input.ndim === 1 ? reshape(input, [1, input.shape[0]]) : input;
     const classes = logits.shape[1];
-    const logp = logSoftmax(logits, 1);
     if (target.dtype === 'float32' && shapesEqual(target.shape, input.shape)) {
+      const logp = logSoftmax(logits, 1);
       const perSample = neg(
         sum(mul(logp, input.ndim === 1 ? reshape(target, logits.shape) : target), 1),
       );
@@ -119,9 +144,12 @@ export function crossEntropy(input: Tensor, target: Tensor, reduction: Reduction
     // JS has no int literals: float labels such as torch.tensor([0, 2, 1]) are accepted as ints.
     const labels = cast(labels0, 'int32');
     checkIndexRange('crossEntropy', 'label', labels, classes, 'classes');
-    const flatLogp = reshape(movedim(logp, 1, logp.ndim - 1), [-1, classes]);
-    const picked = gatherColumns(flatLogp, reshape(labels, [-1]));
-    const losses = reshape(neg(picked), input.ndim === 1 ? [] : expected);
+    const flatLabels = reshape(labels, [-1]);
+    const flatLogits = reshape(movedim(logits, 1, logits.ndim - 1), [-1, classes]);
+    const perSample = logits.deviceObject.backend.softmaxCrossEntropy
+      ? fusedCrossEntropy(flatLogits, flatLabels)
+      : neg(gatherColumns(logSoftmax(flatLogits, 1), flatLabels));
+    const losses = reshape(perSample, input.ndim === 1 ? [] : expected);
     return reduce('crossEntropy', losses, reduction);
   });
 }

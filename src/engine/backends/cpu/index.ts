@@ -34,6 +34,7 @@ import {
   scatterColumnsKernel,
   softmaxKernel,
 } from './rows';
+import { softmaxCrossEntropyKernel } from './softmax-cross-entropy';
 
 export { CpuBuffer };
 
@@ -180,6 +181,10 @@ export class CpuBackend implements Backend {
 
   adam(param: View, grad: View, m: View, v: View, step: AdamStep): void {
     this.run(() => adamKernel(param, grad, m, v, step));
+  }
+
+  softmaxCrossEntropy(logits: View, labels: View, losses: OutView, grad: OutView | null): void {
+    this.run(() => softmaxCrossEntropyKernel(logits, labels, losses, grad));
   }
 
   softmax(x: View, out: OutView, log: boolean): void {

@@ -37,6 +37,7 @@ import { maxPool2d, maxPool2dBackward } from './pool';
 import { random } from './random';
 import { reduce } from './reduce';
 import { softmax } from './softmax';
+import { softmaxCrossEntropy } from './softmax-cross-entropy';
 import { matmulCandidates, type KernelOverrides } from './variants';
 
 export type { KernelOverrides, MatmulVariant, RowMode } from './variants';
@@ -281,6 +282,10 @@ export class WebGPUBackend implements Backend {
       pixels: options.nchwPixels,
       sumBatches: options.sumBatches,
     });
+  }
+
+  softmaxCrossEntropy(logits: View, labels: View, losses: OutView, grad: OutView | null): void {
+    softmaxCrossEntropy(this.ctx, logits, labels, losses, grad);
   }
 
   softmax(x: View, out: OutView, log: boolean): void {

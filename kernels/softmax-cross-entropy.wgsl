@@ -1,0 +1,52 @@
+// Fused softmax cross-entropy of logits [rows, cols] against int32 class labels [rows], one
+// invocation per row (class counts are small; three passes over a row stay in cache):
+//   loss[r] = log(sum_c exp(x[r, c] - max_r)) + max_r - x[r, label[r]]
+// GRAD also writes the loss's gradient with respect to the logits, softmax(x[r]) - onehot(label),
+// in the same pass, so backward is one multiply by the upstream gradient instead of a re-run of
+// softmax, a scatter and four element-wise kernels. An out-of-range label gives a NaN loss (a GPU
+// cannot throw; the CPU backend checks labels before dispatch).
+// Flags: GRAD.
+// Params: 0 rows | 1 cols | 2 x offset | 3 x row stride | 4 x column stride | 5 label offset |
+//         6 label stride
+
+@group(0) @binding(1) var<storage, read_write> LOSS: array<f32>;
+//#if GRAD
+@group(0) @binding(2) var<storage, read_write> GRAD: array<f32>;
+@group(0) @binding(3) var<storage, read> X: array<f32>;
+@group(0) @binding(4) var<storage, read> LABELS: array<i32>;
+//#else
+@group(0) @binding(2) var<storage, read> X: array<f32>;
+@group(0) @binding(3) var<storage, read> LABELS: array<i32>;
+//#endif
+
+@compute @workgroup_size(64)
+fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>) {
+  let row = flatId(gid, nwg);
+  if (row >= P(0u)) {
+    return;
+  }
+  let cols = P(1u);
+  let sc = P(4u);
+  let base = P(2u) + row * P(3u);
+  let label = LABELS[P(5u) + row * P(6u)];
+  var m = -infinity();
+  for (var c = 0u; c < cols; c++) {
+    m = max(m, X[base + c * sc]);
+  }
+  var s = 0.0;
+  for (var c = 0u; c < cols; c++) {
+    s += exp(X[base + c * sc] - m);
+  }
+  var picked = notANumber();
+  if (label >= 0 && u32(label) < cols) {
+    picked = X[base + u32(label) * sc];
+  }
+  LOSS[row] = log(s) + m - picked;
+//#if GRAD
+  let scale = 1.0 / s;
+  let out = row * cols;
+  for (var c = 0u; c < cols; c++) {
+    GRAD[out + c] = exp(X[base + c * sc] - m) * scale - select(0.0, 1.0, i32(c) == label);
+  }
+//#endif
+}
