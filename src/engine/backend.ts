@@ -61,7 +61,12 @@ export type BinaryOp =
   | 'lt'
   | 'le'
   | 'gt'
-  | 'ge';
+  | 'ge'
+  // Activation backward chains as one kernel each (a = upstream gradient, b = the activation's
+  // output y): a where y > 0 (relu), a·y·(1 − y) (sigmoid), a·(1 − y²) (tanh).
+  | 'reluGrad'
+  | 'sigmoidGrad'
+  | 'tanhGrad';
 
 export type ReduceOp = 'sum' | 'max' | 'min' | 'argmax' | 'argmin';
 

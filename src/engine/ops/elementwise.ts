@@ -42,9 +42,10 @@ const unaryTable: Record<Exclude<UnaryOp, 'copy'>, UnarySpec> = {
   sign: { ints: 'keep', saves: 'none' },
   square: { ints: 'keep', saves: 'x', grad: (g, x) => mul(g, mul(x, 2)) },
   reciprocal: { ints: 'float', saves: 'y', grad: (g, y) => neg(mul(g, square(y))) },
-  relu: { ints: 'keep', saves: 'y', grad: (g, y) => mul(g, step(y)) },
-  sigmoid: { ints: 'float', saves: 'y', grad: (g, y) => mul(g, mul(y, sub(1, y))) },
-  tanh: { ints: 'float', saves: 'y', grad: (g, y) => mul(g, sub(1, square(y))) },
+  // Backward in one fused kernel each (instead of two or three element-wise passes).
+  relu: { ints: 'keep', saves: 'y', grad: (g, y) => binary('reluGrad', g, y) },
+  sigmoid: { ints: 'float', saves: 'y', grad: (g, y) => binary('sigmoidGrad', g, y) },
+  tanh: { ints: 'float', saves: 'y', grad: (g, y) => binary('tanhGrad', g, y) },
   floor: { ints: 'keep', saves: 'none' },
   step: { ints: 'keep', saves: 'none' },
 };
@@ -156,6 +157,11 @@ const binaryTable: Record<BinaryOp, BinarySpec> = {
   le: { kind: 'compare', saves: [] },
   gt: { kind: 'compare', saves: [] },
   ge: { kind: 'compare', saves: [] },
+  // Activation-gradient kernels: only backward calls them, and backward records no graph
+  // (higher-order gradients are refused), so they need no gradient of their own.
+  reluGrad: { kind: 'arith', saves: [] },
+  sigmoidGrad: { kind: 'float', saves: [] },
+  tanhGrad: { kind: 'float', saves: [] },
 };
 
 /** A 0-d cpu tensor may join a tensor on another device (as in PyTorch): it is copied over. */

@@ -135,6 +135,21 @@ const binaryLoops: Record<BinaryOp, BinaryLoop> = {
   ge: (n, o, oi, os, a, ai, as, b, bi, bs) => {
     for (let k = 0; k < n; k++, oi += os, ai += as, bi += bs) o[oi] = a[ai] >= b[bi] ? 1 : 0;
   },
+  reluGrad: (n, o, oi, os, a, ai, as, b, bi, bs) => {
+    for (let k = 0; k < n; k++, oi += os, ai += as, bi += bs) o[oi] = b[bi] > 0 ? a[ai] : 0;
+  },
+  sigmoidGrad: (n, o, oi, os, a, ai, as, b, bi, bs) => {
+    for (let k = 0; k < n; k++, oi += os, ai += as, bi += bs) {
+      const y = b[bi];
+      o[oi] = a[ai] * y * (1 - y);
+    }
+  },
+  tanhGrad: (n, o, oi, os, a, ai, as, b, bi, bs) => {
+    for (let k = 0; k < n; k++, oi += os, ai += as, bi += bs) {
+      const y = b[bi];
+      o[oi] = a[ai] * (1 - y * y);
+    }
+  },
 };
 
 /** Integer results need integer arithmetic where a float64 intermediate would lose low bits. */

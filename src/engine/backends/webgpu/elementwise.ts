@@ -54,6 +54,9 @@ const BINARY: Record<BinaryOp, OpExpression> = {
   le: compare('<='),
   gt: compare('>'),
   ge: compare('>='),
+  reluGrad: same(`select(${ZERO}, a, b > ${ZERO})`),
+  sigmoidGrad: { float: 'a * b * (1.0 - b)' },
+  tanhGrad: { float: 'a * (1.0 - b * b)' },
 };
 
 /** Fills a contiguous output with `value` (truncated toward zero for int32, like Int32Array). */
