@@ -229,9 +229,9 @@ function report(state) {
   if (notes.length) lines.push('Notes:', ...notes, '');
   if (state.tuning?.length) {
     lines.push(
-      'Matmul variants the autotuner chose on this adapter (shape class: power-of-two buckets of M×N×K, operand layouts, batching):',
+      'What the autotuner chose on this adapter: matmul variants (`mm|M×N×K` power-of-two buckets, operand layouts, batching) and reduce/softmax row modes (`reduce|rows×row length|layout`: one invocation per row or a workgroup per row):',
       '',
-      '| shape class | variant |',
+      '| shape class | choice |',
       '| --- | --- |',
       ...state.tuning.map(([key, variant]) => `| \`${key}\` | \`${variant}\` |`),
       '',

@@ -29,6 +29,6 @@ export type BenchRequest = { engine: EngineName; cases: CaseRequest[] };
 export type BenchEvent =
   | { type: 'adapter'; description: string }
   | { type: 'result'; result: CaseResult }
-  /** The autotuner's choice per matmul shape class (our WebGPU engine). */
+  /** The autotuner's choice per shape class: matmul variants and reduce/softmax row modes. */
   | { type: 'tuning'; entries: [string, string][] }
   | { type: 'done' };

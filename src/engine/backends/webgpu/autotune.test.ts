@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { createNodeGpuBackend } from '../../testing/node-gpu';
 import {
+  createTuneCache,
   matmulClassKey,
   memoryStore,
   pickFastest,
@@ -48,7 +49,7 @@ describe('autotuner bookkeeping', () => {
 
   it('caches choices, persists them, reloads known ones and ignores stale names', async () => {
     const store = memoryStore({ 'mm|old': 'register', 'mm|stale': 'q99x99@1x1' });
-    const cache = new TuneCache(store, ['register', 's8x8@8x8']);
+    const cache = new TuneCache(store, { mm: ['register', 's8x8@8x8'] });
     await cache.preload();
     expect(cache.get('mm|old')).toBe('register');
     expect(cache.get('mm|stale')).toBeUndefined();
@@ -63,10 +64,39 @@ describe('autotuner bookkeeping', () => {
     expect(cache.get('mm|new')).toBe('s8x8@8x8');
     expect(store.entries['mm|new']).toBe('s8x8@8x8');
     // A new session with the same store starts tuned.
-    const again = new TuneCache(store, ['register', 's8x8@8x8']);
+    const again = new TuneCache(store, { mm: ['register', 's8x8@8x8'] });
     await again.preload();
     expect(again.get('mm|new')).toBe('s8x8@8x8');
     expect(again.needsTuning('mm|new')).toBe(false);
+  });
+
+  it('holds every family in one store, validating stored values per family', async () => {
+    const store = memoryStore({
+      'mm|a': 's8x8@8x8',
+      'reduce|64x1024|contiguous': 'workgroup',
+      'softmax|8x8192|strided': 'thread',
+      // Values of another family, unknown values and unknown families are all ignored.
+      'reduce|1x4096|contiguous': 's8x8@8x8',
+      'softmax|1x4096|contiguous': 'warp',
+      'mm|b': 'thread',
+      'conv|x': 'thread',
+      nobar: 'thread',
+    });
+    const cache = createTuneCache(store, false);
+    await cache.preload();
+    expect(Object.fromEntries(cache.entries())).toEqual({
+      'mm|a': 's8x8@8x8',
+      'reduce|64x1024|contiguous': 'workgroup',
+      'softmax|8x8192|strided': 'thread',
+    });
+    expect(cache.needsTuning('reduce|1x4096|contiguous')).toBe(true);
+    cache.choose('reduce|1x4096|contiguous', 'thread');
+    expect(store.entries['reduce|1x4096|contiguous']).toBe('thread');
+    // An abandoned class is neither chosen, stored, nor tuned again this session.
+    cache.abandon('softmax|1x4096|contiguous');
+    expect(cache.needsTuning('softmax|1x4096|contiguous')).toBe(false);
+    expect(cache.get('softmax|1x4096|contiguous')).toBeUndefined();
+    expect(store.entries['softmax|1x4096|contiguous']).toBe('warp');
   });
 });
 

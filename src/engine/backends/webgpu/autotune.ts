@@ -1,11 +1,39 @@
 /**
- * The matmul autotuner: the first product of a shape class runs the default variant and, in the
- * same batch, times every candidate variant on a proxy of that class (timestamp queries where the
- * adapter has them), checks each candidate's result against a float64 reference, and remembers
- * the fastest correct one for the class — in memory, and in a persistent store (IndexedDB in the
- * browser) keyed by adapter, so later page loads start tuned.
+ * The autotuner's bookkeeping: kernel choices per shape class for every tuned family (matmul
+ * variants, reduce and softmax row modes), held in memory and in a persistent store (IndexedDB in
+ * the browser) keyed by adapter, so later page loads start tuned; plus the matmul class keys.
+ * The first product of a matmul class runs the default variant and, in the same batch, times every
+ * candidate on a proxy of that class (matmul-tune.ts); row modes are timed on the op's own input
+ * (rowmode-tune.ts).
  */
-import type { MatmulVariant } from './variants';
+import { matmulCandidates, ROW_MODES, type MatmulVariant, type RowMode } from './variants';
+
+/** The value type of each tuned family, by the key prefix its class keys start with. */
+export interface TuneFamilies {
+  mm: MatmulVariant;
+  reduce: RowMode;
+  softmax: RowMode;
+}
+
+export type TuneFamily = keyof TuneFamilies;
+
+/** A class key: the family, then `|` and the class (e.g. `reduce|1024x256|contiguous`). */
+export type TuneKey<F extends TuneFamily = TuneFamily> = `${F}|${string}`;
+
+/** What a key's family chooses between (`string` for keys whose family the type cannot see). */
+export type ChoiceOf<K extends string> = K extends `${infer F}|${string}`
+  ? F extends TuneFamily
+    ? TuneFamilies[F]
+    : string
+  : string;
+
+/** The values each family may hold; stored values outside them (an old version) are ignored. */
+export type KnownChoices = { readonly [F in TuneFamily]?: readonly TuneFamilies[F][] };
+
+/** Everything a backend can run: its matmul candidates and both row modes. */
+export function knownChoices(subgroups: boolean): KnownChoices {
+  return { mm: matmulCandidates(subgroups), reduce: ROW_MODES, softmax: ROW_MODES };
+}
 
 /** Where tuned choices persist between sessions (IndexedDB in the browser, memory in Node). */
 export interface TuneStore {
@@ -91,7 +119,7 @@ export interface MatmulClassInput {
 const bucket = (size: number): number => 2 ** Math.min(14, Math.ceil(Math.log2(Math.max(1, size))));
 
 /** The class a product belongs to: power-of-two size buckets and the operand layouts. */
-export function matmulClassKey(input: MatmulClassInput): string {
+export function matmulClassKey(input: MatmulClassInput): TuneKey<'mm'> {
   const { m, n, k, aLayout, bLayout } = input;
   const batch = input.summed ? 'sum' : input.batch > 1 ? 'batched' : 'single';
   return `mm|${bucket(m)}x${bucket(n)}x${bucket(k)}|${aLayout}${bLayout}|${batch}`;
@@ -118,18 +146,18 @@ export function proxyShape(input: MatmulClassInput): {
   return { batch, m, n, k };
 }
 
-/** One candidate's outcome on the proxy. */
-export interface TrialResult {
-  readonly variant: MatmulVariant;
+/** One candidate's outcome in a tuning run. */
+export interface TrialResult<V extends string = MatmulVariant> {
+  readonly variant: V;
   /** Best GPU time of its runs, in nanoseconds (Infinity when it failed or could not be timed). */
   readonly ns: number;
-  /** Whether its output matched the float64 reference. */
+  /** Whether its output was checked and right (a float64 reference, or agreement of all modes). */
   readonly correct: boolean;
 }
 
 /** The fastest correct candidate, or null when none was both correct and timed. */
-export function pickFastest(results: readonly TrialResult[]): MatmulVariant | null {
-  let best: TrialResult | null = null;
+export function pickFastest<V extends string>(results: readonly TrialResult<V>[]): V | null {
+  let best: TrialResult<V> | null = null;
   for (const r of results) {
     if (!r.correct || !Number.isFinite(r.ns)) continue;
     if (!best || r.ns < best.ns) best = r;
@@ -137,48 +165,61 @@ export function pickFastest(results: readonly TrialResult[]): MatmulVariant | nu
   return best?.variant ?? null;
 }
 
+/** The family a key belongs to (its text before the first `|`). */
+function familyOf(key: string): string {
+  const bar = key.indexOf('|');
+  return bar < 0 ? '' : key.slice(0, bar);
+}
+
 /**
- * Chosen variants per class, from memory or the store, and which classes are being tuned. The
- * timing itself lives with the kernels (matmul.ts), which know how to dispatch a variant.
+ * Chosen values per class, from memory or the store, and which classes are being tuned. The
+ * timing itself lives with the kernels (matmul-tune.ts, rowmode-tune.ts), which know how to
+ * dispatch a variant.
  */
 export class TuneCache {
-  private readonly choices = new Map<string, MatmulVariant>();
+  private readonly choices = new Map<string, string>();
   private readonly inFlight = new Map<string, Promise<void>>();
+  /** Classes whose run found no usable choice this session: they keep the default, untried again. */
+  private readonly abandoned = new Set<string>();
 
   constructor(
     private readonly store: TuneStore,
-    /** Variants this backend can run; stored choices outside it (an old version) are ignored. */
-    private readonly known: readonly MatmulVariant[],
+    /** Values each family can run; stored choices outside them are ignored. */
+    private readonly known: KnownChoices,
   ) {}
 
   /** Loads stored choices (once, when the backend starts). */
   async preload(): Promise<void> {
     const stored = await this.store.load();
     for (const [key, value] of Object.entries(stored)) {
-      if ((this.known as readonly string[]).includes(value)) {
-        this.choices.set(key, value as MatmulVariant);
-      }
+      const allowed: readonly string[] | undefined = this.known[familyOf(key) as TuneFamily];
+      if (allowed?.includes(value)) this.choices.set(key, value);
     }
   }
 
-  get(key: string): MatmulVariant | undefined {
-    return this.choices.get(key);
+  get<K extends string>(key: K): ChoiceOf<K> | undefined {
+    return this.choices.get(key) as ChoiceOf<K> | undefined;
   }
 
-  /** Whether the class needs a tuning run (not chosen and not being tuned). */
+  /** Whether the class needs a tuning run (not chosen, not being tuned, not abandoned). */
   needsTuning(key: string): boolean {
-    return !this.choices.has(key) && !this.inFlight.has(key);
+    return !this.choices.has(key) && !this.inFlight.has(key) && !this.abandoned.has(key);
   }
 
-  /** Records a running tuning job; its result is set with `choose`. */
+  /** Records a running tuning job; its result is set with `choose` (or `abandon`). */
   track(key: string, job: Promise<void>): void {
     const done = job.finally(() => this.inFlight.delete(key));
     this.inFlight.set(key, done);
   }
 
-  choose(key: string, variant: MatmulVariant): void {
-    this.choices.set(key, variant);
-    this.store.set(key, variant);
+  choose<K extends string>(key: K, value: ChoiceOf<K>): void {
+    this.choices.set(key, value);
+    this.store.set(key, value);
+  }
+
+  /** Gives up on a class for this session (nothing stored): it runs the default from now on. */
+  abandon(key: string): void {
+    this.abandoned.add(key);
   }
 
   /** Resolves once every running tuning job has finished. */
@@ -186,8 +227,13 @@ export class TuneCache {
     while (this.inFlight.size > 0) await Promise.allSettled([...this.inFlight.values()]);
   }
 
-  /** The chosen variant per class (for reports and tests). */
-  entries(): [string, MatmulVariant][] {
+  /** The chosen value per class, as [key, value] text pairs (for reports and tests). */
+  entries(): [string, string][] {
     return [...this.choices];
   }
+}
+
+/** A cache over `store` for everything a backend (with or without subgroups) can run. */
+export function createTuneCache(store: TuneStore, subgroups: boolean): TuneCache {
+  return new TuneCache(store, knownChoices(subgroups));
 }

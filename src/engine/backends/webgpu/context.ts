@@ -1,20 +1,15 @@
 /**
  * What every kernel family needs to enqueue work: compiled kernels, the command queue, scratch
- * buffers, and what kind of adapter runs them (to choose between kernel variants).
+ * buffers, and the tuner's choices between kernel variants (measured on this adapter, never
+ * guessed from its name).
  */
 
 import type { BufferPool } from './buffer-pool';
 import type { CommandQueue, WorkgroupCount } from './command-queue';
 import type { BindingSignature, CompiledKernel, PipelineCache } from './pipeline-cache';
-import { memoryStore, TuneCache, type TrialResult } from './autotune';
+import { createTuneCache, memoryStore, type TrialResult, type TuneCache } from './autotune';
 import { matmulCandidates, type KernelOverrides, type MatmulVariant } from './variants';
 import { expandWgsl, type TemplateInputs } from './wgsl-template';
-
-/** What the kernel selection rules know about the adapter. */
-export interface AdapterProfile {
-  /** A CPU emulation (SwiftShader): barriers and workgroup memory cost far more than on GPUs. */
-  readonly cpuEmulated: boolean;
-}
 
 /** Most workgroups along one grid axis (WebGPU's guaranteed minimum of the limit). */
 const MAX_GROUPS_PER_AXIS = 65535;
@@ -33,24 +28,23 @@ export function grid64(items: number): WorkgroupCount {
 export class KernelContext {
   /** Variants forced instead of the selection rules (tests compare them). */
   readonly overrides: KernelOverrides = {};
-  /** Whether unseen matmul shape classes start a tuning run (tests of fixed variants turn it off). */
+  /**
+   * Whether unseen shape classes (matmul variants, reduce and softmax row modes) start a tuning
+   * run; tests of fixed variants turn it off.
+   */
   autotune = true;
   /** Matmul variants the tuner times on this device. */
   readonly candidates: readonly MatmulVariant[];
-  /** Every tuning run's measurements, for reports (bench/RESULTS.md) and tests. */
-  readonly tuneLog: { key: string; results: TrialResult[] }[] = [];
+  /** Every tuning run's measurements (all families), for reports (bench/RESULTS.md) and tests. */
+  readonly tuneLog: { key: string; results: TrialResult<string>[] }[] = [];
 
   constructor(
     readonly device: GPUDevice,
     readonly pipelines: PipelineCache,
     readonly queue: CommandQueue,
     readonly pool: BufferPool,
-    readonly profile: AdapterProfile,
-    /** Tuned matmul choices per shape class (the backend preloads stored ones). */
-    readonly tuner: TuneCache = new TuneCache(
-      memoryStore(),
-      matmulCandidates(device.features.has('subgroups')),
-    ),
+    /** Tuned choices per shape class, every family (the backend preloads stored ones). */
+    readonly tuner: TuneCache = createTuneCache(memoryStore(), device.features.has('subgroups')),
   ) {
     this.candidates = matmulCandidates(device.features.has('subgroups'));
   }

@@ -22,13 +22,19 @@ import type {
 import commonSource from '../../../../kernels/common.wgsl?raw';
 import { BufferPool, type PoolStats } from './buffer-pool';
 import { CommandQueue } from './command-queue';
-import { KernelContext, type AdapterProfile } from './context';
+import { KernelContext } from './context';
 import { col2im, im2col } from './conv';
 import { assign, binary, binaryScalar, fill, unary } from './elementwise';
 import { gatherColumns, scatterColumns } from './gather-scatter';
 import { unwrap, WebGPUBuffer } from './gpu-buffer';
 import { indexAdd, indexSelect } from './index-select';
-import { indexedDbStore, memoryStore, TuneCache, type TuneStore } from './autotune';
+import {
+  createTuneCache,
+  indexedDbStore,
+  memoryStore,
+  type TuneCache,
+  type TuneStore,
+} from './autotune';
 import { matmul } from './matmul';
 import { adam } from './adam';
 import { PipelineCache } from './pipeline-cache';
@@ -38,7 +44,7 @@ import { random } from './random';
 import { reduce } from './reduce';
 import { softmax } from './softmax';
 import { softmaxCrossEntropy } from './softmax-cross-entropy';
-import { matmulCandidates, type KernelOverrides } from './variants';
+import type { KernelOverrides } from './variants';
 
 export type { KernelOverrides, MatmulVariant, RowMode } from './variants';
 
@@ -60,13 +66,6 @@ const RAISED_LIMITS = [
   'maxStorageBuffersPerShaderStage',
 ] as const;
 
-/** Whether the adapter is a CPU emulation (SwiftShader, llvmpipe, WARP) rather than a GPU. */
-export function isCpuEmulated(info: GPUAdapterInfo): boolean {
-  const fallback = (info as GPUAdapterInfo & { isFallbackAdapter?: boolean }).isFallbackAdapter;
-  const text = `${info.vendor} ${info.architecture} ${info.device} ${info.description}`;
-  return fallback === true || /swiftshader|llvmpipe|lavapipe|warp|basic render/i.test(text);
-}
-
 export class WebGPUBackend implements Backend {
   readonly kind = 'webgpu' as const;
   /** Resolves when the device is lost (driver reset, `destroy()`); the backend is then unusable. */
@@ -82,34 +81,18 @@ export class WebGPUBackend implements Backend {
   constructor(
     readonly device: GPUDevice,
     readonly info: GPUAdapterInfo,
-    tuner: TuneCache = new TuneCache(
-      memoryStore(),
-      matmulCandidates(device.features.has('subgroups')),
-    ),
+    tuner: TuneCache = createTuneCache(memoryStore(), device.features.has('subgroups')),
   ) {
     this.lost = device.lost;
     this.limits = device.limits;
-    const profile: AdapterProfile = { cpuEmulated: isCpuEmulated(info) };
     this.pool = new BufferPool(device, storageUsage(), 'tensor');
     this.staging = new BufferPool(device, stagingUsage(), 'readback');
     const pipelines = new PipelineCache(device, commonSource);
-    this.ctx = new KernelContext(
-      device,
-      pipelines,
-      new CommandQueue(device),
-      this.pool,
-      profile,
-      tuner,
-    );
+    this.ctx = new KernelContext(device, pipelines, new CommandQueue(device), this.pool, tuner);
     this.overrides = this.ctx.overrides;
     device.addEventListener('uncapturederror', (event) => {
       this.deviceError ??= new Error(`WebGPU error: ${event.error.message}`);
     });
-  }
-
-  /** What the kernel selection rules know about this adapter. */
-  get profile(): AdapterProfile {
-    return this.ctx.profile;
   }
 
   /** The pieces kernel families and tests build on. */
@@ -203,7 +186,7 @@ export class WebGPUBackend implements Backend {
     return dtype === 'int32' ? new Int32Array(data) : new Float32Array(data);
   }
 
-  /** Resolves once running autotuning jobs have chosen their variants. */
+  /** Resolves once running autotuning jobs (matmul variants and row modes) have chosen. */
   async tuned(): Promise<void> {
     await this.ctx.tuner.settled();
   }
@@ -353,9 +336,9 @@ export async function createWebGPUBackend(
   });
   const info = adapter.info;
   const adapterKey = `${info.vendor}|${info.architecture}|${info.device}|${info.description}|v${KERNEL_VERSION}`;
-  const tuner = new TuneCache(
+  const tuner = createTuneCache(
     store ?? indexedDbStore(adapterKey) ?? memoryStore(),
-    matmulCandidates(device.features.has('subgroups')),
+    device.features.has('subgroups'),
   );
   await tuner.preload();
   return new WebGPUBackend(device, info, tuner);

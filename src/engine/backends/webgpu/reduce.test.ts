@@ -91,16 +91,18 @@ describe.skipIf(!backend)('reduce kernel', () => {
     });
   }
 
-  it('splits long rows into chunks when rows are few, and picks workgroups only on GPUs', () => {
-    const real = { cpuEmulated: false };
-    const emulated = { cpuEmulated: true };
-    expect(planReduce(real, 1, 100_000, true).chunkLen).toBeLessThan(100_000);
-    expect(planReduce(emulated, 1, 100_000, true).chunkLen).toBeLessThan(100_000);
-    expect(planReduce(real, 10_000, 100_000, true).chunkLen).toBe(100_000);
-    expect(planReduce(real, 1, 100, true).mode).toBe('thread');
-    expect(planReduce(real, 1, 1000, true).mode).toBe('workgroup');
-    expect(planReduce(real, 1, 1000, false).mode).toBe('thread');
-    expect(planReduce(emulated, 1, 1000, true).mode).toBe('thread');
+  it('splits long rows into chunks when rows are few, longer chunks for workgroups', () => {
+    for (const mode of ['thread', 'workgroup'] as RowMode[]) {
+      expect(planReduce(1, 100_000, mode).chunkLen).toBeLessThan(100_000);
+      expect(planReduce(1, 100_000, mode).mode).toBe(mode);
+      expect(planReduce(10_000, 100_000, mode).chunkLen).toBe(100_000);
+      expect(planReduce(3, 100, mode).chunkLen).toBe(100);
+    }
+    // An invocation reduces chunks of >= 256 elements, a workgroup of >= 2048 (its 64 lanes share).
+    expect(planReduce(1, 100_000, 'thread').chunkLen).toBe(Math.ceil(100_000 / 391));
+    expect(planReduce(1, 100_000, 'workgroup').chunkLen).toBe(Math.ceil(100_000 / 49));
+    expect(planReduce(1, 10_000_000, 'thread').chunkLen).toBe(Math.ceil(10_000_000 / 8192));
+    expect(planReduce(1, 10_000_000, 'workgroup').chunkLen).toBe(Math.ceil(10_000_000 / 128));
   });
 
   it('keeps the first occurrence of tied extremes across chunks', async () => {

@@ -1,14 +1,15 @@
 /**
  * Binds kernels/reduce.wgsl: sum/max/min/argmax/argmin over the last dimensions, in one pass, or
  * two when there are too few rows to keep the device busy (rows split into chunks, then the
- * partial results reduced).
+ * partial results reduced); an invocation or a workgroup per task, as tuned per shape class.
  */
 
 import type { OutView, ReduceOp, View } from '../../backend';
 import reduceSource from '../../../../kernels/reduce.wgsl?raw';
-import { grid, grid64, type AdapterProfile, type KernelContext } from './context';
+import { grid, grid64, type KernelContext } from './context';
 import { fill } from './elementwise';
 import { gpuOf, outputOf } from './gpu-buffer';
+import { chooseRowMode, extentOf, trialShape } from './rowmode-tune';
 import { checkRank, coalesce, elementCount } from './uniforms';
 import type { RowMode } from './variants';
 import { wgslType, type WgslScalar } from './wgsl-types';
@@ -20,21 +21,20 @@ export interface ReducePlan {
 }
 
 /**
- * Chooses the reduction layout: on GPUs a workgroup per task for long contiguous rows, an
- * invocation per task otherwise (neighbouring invocations then read neighbouring columns of a
- * strided reduction); on CPU emulations always an invocation per task (a workgroup there costs
- * ~40 us of barriers: 10,000 rows of 100 took 430 ms as workgroups, 5 ms as invocations). Rows
- * are split into chunks so that even one row spreads over the device.
+ * The mode before a shape class is tuned (and for ops too small to tune): an invocation per task.
+ * It is never catastrophic: on CPU emulations a workgroup costs ~40 us of barriers (10,000 rows of
+ * 100 took 430 ms as workgroups, 5 ms as invocations), while on GPUs invocations are at worst a
+ * few times slower on long contiguous rows, and the chunking below still spreads a long row over
+ * thousands of invocations. The tuner measures which one this adapter prefers per class.
  */
-export function planReduce(
-  profile: AdapterProfile,
-  rows: number,
-  inner: number,
-  contiguous: boolean,
-  force?: RowMode,
-): ReducePlan {
-  const rule: RowMode = !profile.cpuEmulated && contiguous && inner > 128 ? 'workgroup' : 'thread';
-  const mode = force ?? rule;
+export const DEFAULT_REDUCE_MODE: RowMode = 'thread';
+
+/**
+ * How a reduction of `rows` rows of `inner` elements is cut into tasks in `mode`: rows are split
+ * into chunks so that even one row spreads over the device (a workgroup task takes longer chunks,
+ * as its 64 invocations share one).
+ */
+export function planReduce(rows: number, inner: number, mode: RowMode): ReducePlan {
   const targetTasks = mode === 'workgroup' ? 128 : 8192;
   const minChunk = mode === 'workgroup' ? 2048 : 256;
   const chunks = Math.max(1, Math.min(Math.ceil(targetTasks / rows), Math.ceil(inner / minChunk)));
@@ -131,11 +131,42 @@ export function reduce(
     fill(ctx, out, arg ? 0 : op === 'sum' ? 0 : op === 'max' ? -Infinity : Infinity);
     return;
   }
+  const reduced = coalesce(x.shape.slice(split), [x.strides.slice(split)]);
+  const contiguous = reduced.shape.length === 1 && reduced.strides[0][0] === 1;
+  const input = gpuOf(x);
+  const mode =
+    force ??
+    chooseRowMode(ctx, { family: 'reduce', rows, inner, contiguous }, DEFAULT_REDUCE_MODE, () => {
+      const shape = trialShape(x.shape);
+      return {
+        input,
+        ...extentOf(shape, x.strides, x.offset),
+        outBytes: elementCount(shape.slice(0, split)) * 4,
+        outType: arg || x.dtype === 'int32' ? 'int32' : 'float32',
+        record: (trialMode, buffer, shift, scratch) => {
+          const layout = { ...x, shape, offset: x.offset - shift };
+          record(ctx, op, layout, buffer, split, scratch, trialMode);
+        },
+      };
+    });
+  record(ctx, op, x, input, split, outputOf(out), mode);
+}
+
+/** Records the reduction of the dims from `split` on of `x` (read from `buffer`) into `target`. */
+function record(
+  ctx: KernelContext,
+  op: ReduceOp,
+  x: Pick<View, 'dtype' | 'shape' | 'strides' | 'offset'>,
+  buffer: GPUBuffer,
+  split: number,
+  target: GPUBuffer,
+  mode: RowMode,
+): void {
   const kept = coalesce(x.shape.slice(0, split), [x.strides.slice(0, split)]);
   const reduced = coalesce(x.shape.slice(split), [x.strides.slice(split)]);
   const keptScalar = kept.shape.length === 1 && kept.shape[0] === 1;
   const source: Source = {
-    buffer: gpuOf(x),
+    buffer,
     indices: null,
     offset: x.offset,
     keptShape: keptScalar ? [] : kept.shape,
@@ -143,10 +174,24 @@ export function reduce(
     reducedShape: reduced.shape,
     reducedStrides: reduced.strides[0],
   };
-  const contiguous = reduced.shape.length === 1 && reduced.strides[0][0] === 1;
-  const plan = planReduce(ctx.profile, rows, inner, contiguous, force);
-  const type = wgslType(x.dtype);
-  const target = outputOf(out);
+  const rows = elementCount(x.shape.slice(0, split));
+  const inner = elementCount(x.shape.slice(split));
+  reducePasses(ctx, op, wgslType(x.dtype), source, rows, inner, target, mode);
+}
+
+/** Records the reduction of `rows` rows of `inner` elements in one or two passes into `target`. */
+function reducePasses(
+  ctx: KernelContext,
+  op: ReduceOp,
+  type: WgslScalar,
+  source: Source,
+  rows: number,
+  inner: number,
+  target: GPUBuffer,
+  mode: RowMode,
+): void {
+  const arg = op === 'argmax' || op === 'argmin';
+  const plan = planReduce(rows, inner, mode);
   const chunks = Math.ceil(inner / plan.chunkLen);
   const final: Target = arg ? { values: null, indices: target } : { values: target, indices: null };
   if (chunks === 1) {
@@ -167,8 +212,10 @@ export function reduce(
     reducedShape: [chunks],
     reducedStrides: [1],
   };
+  // The partial rows follow the class's mode (so a tuning run times both passes of each mode),
+  // except short ones, where a workgroup's barriers would cost more than its 64 lanes save.
   const finalPlan: ReducePlan = {
-    mode: !ctx.profile.cpuEmulated && chunks > 128 ? 'workgroup' : 'thread',
+    mode: mode === 'workgroup' && chunks > 128 ? 'workgroup' : 'thread',
     chunkLen: chunks,
   };
   dispatch(ctx, {

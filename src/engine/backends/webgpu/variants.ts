@@ -12,6 +12,9 @@ export type MatmulVariant =
 /** `thread`: one invocation per row (serial loop); `workgroup`: 64 invocations and a tree. */
 export type RowMode = 'thread' | 'workgroup';
 
+/** Every row mode (what the row-mode tuner times). */
+export const ROW_MODES: readonly RowMode[] = ['thread', 'workgroup'];
+
 /** Forces a variant instead of the selection rule; unset fields keep the rule. */
 export interface KernelOverrides {
   matmul?: MatmulVariant;
