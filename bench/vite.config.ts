@@ -8,7 +8,7 @@ import { securityHeaders } from '../scripts/security-headers.ts';
 export default defineConfig({
   root: 'bench',
   base: './',
-  plugins: [securityHeaders()],
+  plugins: [securityHeaders({ bench: true })],
   worker: { format: 'es' },
   build: { outDir: 'dist', emptyOutDir: true, target: 'es2022', chunkSizeWarningLimit: 20000 },
   preview: { port: 4399 },

@@ -29,10 +29,25 @@ export const pageContentSecurityPolicy = [
   "frame-ancestors 'self'",
 ].join('; ');
 
+/**
+ * `worker-src blob:` lets the kernel start the CPU backend's GEMM threads (small Blob-URL workers
+ * sharing its WebAssembly memory); a blob worker inherits this same policy, so it cannot reach
+ * further than the kernel can.
+ */
 export const workerContentSecurityPolicy = [
   ...common,
   "script-src 'self' 'unsafe-eval' 'wasm-unsafe-eval'",
+  "worker-src 'self' blob:",
 ].join('; ');
+
+/**
+ * The benchmark page only: TF.js's threaded wasm backend `importScripts` its thread code from a
+ * blob: URL, which the app's worker policy (rightly) refuses. The app never serves this policy.
+ */
+const benchWorkerContentSecurityPolicy = workerContentSecurityPolicy.replace(
+  "script-src 'self'",
+  "script-src 'self' blob:",
+);
 
 export const isolationHeaders: Record<string, string> = {
   'Cross-Origin-Opener-Policy': 'same-origin',
@@ -45,25 +60,28 @@ export const isolationHeaders: Record<string, string> = {
  * inline script, which the page policy (rightly) forbids. Built pages carry no inline script.
  */
 const headersFor =
-  (enforcePagePolicy: boolean): Connect.NextHandleFunction =>
+  (enforcePagePolicy: boolean, workerPolicy: string): Connect.NextHandleFunction =>
   (req, res, next) => {
     for (const [name, value] of Object.entries(isolationHeaders)) res.setHeader(name, value);
     if (req.headers['sec-fetch-dest'] === 'worker') {
-      res.setHeader('Content-Security-Policy', workerContentSecurityPolicy);
+      res.setHeader('Content-Security-Policy', workerPolicy);
     } else if (enforcePagePolicy) {
       res.setHeader('Content-Security-Policy', pageContentSecurityPolicy);
     }
     next();
   };
 
-export function securityHeaders(): Plugin {
+export function securityHeaders(options: { bench?: boolean } = {}): Plugin {
+  const workerPolicy = options.bench
+    ? benchWorkerContentSecurityPolicy
+    : workerContentSecurityPolicy;
   return {
     name: 'gpubook-security-headers',
     configureServer(server) {
-      server.middlewares.use(headersFor(false));
+      server.middlewares.use(headersFor(false, workerPolicy));
     },
     configurePreviewServer(server) {
-      server.middlewares.use(headersFor(true));
+      server.middlewares.use(headersFor(true, workerPolicy));
     },
   };
 }

@@ -5,7 +5,10 @@ const matmul = (m: number, k: number, n: number, slow: boolean): CaseRequest => 
   name: 'matmul',
   flops: 2 * m * k * n,
   params: { m, k, n },
-  warmup: 1,
+  // Three warm-ups for products up to 512³ (cheap on every engine): the first products also grow
+  // memory, fill buffer pools and let the JIT tier up (256³ on our CPU backend: ~9 ms for the
+  // first two runs, 1 ms from the third on).
+  warmup: m * k * n <= 512 ** 3 ? 3 : 1,
   repeats: slow ? 3 : 5,
   budgetMs: slow ? 40_000 : 60_000,
 });

@@ -8,6 +8,7 @@ import { addGpuDevice, cpu } from '../../../src/engine/devices/registry';
 import { memoryAllocated, synchronize } from '../../../src/engine/devices/stats';
 import { describeAdapter } from '../../../src/engine/devices/webgpu-factory';
 import { createWebGPUBackend, type WebGPUBackend } from '../../../src/engine/backends/webgpu';
+import { wasmGemm } from '../../../src/engine/backends/cpu/wasm-gemm';
 import * as nn from '../../../src/engine/nn';
 import { Adam } from '../../../src/engine/optim';
 import * as ops from '../../../src/engine/ops';
@@ -83,7 +84,14 @@ export async function oursCases(kind: 'webgpu' | 'cpu'): Promise<Record<string, 
     device = addGpuDevice(backend, describeAdapter(backend.info));
   } else {
     device = cpu();
+    // Let the GEMM's helper threads boot before timing (in the app they boot with the kernel).
+    await wasmGemm()?.whenHelpersReady();
   }
+  const gemm = kind === 'cpu' ? wasmGemm() : null;
+  const threadNote = () =>
+    gemm
+      ? `WASM GEMM on ${gemm.readyHelpers() + 1} thread(s) (${gemm.helperChunks()} chunks run by helpers so far), ${gemm.shape.fma ? 'relaxed-SIMD FMA' : 'SIMD mul+add'}`
+      : 'no WebAssembly SIMD: JS loops';
   const on = { device };
   // Warm-up repetitions start autotuning; timed ones wait for it to have chosen.
   const tuned = async () => backend?.tuned();
@@ -103,6 +111,7 @@ export async function oursCases(kind: 'webgpu' | 'cpu'): Promise<Record<string, 
           await tuned();
         },
         cleanup: () => [a, b].forEach((t) => t.dispose()),
+        ...(kind === 'cpu' ? { note: threadNote } : {}),
       };
     },
     'cnn-step': async ({ batch }) => {

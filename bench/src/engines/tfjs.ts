@@ -56,7 +56,13 @@ export async function tfjsCases(
 ): Promise<Record<string, CaseSetup>> {
   // The .wasm files are copied to the page's root folder (scripts/bench.mjs); the worker script
   // itself lives in assets/, so resolve from the origin rather than from the worker's URL.
-  if (backend === 'wasm') setWasmPaths(new URL('/tfjs-wasm/', self.location.origin).href);
+  if (backend === 'wasm') {
+    setWasmPaths(new URL('/tfjs-wasm/', self.location.origin).href);
+    // Its threaded build cannot start inside a bundled module worker: the blob worker it spawns
+    // throws "ReferenceError: e is not defined" and the backend never becomes ready. So TF.js
+    // wasm runs its SIMD build on one thread here (noted in RESULTS.md).
+    tf.env().set('WASM_HAS_MULTITHREAD_SUPPORT', false);
+  }
   const ok = await tf.setBackend(backend);
   if (!ok) throw new Error(`TF.js backend ${backend} did not start`);
   await tf.ready();
@@ -73,6 +79,11 @@ export async function tfjsCases(
           tf.dispose([c, last]);
         },
         cleanup: () => tf.dispose([a, b]),
+        ...(backend === 'wasm'
+          ? {
+              note: 'TF.js wasm: SIMD build, one thread (its threaded build fails in a bundled worker)',
+            }
+          : {}),
       };
     },
     'cnn-step': async ({ batch }) => {

@@ -54,4 +54,36 @@ describe('the CPU backend', () => {
       ),
     ).toThrow('label 5 is out of range: expected a value in [0, 1]');
   });
+
+  it('reuses released buffers of the same size, but not ones released behind a pending copy', async () => {
+    const cpu = new CpuBackend();
+    const first = cpu.allocate(4000);
+    cpu.release(first);
+    expect(cpu.allocate(4000)).toBe(first);
+    expect(cpu.allocate(4000)).not.toBe(first);
+    // A buffer released while a copy is still on its way may yet be touched by queued kernels.
+    const late = cpu.allocate(400);
+    let deliver: (v: Float32Array) => void = () => {};
+    cpu.writeAsync(late, new Promise<Float32Array>((resolve) => (deliver = resolve)));
+    cpu.release(late);
+    deliver(new Float32Array(100).fill(1));
+    await cpu.synchronize();
+    expect(cpu.allocate(400)).not.toBe(late);
+    const kept = cpu.allocate(400);
+    cpu.release(kept);
+    cpu.emptyCache();
+    expect(cpu.allocate(400)).not.toBe(kept);
+  });
+
+  it('reads the data as it is when read is called, even if the buffer is reused before the await', async () => {
+    const cpu = new CpuBackend();
+    const buffer = cpu.allocate(12);
+    cpu.write(buffer, Float32Array.of(1, 2, 3));
+    const reading = cpu.read(buffer, 'float32', 0, 3);
+    cpu.release(buffer);
+    const reused = cpu.allocate(12);
+    expect(reused).toBe(buffer);
+    cpu.write(reused, Float32Array.of(7, 8, 9));
+    expect(Array.from(await reading)).toEqual([1, 2, 3]);
+  });
 });

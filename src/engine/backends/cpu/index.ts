@@ -21,6 +21,7 @@ import type {
 } from '../../backend';
 import { randomFill } from '../../random';
 import { CpuBuffer, arrayOf, asCpuBuffer } from './buffer';
+import { CpuBufferPool } from './buffer-pool';
 import { col2imKernel, im2colKernel, maxPool2dBackwardKernel, maxPool2dKernel } from './conv';
 import { binaryKernel, binaryScalarKernel, unaryKernel } from './elementwise';
 import { matmulKernel } from './matmul';
@@ -43,6 +44,8 @@ export class CpuBackend implements Backend {
   /** Tail of queued work; null when everything has run (the usual case). */
   private pending: Promise<void> | null = null;
   private queuedError: unknown = null;
+  /** Released buffers for reuse (see buffer-pool.ts). */
+  readonly pool = new CpuBufferPool();
 
   /** Runs now, or after queued work when a cross-device copy is still on its way. */
   private run(kernel: () => void): void {
@@ -78,11 +81,13 @@ export class CpuBackend implements Backend {
   }
 
   allocate(bytes: number): DeviceBuffer {
-    return new CpuBuffer(bytes);
+    return this.pool.take(bytes);
   }
 
-  release(_buffer: DeviceBuffer): void {
-    // The garbage collector reclaims the ArrayBuffer; queued kernels keep it alive until they ran.
+  release(buffer: DeviceBuffer): void {
+    // While work is queued (behind a copy still on its way) a kernel may yet touch the buffer: it
+    // is left to the garbage collector then, and reused only when released with the queue empty.
+    if (this.pending === null && buffer instanceof CpuBuffer) this.pool.give(buffer);
   }
 
   write(buffer: DeviceBuffer, data: TypedArray): void {
@@ -115,6 +120,11 @@ export class CpuBackend implements Backend {
     offset: number,
     length: number,
   ): Promise<TypedArray> {
+    // Copied now when nothing is queued: the tensor may be disposed (and its buffer reused)
+    // before the caller's await resumes.
+    if (this.pending === null && this.queuedError === null) {
+      return this.readNow(buffer, dtype, offset, length);
+    }
     await this.drain();
     return this.readNow(buffer, dtype, offset, length);
   }
@@ -134,7 +144,9 @@ export class CpuBackend implements Backend {
     await this.drain();
   }
 
-  emptyCache(): void {}
+  emptyCache(): void {
+    this.pool.clear();
+  }
 
   fill(out: OutView, value: number): void {
     this.run(() => {

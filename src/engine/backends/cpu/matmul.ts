@@ -1,22 +1,23 @@
 /**
- * CPU batched matmul: each batch's operands are made row-major contiguous (copied only when they
- * are not), then multiplied by the WebAssembly SIMD kernel (wasm-gemm.ts) when the product is
- * large enough to pay for its copies, else in i-k-j order over contiguous rows of B, four rows of
- * A at a time so each loaded element of B feeds four accumulators (float64).
+ * CPU batched matmul: products large enough to pay for packing go to the WebAssembly SIMD engine
+ * (wasm-gemm.ts; per-image products with a shared B as one stacked product); small ones run the
+ * float64 JS loops — operands made row-major (copied only when they are not), i-k-j order, four
+ * rows of A at a time so each loaded element of B feeds four accumulators.
  */
 import type { OutView, View } from '../../backend';
 import { arrayOf } from './buffer';
-import { gemmWasm } from './wasm-gemm';
+import { matrix, type Matrix } from './pack';
+import { rowMajorSink, wasmGemm, type Product } from './wasm-gemm';
 
 /** Products at least this large go to the WebAssembly SIMD kernel (its copies in and out cost). */
-const WASM_MIN_MACS = 1 << 15;
+export const WASM_MIN_MACS = 1 << 15;
 
 /** Scratch reused across calls: matmul allocates nothing per element and little per call. */
 let scratchA = new Float32Array(0);
 let scratchB = new Float32Array(0);
 let scratchAcc = new Float64Array(0);
 
-function floats(view: View): Float32Array {
+export function floats(view: View): Float32Array {
   const array = arrayOf(view);
   if (!(array instanceof Float32Array)) throw new TypeError('matmul: operands must be float32');
   return array;
@@ -91,7 +92,8 @@ function gemm(
   }
 }
 
-export function matmulKernel(a: View, b: View, out: OutView): void {
+/** out[b] = a[b] @ b[b] with the float64 JS loops (small products, or no WebAssembly SIMD). */
+export function jsMatmul(a: View, b: View, out: OutView): void {
   const [batch, m, k] = a.shape;
   const n = b.shape[2];
   const aArr = floats(a);
@@ -119,8 +121,56 @@ export function matmulKernel(a: View, b: View, out: OutView): void {
       b.strides[2],
       scratchB,
     );
-    const cOff = out.offset + bi * m * n;
-    if (m * n * k >= WASM_MIN_MACS && gemmWasm(A, aOff, B, bOff, o, cOff, m, k, n)) continue;
-    gemm(A, aOff, B, bOff, o, cOff, m, k, n, scratchAcc);
+    gemm(A, aOff, B, bOff, o, out.offset + bi * m * n, m, k, n, scratchAcc);
   }
+}
+
+/**
+ * The product as the WASM engine takes it: per-batch products whose B is shared (batch stride
+ * 0) become one product with the batches' rows stacked (M = batch × m, B packed once), so
+ * `rowsPerBatch` then is batch × m and the sink sees batch 0 only.
+ */
+export function productOf(a: View, b: View): Omit<Product, 'sink'> & { rowsPerBatch: number } {
+  const [batch, m, k] = a.shape;
+  const n = b.shape[2];
+  const aArr = floats(a);
+  const bArr = floats(b);
+  const [as0, as1, as2] = a.strides;
+  const [bs0, bs1, bs2] = b.strides;
+  if (batch > 1 && bs0 === 0) {
+    const stacked: Matrix = {
+      ...matrix(aArr, a.offset, batch * m, k, as1, as2),
+      rowGroup: m,
+      rowGroupStride: as0,
+    };
+    const shared = matrix(bArr, b.offset, k, n, bs1, bs2);
+    return {
+      batches: 1,
+      m: batch * m,
+      k,
+      n,
+      a: () => stacked,
+      b: () => shared,
+      rowsPerBatch: batch * m,
+    };
+  }
+  return {
+    batches: batch,
+    m,
+    k,
+    n,
+    a: (bi) => matrix(aArr, a.offset + bi * as0, m, k, as1, as2),
+    b: (bi) => matrix(bArr, b.offset + bi * bs0, k, n, bs1, bs2),
+    rowsPerBatch: m,
+  };
+}
+
+export function matmulKernel(a: View, b: View, out: OutView): void {
+  const [batch, m, k] = a.shape;
+  const n = b.shape[2];
+  const engine = batch * m * n * k >= WASM_MIN_MACS ? wasmGemm() : null;
+  const product = engine ? productOf(a, b) : null;
+  // Contiguous output: batch b's rows follow batch b - 1's, stacked or not.
+  const sink = rowMajorSink(floats(out), out.offset, product?.rowsPerBatch ?? m, n);
+  if (!engine || !product || !engine.product({ ...product, sink })) jsMatmul(a, b, out);
 }

@@ -1,252 +1,358 @@
 /**
- * A hand-written WebAssembly SIMD kernel for the CPU backend's matmul, emitted as bytes here (no
- * toolchain, no package): C[m×n] = A[m×k] @ B[k×n] in float32, row-major, for m % 4 == 0 and
- * n % 8 == 0 (callers pad). Each step of its inner loop keeps a 4×8 block of C in eight f32x4
- * registers and reads one f32x4 pair of B and four scalars of A, so B streams once per four rows.
+ * The CPU backend's fast matmul: operands packed into a WebAssembly memory, multiplied by the
+ * emitted SIMD kernel (gemm-kernel.ts) — on helper threads too when the memory can be shared
+ * (gemm-pool.ts) — and handed back row block by row block to a sink that stores them (with any
+ * epilogue) wherever the caller wants. Synchronous for the caller in every case.
  */
+import { CTRL, CTRL_BYTES, MAX_CHUNKS, runJob, startHelpers, threadsPossible } from './gemm-pool';
+import type { TileFn } from './gemm-pool';
+import {
+  FMA_SHAPE,
+  PLAIN_SHAPE,
+  gemmKernelBytes,
+  relaxedSimdSupported,
+  type KernelShape,
+} from './gemm-kernel';
+import { matrix, packA, packB, type Matrix } from './pack';
 
-// --- A minimal encoder: LEB128 and the handful of instructions the kernel uses. ---------------
+/** The memory's maximum (2 GiB): byte addresses stay positive int32s in the control block. */
+const MAX_PAGES = 32768;
+/**
+ * Packed operands plus C of one job stay under this many floats (16 MiB): larger products go in
+ * row groups, whose C is still in the caches when the sink copies it out.
+ */
+const JOB_FLOATS = 4 << 20;
+/** Fewest A panels per row group of a large product. */
+const MIN_GROUP_PANELS = 64;
+/**
+ * Products below this many multiply-adds (~0.15 ms on one core) stay on the calling thread:
+ * waking a helper costs ~10-50 µs.
+ */
+const THREAD_MIN_MACS = 1 << 22;
 
-function uleb(value: number): number[] {
-  const out: number[] = [];
-  let v = value >>> 0;
-  do {
-    let byte = v & 0x7f;
-    v >>>= 7;
-    if (v !== 0) byte |= 0x80;
-    out.push(byte);
-  } while (v !== 0);
-  return out;
+/**
+ * Receives rows [r0, r0 + rows) of one batch's C: row r, column j is at
+ * heap[cAt + (r - r0) * ldc + j]. The heap is only valid during the call.
+ */
+export type RowSink = (
+  batch: number,
+  r0: number,
+  rows: number,
+  heap: Float32Array,
+  cAt: number,
+  ldc: number,
+) => void;
+
+export interface Product {
+  batches: number;
+  m: number;
+  k: number;
+  n: number;
+  /** Batch b's A (m×k) and B (k×n) as logical matrices. */
+  a: (batch: number) => Matrix;
+  b: (batch: number) => Matrix;
+  sink: RowSink;
 }
 
-function sleb(value: number): number[] {
-  const out: number[] = [];
-  let v = value | 0;
-  for (;;) {
-    const byte = v & 0x7f;
-    v >>= 7;
-    const done = (v === 0 && (byte & 0x40) === 0) || (v === -1 && (byte & 0x40) !== 0);
-    out.push(done ? byte : byte | 0x80);
-    if (done) return out;
-  }
+export interface GemmEngineOptions {
+  /** Relaxed-SIMD FMA; default: when the engine validates it. */
+  fma?: boolean;
+  /** Helper threads; default: when shared memory and Atomics.wait work here. */
+  threads?: boolean;
+  /** Number of helpers; default: the other cores. */
+  helpers?: number;
+  /** Micro-kernel shape; default: FMA_SHAPE with FMA, else PLAIN_SHAPE (for measurements). */
+  shape?: KernelShape;
+  /** Rows of C per chunk of work (for measurements). */
+  chunkRows?: number;
+  /** Floats of packed operands and C per job (default JOB_FLOATS; small values test row groups). */
+  jobFloats?: number;
 }
 
-const section = (id: number, body: number[]): number[] => [id, ...uleb(body.length), ...body];
-const vector = (items: number[][]): number[] => [...uleb(items.length), ...items.flat()];
+const roundUp = (value: number, unit: number) => Math.ceil(value / unit) * unit;
 
-const I32 = 0x7f;
-const V128 = 0x7b;
-const op = {
-  block: [0x02, 0x40],
-  loop: [0x03, 0x40],
-  end: [0x0b],
-  br: (depth: number) => [0x0c, ...uleb(depth)],
-  brIf: (depth: number) => [0x0d, ...uleb(depth)],
-  get: (local: number) => [0x20, ...uleb(local)],
-  set: (local: number) => [0x21, ...uleb(local)],
-  i32: (value: number) => [0x41, ...sleb(value)],
-  add: [0x6a],
-  mul: [0x6c],
-  geU: [0x4f],
-  eqz: [0x45],
-  f32Load: [0x2a, 2, 0],
-  simd: (code: number, ...rest: number[]) => [0xfd, ...uleb(code), ...rest],
-};
-const v128Load = (offset: number) => op.simd(0x00, 0, ...uleb(offset));
-const v128Store = (offset: number) => op.simd(0x0b, 0, ...uleb(offset));
-const f32x4Splat = op.simd(0x13);
-const f32x4Add = op.simd(0xe4);
-const f32x4Mul = op.simd(0xe6);
-const v128Zero = op.simd(0x0c, ...new Array<number>(16).fill(0));
-
-// Locals: params 0 a, 1 b, 2 c, 3 m, 4 k, 5 n (byte pointers and counts), then i32 and v128 ones.
-/** Rows of C per block (the padding unit of m); columns per block are 8 (two f32x4). */
-export const GEMM_ROWS = 4;
-const [A, B, C, M, K, N] = [0, 1, 2, 3, 4, 5];
-const [I, J, P, BP, ROWB, CP, JJ, JEND] = [6, 7, 8, 9, 10, 11, 12, 13];
-/** Row pointers of A: locals 14 .. 14 + GEMM_ROWS - 1. */
-const ROW_PTRS = Array.from({ length: GEMM_ROWS }, (_, r) => 14 + r);
-const I32_LOCALS = 8 + GEMM_ROWS;
-/** Columns of B per panel: k × 64 floats stay in L2 while every row block of A passes over them. */
-const PANEL = 64;
-/** v128 locals: accumulators (row r, half h) at ACC + 2 r + h, then b0, b1 and the splat of A. */
-const ACC = 6 + I32_LOCALS;
-const [B0, B1, AV] = [ACC + 2 * GEMM_ROWS, ACC + 2 * GEMM_ROWS + 1, ACC + 2 * GEMM_ROWS + 2];
-const V128_LOCALS = 2 * GEMM_ROWS + 3;
-
-/** `for (x = 0; x < limit; x += step) { body }` with i32 locals. */
-function forLoop(x: number, limit: number[], step: number, body: number[]): number[] {
-  return [
-    ...op.i32(0),
-    ...op.set(x),
-    ...op.block,
-    ...op.loop,
-    ...op.get(x),
-    ...limit,
-    ...op.geU,
-    ...op.brIf(1),
-    ...body,
-    ...op.get(x),
-    ...op.i32(step),
-    ...op.add,
-    ...op.set(x),
-    ...op.br(0),
-    ...op.end,
-    ...op.end,
-  ];
+/** Where an engine's time went (milliseconds), when `timings` is set: for profiling by hand. */
+export interface GemmTimings {
+  pack: number;
+  kernel: number;
+  sink: number;
 }
 
-function kernelBody(): number[] {
-  const code: number[] = [];
-  // ROWB = n * 4 (bytes per row of B and C).
-  code.push(...op.get(N), ...op.i32(4), ...op.mul, ...op.set(ROWB));
-  const inner: number[] = [];
-  // b0, b1 = B[p, j..j+7]
-  inner.push(...op.get(BP), ...v128Load(0), ...op.set(B0));
-  inner.push(...op.get(BP), ...v128Load(16), ...op.set(B1));
-  ROW_PTRS.forEach((row, r) => {
-    inner.push(...op.get(row), ...op.f32Load, ...f32x4Splat, ...op.set(AV));
-    for (const [h, b] of [
-      [0, B0],
-      [1, B1],
-    ]) {
-      const acc = ACC + 2 * r + h;
-      inner.push(...op.get(acc), ...op.get(AV), ...op.get(b), ...f32x4Mul, ...f32x4Add);
-      inner.push(...op.set(acc));
-    }
-    // Next k of this row of A.
-    inner.push(...op.get(row), ...op.i32(4), ...op.add, ...op.set(row));
-  });
-  inner.push(...op.get(BP), ...op.get(ROWB), ...op.add, ...op.set(BP));
+export class WasmGemm {
+  readonly shape: KernelShape;
+  /** Set to an object to accumulate time per phase into it. */
+  timings: GemmTimings | null = null;
+  readonly shared: boolean;
+  private readonly memory: WebAssembly.Memory;
+  private readonly bytes: Uint8Array<ArrayBuffer>;
+  private readonly tile: TileFn;
+  private readonly helperTarget: number | undefined;
+  private readonly chunkRows: number | undefined;
+  private readonly jobFloats: number;
+  private heap: Float32Array;
+  private ctrl: Int32Array;
+  private helpers: Promise<number> | null = null;
 
-  const block: number[] = [];
-  for (let a = 0; a < 2 * GEMM_ROWS; a++) block.push(...v128Zero, ...op.set(ACC + a));
-  // Row pointers of A: a + (i + r) * k * 4.
-  ROW_PTRS.forEach((row, r) => {
-    block.push(...op.get(I), ...op.i32(r), ...op.add, ...op.get(K), ...op.mul, ...op.i32(4));
-    block.push(...op.mul, ...op.get(A), ...op.add, ...op.set(row));
-  });
-  // BP = b + j * 4
-  block.push(...op.get(J), ...op.i32(4), ...op.mul, ...op.get(B), ...op.add, ...op.set(BP));
-  block.push(...forLoop(P, op.get(K), 1, inner));
-  // Store the 4×8 block at C + (i * n + j) * 4, one row of C (n * 4 bytes) apart.
-  block.push(...op.get(I), ...op.get(N), ...op.mul, ...op.get(J), ...op.add, ...op.i32(4));
-  block.push(...op.mul, ...op.get(C), ...op.add, ...op.set(CP));
-  for (let r = 0; r < GEMM_ROWS; r++) {
-    for (let h = 0; h < 2; h++) {
-      block.push(...op.get(CP), ...op.get(ACC + 2 * r + h), ...v128Store(16 * h));
-    }
-    block.push(...op.get(CP), ...op.get(ROWB), ...op.add, ...op.set(CP));
-  }
-  // for (jj = 0; jj < n; jj += PANEL) { jend = min(jj + PANEL, n); for i { for j in [jj, jend) } }
-  const panel: number[] = [];
-  panel.push(...op.get(JJ), ...op.i32(PANEL), ...op.add, ...op.set(JEND));
-  panel.push(...op.block, ...op.get(JEND), ...op.get(N), ...op.geU, ...op.eqz);
-  panel.push(...op.brIf(0), ...op.get(N), ...op.set(JEND), ...op.end);
-  const columns = [
-    ...op.get(JJ),
-    ...op.set(J),
-    ...op.block,
-    ...op.loop,
-    ...op.get(J),
-    ...op.get(JEND),
-    ...op.geU,
-    ...op.brIf(1),
-    ...block,
-    ...op.get(J),
-    ...op.i32(8),
-    ...op.add,
-    ...op.set(J),
-    ...op.br(0),
-    ...op.end,
-    ...op.end,
-  ];
-  panel.push(...forLoop(I, op.get(M), GEMM_ROWS, columns));
-  code.push(...forLoop(JJ, op.get(N), PANEL, panel));
-  return code;
-}
-
-/** The module's bytes: imports memory "env.memory", exports gemm(a, b, c, m, k, n). */
-export function gemmModuleBytes(): Uint8Array<ArrayBuffer> {
-  const type = section(
-    1,
-    vector([[0x60, ...vector([[I32], [I32], [I32], [I32], [I32], [I32]]), 0]]),
-  );
-  const imports = section(
-    2,
-    vector([
-      [
-        ...uleb(3),
-        ...new TextEncoder().encode('env'),
-        ...uleb(6),
-        ...new TextEncoder().encode('memory'),
-        0x02,
-        0x00,
-        ...uleb(1),
-      ],
-    ]),
-  );
-  const functions = section(3, vector([[0]]));
-  const exports = section(
-    7,
-    vector([[...uleb(4), ...new TextEncoder().encode('gemm'), 0x00, ...uleb(0)]]),
-  );
-  const locals = vector([
-    [...uleb(I32_LOCALS), I32],
-    [...uleb(V128_LOCALS), V128],
-  ]);
-  const body = [...locals, ...kernelBody(), ...op.end];
-  const code = section(10, vector([[...uleb(body.length), ...body]]));
-  return new Uint8Array([
-    0x00,
-    0x61,
-    0x73,
-    0x6d,
-    0x01,
-    0x00,
-    0x00,
-    0x00,
-    ...type,
-    ...imports,
-    ...functions,
-    ...exports,
-    ...code,
-  ]);
-}
-
-type GemmFn = (a: number, b: number, c: number, m: number, k: number, n: number) => void;
-
-interface WasmGemm {
-  readonly memory: WebAssembly.Memory;
-  readonly gemm: GemmFn;
-}
-
-let instance: WasmGemm | null | undefined;
-
-/** The compiled kernel, or null where WebAssembly SIMD is unavailable (the JS loops run then). */
-export function wasmGemm(): WasmGemm | null {
-  if (instance !== undefined) return instance;
-  try {
-    const bytes = gemmModuleBytes();
-    if (typeof WebAssembly === 'undefined' || !WebAssembly.validate(bytes)) {
-      instance = null;
-      return null;
-    }
-    const memory = new WebAssembly.Memory({ initial: 16 });
+  private constructor(
+    shape: KernelShape,
+    memory: WebAssembly.Memory,
+    bytes: Uint8Array<ArrayBuffer>,
+    shared: boolean,
+    options: GemmEngineOptions,
+  ) {
+    this.shape = shape;
+    this.memory = memory;
+    this.bytes = bytes;
+    this.shared = shared;
+    this.helperTarget = options.helpers;
+    this.chunkRows = options.chunkRows;
+    this.jobFloats = options.jobFloats ?? JOB_FLOATS;
     const module = new WebAssembly.Module(bytes);
-    const exports = new WebAssembly.Instance(module, { env: { memory } }).exports as {
-      gemm: GemmFn;
-    };
-    instance = { memory, gemm: exports.gemm };
-  } catch {
-    instance = null;
+    this.tile = (
+      new WebAssembly.Instance(module, { env: { memory } }).exports as { tile: TileFn }
+    ).tile;
+    this.heap = new Float32Array(memory.buffer);
+    this.ctrl = new Int32Array(memory.buffer, 0, CTRL_BYTES / 4);
   }
-  return instance;
+
+  /** An engine, or null where WebAssembly SIMD is unavailable (the JS loops run then). */
+  static create(options: GemmEngineOptions = {}): WasmGemm | null {
+    if (typeof WebAssembly === 'undefined') return null;
+    const fma = options.fma ?? relaxedSimdSupported();
+    const shape = { ...(options.shape ?? (fma ? FMA_SHAPE : PLAIN_SHAPE)), fma };
+    const wantShared = (options.threads ?? true) && threadsPossible();
+    for (const shared of wantShared ? [true, false] : [false]) {
+      try {
+        const memory = new WebAssembly.Memory({ initial: 1, maximum: MAX_PAGES, shared });
+        const bytes = gemmKernelBytes(shape, { shared, minPages: 1, maxPages: MAX_PAGES });
+        if (!WebAssembly.validate(bytes)) continue;
+        return new WasmGemm(shape, memory, bytes, shared, options);
+      } catch {
+        // No SIMD, no shared memory of this size, ...: try the next way, else give up.
+      }
+    }
+    return null;
+  }
+
+  /** Bytes of the kernel module this engine runs. */
+  moduleBytes(): Uint8Array<ArrayBuffer> {
+    return this.bytes;
+  }
+
+  /** Helpers that have booted (they join jobs from then on). */
+  readyHelpers(): number {
+    return this.shared ? Atomics.load(this.ctrl, CTRL.ready) : 0;
+  }
+
+  /** Chunks run by helper threads so far. */
+  helperChunks(): number {
+    return Atomics.load(this.ctrl, CTRL.helperChunks);
+  }
+
+  /** Starts the helpers if not yet started; resolves once all of them are ready (for tests). */
+  async whenHelpersReady(timeoutMs = 20_000): Promise<number> {
+    const started = await this.startPool();
+    const deadline = Date.now() + timeoutMs;
+    while (this.readyHelpers() < started && Date.now() < deadline) {
+      await new Promise((resolve) => setTimeout(resolve, 5));
+    }
+    return this.readyHelpers();
+  }
+
+  private startPool(): Promise<number> {
+    if (!this.shared) return Promise.resolve(0);
+    this.helpers ??= startHelpers(this.memory, this.bytes, this.helperTarget).catch(() => 0);
+    return this.helpers;
+  }
+
+  /** Makes the memory hold `floats` floats; views are renewed (growth detaches unshared ones). */
+  /**
+   * Makes the memory hold `floats` floats, or returns false when it cannot grow that far (the
+   * caller falls back to the JS loops). Views are renewed: growth detaches unshared buffers.
+   */
+  private reserve(floats: number): boolean {
+    const bytes = floats * 4;
+    const have = this.memory.buffer.byteLength;
+    if (bytes > have) {
+      if (bytes > MAX_PAGES * 65536) return false;
+      try {
+        this.memory.grow(Math.ceil((bytes - have) / 65536));
+      } catch {
+        return false;
+      }
+    }
+    if (this.heap.buffer !== this.memory.buffer || this.heap.length * 4 < bytes) {
+      this.heap = new Float32Array(this.memory.buffer);
+      this.ctrl = new Int32Array(this.memory.buffer, 0, CTRL_BYTES / 4);
+    }
+    return true;
+  }
+
+  /**
+   * Computes every batch's C = A @ B and hands it to `sink` in row blocks. Returns false, having
+   * written nothing, when the operands do not fit in the memory (B of one batch must).
+   */
+  product(p: Product): boolean {
+    const { batches, m, k, n } = p;
+    if (batches === 0 || m === 0 || n === 0) return true;
+    const { mr, nr, unroll } = this.shape;
+    const mPanels = Math.ceil(m / mr);
+    const nPanels = Math.ceil(n / nr);
+    const ldc = nPanels * nr;
+    const base = CTRL_BYTES / 4;
+    if (k === 0) {
+      if (!this.reserve(base + m * ldc)) return false;
+      this.heap.fill(0, base, base + m * ldc);
+      for (let b = 0; b < batches; b++) p.sink(b, 0, m, this.heap, base, ldc);
+      return true;
+    }
+    const kPad = roundUp(k, unroll);
+    const aPanel = kPad * mr;
+    const bFloats = roundUp(kPad * ldc, 16);
+    const cPanel = mr * ldc;
+    const macs = batches * m * n * k;
+    const helpers = macs >= THREAD_MIN_MACS ? this.readyHelpers() : 0;
+    if (macs >= THREAD_MIN_MACS && this.helpers === null) void this.startPool();
+
+    const perBatch = roundUp(mPanels * aPanel, 16) + bFloats + mPanels * cPanel;
+    if (perBatch <= this.jobFloats) {
+      // Whole batches per job: as many as fit (and as the chunk index allows).
+      const group = Math.max(
+        1,
+        Math.min(batches, Math.floor(this.jobFloats / perBatch), MAX_CHUNKS),
+      );
+      const aBatch = roundUp(mPanels * aPanel, 16);
+      const cBatch = mPanels * cPanel;
+      if (!this.reserve(base + group * perBatch)) return false;
+      for (let b0 = 0; b0 < batches; b0 += group) {
+        const g = Math.min(group, batches - b0);
+        const aAt = base;
+        const bAt = aAt + g * aBatch;
+        const cAt = bAt + g * bFloats;
+        let t = this.clock();
+        for (let i = 0; i < g; i++) {
+          packA(p.a(b0 + i), 0, mPanels, mr, kPad, this.heap, aAt + i * aBatch);
+          packB(p.b(b0 + i), nr, kPad, this.heap, bAt + i * bFloats);
+        }
+        t = this.lap('pack', t);
+        this.run(aAt, bAt, cAt, mPanels, nPanels, kPad, ldc, g, aBatch, bFloats, cBatch, helpers);
+        t = this.lap('kernel', t);
+        for (let i = 0; i < g; i++) p.sink(b0 + i, 0, m, this.heap, cAt + i * cBatch, ldc);
+        this.lap('sink', t);
+      }
+      return true;
+    }
+    // One batch at a time, its rows in groups: B packed once, A and C a group of panels at a time
+    // (the budget is for A and C; B is whole, and a group is never so small that B is re-read
+    // for a handful of rows).
+    const groupPanels = Math.min(
+      mPanels,
+      Math.max(MIN_GROUP_PANELS, Math.floor(this.jobFloats / (aPanel + cPanel))),
+    );
+    const bAt = base;
+    const aAt = bAt + bFloats;
+    const cAt = aAt + roundUp(groupPanels * aPanel, 16);
+    if (!this.reserve(cAt + groupPanels * cPanel)) return false;
+    for (let b = 0; b < batches; b++) {
+      const a = p.a(b);
+      let t = this.clock();
+      packB(p.b(b), nr, kPad, this.heap, bAt);
+      t = this.lap('pack', t);
+      for (let p0 = 0; p0 < mPanels; p0 += groupPanels) {
+        const panels = Math.min(groupPanels, mPanels - p0);
+        packA(a, p0 * mr, panels, mr, kPad, this.heap, aAt);
+        t = this.lap('pack', t);
+        this.run(aAt, bAt, cAt, panels, nPanels, kPad, ldc, 1, 0, 0, 0, helpers);
+        t = this.lap('kernel', t);
+        p.sink(b, p0 * mr, Math.min(panels * mr, m - p0 * mr), this.heap, cAt, ldc);
+        t = this.lap('sink', t);
+      }
+    }
+    return true;
+  }
+
+  private clock(): number {
+    return this.timings ? performance.now() : 0;
+  }
+
+  private lap(phase: keyof GemmTimings, since: number): number {
+    if (!this.timings) return 0;
+    const now = performance.now();
+    this.timings[phase] += now - since;
+    return now;
+  }
+
+  private run(
+    aAt: number,
+    bAt: number,
+    cAt: number,
+    mPanels: number,
+    nPanels: number,
+    k: number,
+    ldc: number,
+    batches: number,
+    aBatch: number,
+    bBatch: number,
+    cBatch: number,
+    helpers: number,
+  ): void {
+    runJob(
+      this.ctrl,
+      this.tile,
+      {
+        a: aAt * 4,
+        b: bAt * 4,
+        c: cAt * 4,
+        mPanels,
+        nPanels,
+        k,
+        ldc: ldc * 4,
+        mr: this.shape.mr,
+        nr: this.shape.nr,
+        batches,
+        aBatch: aBatch * 4,
+        bBatch: bBatch * 4,
+        cBatch: cBatch * 4,
+        chunkRows: this.chunkRows,
+      },
+      helpers,
+    );
+  }
+}
+
+let engine: WasmGemm | null | undefined;
+
+/** The engine the CPU backend uses (created on first use), or null without WebAssembly SIMD. */
+export function wasmGemm(): WasmGemm | null {
+  if (engine === undefined) engine = WasmGemm.create();
+  return engine;
+}
+
+/** The default engine's kernel module bytes (for validation tests). */
+export function gemmModuleBytes(): Uint8Array<ArrayBuffer> {
+  const gemm = wasmGemm();
+  return gemm
+    ? gemm.moduleBytes()
+    : gemmKernelBytes(PLAIN_SHAPE, { shared: false, minPages: 1, maxPages: MAX_PAGES });
+}
+
+/** A sink storing rows into a row-major m×n array at `offset` (plus batch × m × n). */
+export function rowMajorSink(target: Float32Array, offset: number, m: number, n: number): RowSink {
+  return (batch, r0, rows, heap, cAt, ldc) => {
+    const to = offset + (batch * m + r0) * n;
+    if (ldc === n) {
+      target.set(heap.subarray(cAt, cAt + rows * n), to);
+      return;
+    }
+    for (let r = 0; r < rows; r++) {
+      target.set(heap.subarray(cAt + r * ldc, cAt + r * ldc + n), to + r * n);
+    }
+  };
 }
 
 /**
- * C = A @ B through the WASM kernel. a: m×k and b: k×n row-major (any offsets); c receives m×n
- * row-major at cOffset. Pads m to GEMM_ROWS and n to 8 inside WASM memory; returns false without SIMD.
+ * C = A @ B through the WASM kernel, all row-major: a m×k at aOffset, b k×n at bOffset, c
+ * receives m×n at cOffset. Returns false without WebAssembly SIMD (or memory for the operands).
  */
 export function gemmWasm(
   a: Float32Array,
@@ -258,35 +364,16 @@ export function gemmWasm(
   m: number,
   k: number,
   n: number,
+  gemm: WasmGemm | null = wasmGemm(),
 ): boolean {
-  const kernel = wasmGemm();
-  if (!kernel) return false;
-  const m4 = Math.ceil(m / GEMM_ROWS) * GEMM_ROWS;
-  const n8 = Math.ceil(n / 8) * 8;
-  const aBytes = m4 * k * 4;
-  const bBytes = k * n8 * 4;
-  const cBytes = m4 * n8 * 4;
-  const needed = aBytes + bBytes + cBytes;
-  const have = kernel.memory.buffer.byteLength;
-  if (needed > have) kernel.memory.grow(Math.ceil((needed - have) / 65536));
-  const heap = new Float32Array(kernel.memory.buffer);
-  const aAt = 0;
-  const bAt = aBytes / 4;
-  const cAt = (aBytes + bBytes) / 4;
-  heap.set(a.subarray(aOffset, aOffset + m * k), aAt);
-  heap.fill(0, aAt + m * k, aAt + m4 * k);
-  if (n8 === n) heap.set(b.subarray(bOffset, bOffset + k * n), bAt);
-  else {
-    for (let p = 0; p < k; p++) {
-      const row = bAt + p * n8;
-      heap.set(b.subarray(bOffset + p * n, bOffset + (p + 1) * n), row);
-      heap.fill(0, row + n, row + n8);
-    }
-  }
-  kernel.gemm(aAt * 4, bAt * 4, cAt * 4, m4, k, n8);
-  if (n8 === n) c.set(heap.subarray(cAt, cAt + m * n), cOffset);
-  else
-    for (let i = 0; i < m; i++)
-      c.set(heap.subarray(cAt + i * n8, cAt + i * n8 + n), cOffset + i * n);
-  return true;
+  if (!gemm) return false;
+  return gemm.product({
+    batches: 1,
+    m,
+    k,
+    n,
+    a: () => matrix(a, aOffset, m, k, k, 1),
+    b: () => matrix(b, bOffset, k, n, n, 1),
+    sink: rowMajorSink(c, cOffset, m, n),
+  });
 }
