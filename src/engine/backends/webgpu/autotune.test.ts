@@ -28,7 +28,7 @@ describe('autotuner bookkeeping', () => {
   it('times a capped proxy with a few batches', () => {
     expect(proxyShape({ ...square, m: 10_000, n: 100, k: 4096 })).toEqual({
       batch: 1,
-      m: 256,
+      m: 512,
       n: 100,
       k: 512,
     });
