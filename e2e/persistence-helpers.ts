@@ -43,7 +43,11 @@ export async function storedCells(page: Page, notebookId: string): Promise<Store
   return (await storedNotebook(page, notebookId))?.cells ?? null;
 }
 
-/** Waits until autosave has written `source` as cell `index` of the notebook. */
+/**
+ * Waits until autosave has written `source` as cell `index` of the notebook. Autosave follows an
+ * edit within 0.5 s, but on a loaded 2-core CI machine the editor itself can take seconds to
+ * take the typed text, hence the generous timeout (it once ran out at 5 s).
+ */
 export async function expectSaved(
   page: Page,
   notebookId: string,
@@ -51,7 +55,7 @@ export async function expectSaved(
   source: string,
 ): Promise<void> {
   await expect
-    .poll(async () => (await storedCells(page, notebookId))?.[index]?.source, { timeout: 5_000 })
+    .poll(async () => (await storedCells(page, notebookId))?.[index]?.source, { timeout: 15_000 })
     .toBe(source);
 }
 
