@@ -1,48 +1,12 @@
 import { setFlagsFromString } from 'node:v8';
 import { describe, expect, it } from 'vitest';
 import { relaxedSimdSupported } from './gemm-kernel';
-import { gemmWasm, WasmGemm } from './wasm-gemm';
+import { checkProduct } from './wasm-gemm-check';
+import { WasmGemm } from './wasm-gemm';
 
 // Node 20 has relaxed SIMD only behind this flag (Chromium ships it); it must be set before the
 // FMA module is validated. It only affects this test file's process.
 setFlagsFromString('--experimental-wasm-relaxed-simd');
-
-let seed = 11;
-const random = () => {
-  seed = (Math.imul(seed, 1664525) + 1013904223) >>> 0;
-  return (seed >>> 8) / 2 ** 24 - 0.5 || 0.25;
-};
-
-/**
- * Multiplies through `gemm` at offsets and checks every element against a float64 loop, within
- * the float32 summation bound k·u·Σ|terms| (u = 2^-24, doubled for slack) — a wrong element or a
- * lost K block is off by O(Σ|terms|).
- */
-function checkProduct(gemm: WasmGemm, m: number, k: number, n: number): void {
-  const [aOffset, bOffset, cOffset] = [3, 5, 2];
-  const a = Float32Array.from({ length: aOffset + m * k }, random);
-  const b = Float32Array.from({ length: bOffset + k * n }, random);
-  const c = new Float32Array(cOffset + m * n + 4).fill(-7);
-  expect(gemmWasm(a, aOffset, b, bOffset, c, cOffset, m, k, n, gemm)).toBe(true);
-  const unit = 2 ** -23;
-  for (let i = 0; i < m; i++) {
-    for (let j = 0; j < n; j++) {
-      let sum = 0;
-      let magnitude = 0;
-      for (let t = 0; t < k; t++) {
-        const term = a[aOffset + i * k + t] * b[bOffset + t * n + j];
-        sum += term;
-        magnitude += Math.abs(term);
-      }
-      const got = c[cOffset + i * n + j];
-      if (!(Math.abs(got - sum) <= k * unit * magnitude + 1e-30)) {
-        expect.fail(`${m}x${k}x${n} [${i},${j}]: ${got} vs ${sum}`);
-      }
-    }
-  }
-  expect(c[cOffset - 1]).toBe(-7);
-  expect(c[cOffset + m * n]).toBe(-7);
-}
 
 const shapes: [number, number, number][] = [
   [37, 53, 29],
