@@ -11,11 +11,17 @@
 // Placeholders: WGX, WGY workgroup shape; TILE_COLS (WGX * C), TILE_ROWS (WGY * R), ROWS (R);
 //               SETUP, BODY, TAIL, STORE generated statements.
 // Flags: QUAD (subgroups), BIAS (out += bias[col]), RELU, NCHW (row = n * P + p is written to
-//        out[n, col, p]: a convolution's output layout; P in param 12).
+//        out[n, col, p]: a convolution's output layout; P in param 12), A_GATHER / B_GATHER
+//        (that operand's element (i, k) is at base + rowTable[i] + kTable[k]: an image read as
+//        its im2col columns without writing them).
+// Placeholders also: GATHER_BINDING.
 // Params: 0 M | 1 N | 2 K | 3 batch base | 4 a offset | 5 a batch stride | 6 a row stride |
 //         7 a k stride | 8 b offset | 9 b batch stride | 10 b k stride | 11 b column stride |
 //         12 NCHW pixels per image | 13 bias offset | 14 batches summed into one output (1 for
-//         a plain product: a convolution's weight gradient sums its per-image products)
+//         a plain product: a convolution's weight gradient sums its per-image products) |
+//         17 products in all (summed pieces stop there) |
+//         15, 16 with A_GATHER / B_GATHER: where the gathered operand's row (column) offsets and
+//         its k offsets start in GATHER (its row / k strides are then unused)
 
 //#if QUAD
 enable subgroups;
@@ -26,6 +32,11 @@ enable subgroups;
 @group(0) @binding(3) var<storage, read> B: array<f32>;
 //#if BIAS
 @group(0) @binding(4) var<storage, read> BIAS: array<f32>;
+//#endif
+//#if A_GATHER || B_GATHER
+// Offset tables of the gathered operand: P(15) indexes its row (A) or column (B) offsets, P(16)
+// its offsets per k step (u32 arithmetic wraps, so negative offsets are stored as their bits).
+@group(0) @binding(/*GATHER_BINDING*/) var<storage, read> GATHER: array<u32>;
 //#endif
 
 // Index of out(row, column 0), and the distance between columns: one division per row (the NCHW
@@ -67,16 +78,20 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_id) lid
   let row0 = wid.y * /*TILE_ROWS*/u + lid.y * /*ROWS*/u;
 /*ACCUMULATORS*/
   let summed = P(14u);
+  // Workgroup z sums products batch * summed ... + summed - 1 (the last piece may be short).
   for (var s = 0u; s < summed; s++) {
-  let aBase = P(4u) + (batch + s) * P(5u);
-  let bBase = P(8u) + (batch + s) * P(9u);
+  let product = batch * summed + s;
+  if (product >= P(17u)) {
+    break;
+  }
+  let aBase = P(4u) + product * P(5u);
+  let bBase = P(8u) + product * P(9u);
 /*SETUP*/
   var k = 0u;
 //#if QUAD
   let lane = lid.x & 3u;
   let K4 = K & ~3u;
   for (; k < K4; k += 4u) {
-    let ka = (k + lane) * sak;
 /*BODY*/
   }
 //#else

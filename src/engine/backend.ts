@@ -227,6 +227,18 @@ export interface Backend {
   indexSelect(table: View, index: View, out: OutView): void;
   /** out (zero-filled by the kernel) [V, D] += values[i, :] at row index[i], values: [N, D]. */
   indexAdd(values: View, index: View, out: OutView): void;
+  /**
+   * Optional implicit-GEMM convolution: out [N, O, oH, oW] = x [N, C, H, W] (any strides) ⊛
+   * weight [O, C, kH, kW] (dense) + bias [O], reading x's windows in place (zeros in the padding)
+   * instead of writing im2col columns. Comes with conv2dWeightGrad; without them convolutions run im2col
+   * and a GEMM.
+   */
+  conv2d?(x: View, weight: View, bias: View | null, geometry: Conv2dGeometry, out: OutView): void;
+  /**
+   * The weight gradient of conv2d: out [O, C * kH * kW] (dense) = Σ over images of grad[n]
+   * [O, oH * oW] (grad dense) times x[n]'s unfolded columns, without writing the columns.
+   */
+  conv2dWeightGrad?(x: View, grad: View, geometry: Conv2dGeometry, out: OutView): void;
   /** x: [N, C, H, W] → columns [N * outH * outW, C * kH * kW]. */
   im2col(x: View, geometry: Conv2dGeometry, out: OutView): void;
   /** Inverse scatter of im2col, summed (gather form, no atomics): columns → [N, C, H, W]. */

@@ -9,7 +9,6 @@ import { withGrad } from '../autograd';
 import type { Conv2dGeometry, View } from '../backend';
 import { isContiguous } from '../shape';
 import type { Tensor } from '../tensor';
-import { full } from './creation';
 import { clone, reshape } from './shape-ops';
 import { emptyTensor, inputsDevice, kernelView } from './support';
 
@@ -49,50 +48,173 @@ export function convColumnsGemm(
     );
   }
   return withGrad('ConvolutionBackward0', [columns, weight, bias], out, (save) => {
-    const [needColumns, needWeight, needBias] = [
-      columns.requiresGrad,
-      weight.requiresGrad,
-      bias?.requiresGrad ?? false,
-    ];
-    const savedCols = needWeight ? save(cols) : null;
-    const savedW = needColumns ? save(w) : null;
+    const savedCols = weight.requiresGrad ? save(cols) : null;
+    const savedW = columns.requiresGrad ? save(w) : null;
+    const needBias = bias?.requiresGrad ?? false;
     return (grad) => {
       const gd = dense(grad);
-      // g as per-image [O, HW] (row-major in NCHW) and as [HW, O] (its transpose).
-      const gImages = viewAs(gd, [g.batch, outChannels, pixels], [outChannels * pixels, pixels, 1]);
-      let dColumns: Tensor | null = null;
-      if (savedW) {
-        dColumns = emptyTensor(device, 'float32', [rows, ckk]);
-        device.backend.matmul(
-          viewAs(gd, [g.batch, pixels, outChannels], [outChannels * pixels, 1, pixels]),
-          viewAs(savedW, [g.batch, outChannels, ckk], [0, ckk, 1]),
-          viewAs(dColumns, [g.batch, pixels, ckk], [pixels * ckk, ckk, 1]),
-        );
-      }
+      const dColumns = savedW ? columnsGrad(gd, savedW, g) : null;
       let dWeight: Tensor | null = null;
       if (savedCols) {
         const flat = emptyTensor(device, 'float32', [outChannels, ckk]);
         device.backend.gemm(
-          gImages,
+          imagesOf(gd, g),
           viewAs(savedCols, [g.batch, pixels, ckk], [pixels * ckk, ckk, 1]),
           viewAs(flat, [1, outChannels, ckk], [0, ckk, 1]),
           { sumBatches: true },
         );
         dWeight = reshape(flat, weight.shape);
       }
-      let dBias: Tensor | null = null;
-      if (needBias) {
-        // Σ over images and pixels: each image's [O, HW] times a column of ones (one stored 1).
-        const one = full([1], 1, { device });
-        dBias = emptyTensor(device, 'float32', [outChannels]);
-        device.backend.gemm(
-          gImages,
-          viewAs(one, [g.batch, pixels, 1], [0, 0, 0]),
-          viewAs(dBias, [1, outChannels, 1], [0, 1, 1]),
-          { sumBatches: true },
-        );
+      return [dColumns, dWeight, needBias ? biasGrad(gd, g) : null];
+    };
+  });
+}
+
+/** The output gradient (dense, NCHW) as per-image [O, HW] matrices. */
+function imagesOf(gd: Tensor, g: Conv2dGeometry): View {
+  const [outChannels, pixels] = [gd.shape[1], g.outHeight * g.outWidth];
+  return viewAs(gd, [g.batch, outChannels, pixels], [outChannels * pixels, pixels, 1]);
+}
+
+/** The columns' gradient [N*oH*oW, CKK]: per image, gradᵀ [HW, O] @ weight [O, CKK]. */
+function columnsGrad(gd: Tensor, w: Tensor, g: Conv2dGeometry): Tensor {
+  const [outChannels, pixels] = [gd.shape[1], g.outHeight * g.outWidth];
+  const ckk = g.inChannels * g.kernelHeight * g.kernelWidth;
+  const device = inputsDevice('conv2d backward', gd);
+  const dColumns = emptyTensor(device, 'float32', [g.batch * pixels, ckk]);
+  device.backend.matmul(
+    viewAs(gd, [g.batch, pixels, outChannels], [outChannels * pixels, 1, pixels]),
+    viewAs(w, [g.batch, outChannels, ckk], [0, ckk, 1]),
+    viewAs(dColumns, [g.batch, pixels, ckk], [pixels * ckk, ckk, 1]),
+  );
+  return dColumns;
+}
+
+/**
+ * Σ over images and pixels as two row reductions (pixels, then images), each with one output per
+ * row to spread over the device — a product with a column of ones would leave a few invocations
+ * looping over the whole batch.
+ */
+function biasGrad(gd: Tensor, g: Conv2dGeometry): Tensor {
+  const device = inputsDevice('conv2d backward', gd);
+  const outChannels = gd.shape[1];
+  const pixels = g.outHeight * g.outWidth;
+  const perImage = emptyTensor(device, 'float32', [g.batch, outChannels]);
+  device.backend.reduce(
+    'sum',
+    viewAs(gd, [g.batch * outChannels, pixels], [pixels, 1]),
+    1,
+    viewAs(perImage, [g.batch * outChannels], [1]),
+  );
+  const dBias = emptyTensor(device, 'float32', [outChannels]);
+  device.backend.reduce(
+    'sum',
+    viewAs(perImage, [outChannels, g.batch], [1, outChannels]),
+    1,
+    kernelView(dBias),
+  );
+  return dBias;
+}
+
+/**
+ * Whether the input gradient can run as a convolution of the output gradient (stride 1, and no
+ * more padding than the kernel's reach, so the reverse padding below is not negative).
+ */
+function inputGradIsConv(g: Conv2dGeometry): boolean {
+  return (
+    g.strideH === 1 &&
+    g.strideW === 1 &&
+    g.padH <= g.dilationH * (g.kernelHeight - 1) &&
+    g.padW <= g.dilationW * (g.kernelWidth - 1)
+  );
+}
+
+/**
+ * The input gradient of a stride-1 convolution, written into dx: itself a convolution, of the
+ * output gradient padded by the kernel's reach (less the forward padding) with the weight flipped
+ * in space and transposed to [C, O, kH, kW], so it runs as an implicit GEMM too: no columns, no
+ * col2im pass, no padded copy (the kernel reads zeros outside the image).
+ */
+function inputGradAsConv(gd: Tensor, w: Tensor, g: Conv2dGeometry, dx: Tensor): void {
+  const backend = inputsDevice('conv2d backward', gd).backend;
+  const [outChannels, kh, kw] = [gd.shape[1], g.kernelHeight, g.kernelWidth];
+  // flipped[c, o, i, j] = w[o, c, kH-1-i, kW-1-j]: a view with negative spatial strides, copied.
+  const flipped = emptyTensor(inputsDevice('conv2d backward', w), 'float32', [
+    g.inChannels,
+    outChannels,
+    kh,
+    kw,
+  ]);
+  const weight = kernelView(w);
+  backend.unary(
+    'copy',
+    {
+      ...weight,
+      shape: flipped.shape,
+      offset: weight.offset + kh * kw - 1,
+      strides: [kh * kw, g.inChannels * kh * kw, -kw, -1],
+    },
+    kernelView(flipped),
+  );
+  const reverse: Conv2dGeometry = {
+    ...g,
+    inChannels: outChannels,
+    inHeight: g.outHeight,
+    inWidth: g.outWidth,
+    padH: g.dilationH * (kh - 1) - g.padH,
+    padW: g.dilationW * (kw - 1) - g.padW,
+    outHeight: g.inHeight,
+    outWidth: g.inWidth,
+  };
+  backend.conv2d!(kernelView(gd), kernelView(flipped), null, reverse, kernelView(dx));
+}
+
+/** Whether `conv2d` can read the input's windows in place (implicit GEMM) on this device. */
+export function canConvImplicit(x: Tensor): boolean {
+  const backend = inputsDevice('conv2d', x).backend;
+  return !!backend.conv2d && !!backend.conv2dWeightGrad;
+}
+
+/**
+ * x [N, C, H, W] ⊛ weight [O, C, kH, kW] + bias → [N, O, oH, oW] as an implicit GEMM: the
+ * backend reads x's windows in place for the product and for the weight gradient, so no column
+ * matrix exists unless x needs a gradient (the columns' gradient, folded back by col2im).
+ */
+export function convImplicitGemm(
+  x: Tensor,
+  weight: Tensor,
+  bias: Tensor | null,
+  g: Conv2dGeometry,
+): Tensor {
+  const device = inputsDevice('conv2d', x, weight, bias);
+  const backend = device.backend;
+  const outChannels = weight.shape[0];
+  const ckk = g.inChannels * g.kernelHeight * g.kernelWidth;
+  const w = dense(weight);
+  const b = bias ? dense(bias) : null;
+  const out = emptyTensor(device, 'float32', [g.batch, outChannels, g.outHeight, g.outWidth]);
+  if (out.numel() > 0) {
+    backend.conv2d!(kernelView(x), kernelView(w), b ? kernelView(b) : null, g, kernelView(out));
+  }
+  return withGrad('ConvolutionBackward0', [x, weight, bias], out, (save) => {
+    const savedX = weight.requiresGrad ? save(x) : null;
+    const savedW = x.requiresGrad ? save(w) : null;
+    const needBias = bias?.requiresGrad ?? false;
+    return (grad) => {
+      const gd = dense(grad);
+      let dx: Tensor | null = null;
+      if (savedW) {
+        dx = emptyTensor(device, 'float32', [g.batch, g.inChannels, g.inHeight, g.inWidth]);
+        if (inputGradIsConv(g)) inputGradAsConv(gd, savedW, g, dx);
+        else backend.col2im(kernelView(columnsGrad(gd, savedW, g)), g, kernelView(dx));
       }
-      return [dColumns, dWeight, dBias];
+      let dWeight: Tensor | null = null;
+      if (savedX) {
+        const flat = emptyTensor(device, 'float32', [outChannels, ckk]);
+        backend.conv2dWeightGrad!(kernelView(savedX), kernelView(gd), g, kernelView(flat));
+        dWeight = reshape(flat, weight.shape);
+      }
+      return [dx, dWeight, needBias ? biasGrad(gd, g) : null];
     };
   });
 }

@@ -23,6 +23,10 @@ const convCases: ConvCase[] = [
   ['stride 2, odd size', [2, 1, 7, 7], [2, 1, 3, 3], true, [2, 2], [1, 1], [1, 1]],
   ['dilation 2', [1, 2, 7, 6], [2, 2, 3, 2], true, [1, 1], [0, 1], [2, 2]],
   ['rectangular kernel and strides', [1, 3, 6, 9], [2, 3, 2, 4], true, [2, 3], [1, 0], [1, 1]],
+  // Unpadded: read in place where the backend has implicit GEMM (WebGPU), with K = 54 taps (four
+  // at a time plus a tail) and edge tiles along both output dimensions.
+  ['unpadded, wider layer', [2, 6, 8, 7], [20, 6, 3, 3], true, [1, 1], [0, 0], [1, 1]],
+  ['unpadded, strided and dilated', [2, 3, 9, 8], [5, 3, 3, 2], false, [2, 1], [0, 0], [1, 2]],
 ];
 
 describe.each(devices.map((d) => [d.name, d] as const))(
@@ -57,6 +61,33 @@ describe.each(devices.map((d) => [d.name, d] as const))(
               [1, 1],
             );
             return { shape: [2, 4, y.shape[3]], data: y.data };
+          },
+        },
+        'conv1d',
+      );
+    });
+
+    it('conv1d reads a transposed input in place (an embedding [N, L, D] as [N, D, L])', async () => {
+      await checkOp(
+        device,
+        {
+          inputs: [{ shape: [3, 13, 5] }, { shape: [9, 5, 3] }, { shape: [9] }],
+          engine: ([x, w, b]) => ops.conv1d(ops.transpose(x, 1, 2), w, b),
+          reference: ([x, w, b]) => {
+            // The reference transposes explicitly: [3, 13, 5] → [3, 5, 1, 13].
+            const t = new Float64Array(x.data.length);
+            for (let n = 0; n < 3; n++)
+              for (let l = 0; l < 13; l++)
+                for (let d = 0; d < 5; d++) t[(n * 5 + d) * 13 + l] = x.data[(n * 13 + l) * 5 + d];
+            const y = conv2d(
+              { shape: [3, 5, 1, 13], data: t },
+              { shape: [9, 5, 1, 3], data: w.data },
+              b,
+              [1, 1],
+              [0, 0],
+              [1, 1],
+            );
+            return { shape: [3, 9, y.shape[3]], data: y.data };
           },
         },
         'conv1d',

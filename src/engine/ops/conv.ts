@@ -1,13 +1,16 @@
 /**
  * Convolutions as GEMMs: conv2d = im2col (patches to columns) → one fused GEMM with the flattened
  * weight that adds the bias and writes NCHW (conv-gemm.ts). im2col's backward is col2im, so the
- * whole gradient (GEMMs + col2im) comes from composition. conv1d is conv2d over a height of 1.
+ * whole gradient (GEMMs + col2im) comes from composition. Where the backend reads windows in place
+ * (implicit GEMM), no columns are written at all: not for the forward pass, not for the weight
+ * gradient, and not for a stride-1 input gradient (itself a convolution). conv1d is conv2d over a
+ * height of 1.
  */
 import { withGrad } from '../autograd';
 import type { Conv2dGeometry } from '../backend';
 import { formatShape, ShapeError } from '../shape';
 import type { Tensor } from '../tensor';
-import { convColumnsGemm } from './conv-gemm';
+import { canConvImplicit, convColumnsGemm, convImplicitGemm } from './conv-gemm';
 import { squeeze, unsqueeze } from './shape-ops';
 import { emptyTensor, inputsDevice, kernelView, requireFloat, scoped } from './support';
 
@@ -122,7 +125,9 @@ export function conv2d(
     outHeight,
     outWidth,
   };
-  // The product, bias and NCHW layout are one fused GEMM (conv-gemm.ts).
+  // The product, bias and NCHW layout are one fused GEMM (conv-gemm.ts), reading x's windows in
+  // place where the backend can (implicit GEMM), else over im2col columns.
+  if (canConvImplicit(x)) return scoped(() => convImplicitGemm(x, weight, bias, geometry));
   return scoped(() => convColumnsGemm(im2col(x, geometry), weight, bias, geometry));
 }
 

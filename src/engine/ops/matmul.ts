@@ -22,13 +22,21 @@ function bmm(a: Tensor, b: Tensor): Tensor {
   return withGrad('BmmBackward0', [a, b], out, (save) => {
     // Flags are read now: the inputs may be temporaries released before backward runs.
     const [needA, needB] = [a.requiresGrad, b.requiresGrad];
+    const [aT, bT] = [columnMajor(a), columnMajor(b)];
     const as = needB ? save(a) : null;
     const bs = needA ? save(b) : null;
     return (g) => [
-      bs ? bmm(g, transpose(bs, 1, 2)) : null,
-      as ? bmm(transpose(as, 1, 2), g) : null,
+      // Each gradient comes out in its operand's layout: a transposed weight (x @ wᵀ in a linear
+      // layer) gets a transposed gradient, whose own transpose back is then contiguous.
+      bs ? (aT ? transpose(bmm(bs, transpose(g, 1, 2)), 1, 2) : bmm(g, transpose(bs, 1, 2))) : null,
+      as ? (bT ? transpose(bmm(transpose(g, 1, 2), as), 1, 2) : bmm(transpose(as, 1, 2), g)) : null,
     ];
   });
+}
+
+/** Whether a [B, R, C] operand is stored column by column (a transposed view). */
+function columnMajor(t: Tensor): boolean {
+  return t.shape[1] > 1 && t.shape[2] > 1 && t.strides[1] === 1 && t.strides[2] !== 1;
 }
 
 function mismatch(a: Tensor, b: Tensor, k1: number, k2: number): ShapeError {

@@ -24,6 +24,7 @@ import { BufferPool, type PoolStats } from './buffer-pool';
 import { CommandQueue } from './command-queue';
 import { KernelContext } from './context';
 import { col2im, im2col } from './conv';
+import { conv2dImplicit, conv2dWeightGradImplicit } from './conv-implicit';
 import { assign, binary, binaryScalar, fill, unary } from './elementwise';
 import { gatherColumns, scatterColumns } from './gather-scatter';
 import { unwrap, WebGPUBuffer } from './gpu-buffer';
@@ -289,6 +290,14 @@ export class WebGPUBackend implements Backend {
 
   indexAdd(values: View, index: View, out: OutView): void {
     indexAdd(this.ctx, values, index, out);
+  }
+
+  conv2d(x: View, weight: View, bias: View | null, geometry: Conv2dGeometry, out: OutView): void {
+    conv2dImplicit(this.ctx, x, weight, bias, geometry, out);
+  }
+
+  conv2dWeightGrad(x: View, grad: View, geometry: Conv2dGeometry, out: OutView): void {
+    conv2dWeightGradImplicit(this.ctx, x, grad, geometry, out);
   }
 
   im2col(x: View, geometry: Conv2dGeometry, out: OutView): void {

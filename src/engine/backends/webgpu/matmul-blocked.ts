@@ -22,30 +22,67 @@ export interface Epilogue {
   readonly bias?: boolean;
   readonly relu?: boolean;
   readonly nchw?: boolean;
+  /**
+   * Which operand, if any, is addressed through offset tables instead of strides (implicit-GEMM
+   * convolution: the image read as its unfolded columns, see conv-implicit.ts).
+   */
+  readonly gather?: 'a' | 'b';
 }
 
 const range = (n: number): number[] => Array.from({ length: n }, (_, i) => i);
 
+/**
+ * How one operand is addressed in the generated code: its per-row (A) or per-column (B) setup,
+ * its offset per k step, and the load of one element.
+ */
+interface OperandCode {
+  setup(i: number): string;
+  step(suffix: string, k: string): string;
+  load(i: number, suffix: string): string;
+}
+
+function operandCode(
+  name: 'a' | 'b',
+  outer: (i: number) => string,
+  gathered: boolean,
+): OperandCode {
+  const base = name === 'a' ? 'aBase' : 'bBase';
+  const [o, kv] = name === 'a' ? ['ar', 'ka'] : ['bc', 'kb'];
+  const outerStride = name === 'a' ? 'P(6u)' : 'P(11u)';
+  return {
+    setup: (i) =>
+      gathered
+        ? `  let ${o}${i} = ${base} + GATHER[P(15u) + ${outer(i)}];`
+        : `  let ${o}${i} = ${base} + ${outer(i)} * ${outerStride};`,
+    step: (sfx, k) =>
+      gathered
+        ? `    let ${kv}${sfx} = GATHER[P(16u) + ${k}];`
+        : `    let ${kv}${sfx} = (${k}) * s${name}k;`,
+    load: (i, sfx) => `${name.toUpperCase()}[${o}${i} + ${kv}${sfx}]`,
+  };
+}
+
 /** The generated statements for one block shape. */
-function statements(spec: BlockedSpec): Record<string, string> {
+function statements(spec: BlockedSpec, gather?: 'a' | 'b'): Record<string, string> {
   const { rows: R, cols: C, wgx } = spec;
   const rs = range(R);
   const cs = range(C);
-  const setup: string[] = [];
-  // Load offsets of A(row, 0) and B(0, col), clamped to the matrix so edge tiles load valid data.
-  for (const r of rs) setup.push(`  let ar${r} = aBase + min(row0 + ${r}u, M - 1u) * P(6u);`);
-  for (const c of cs) {
-    setup.push(`  let bc${c} = bBase + min(col0 + ${c * wgx}u, N - 1u) * P(11u);`);
-  }
+  // Rows of A and columns of B, clamped to the matrix so edge tiles load valid data; a gathered
+  // operand takes its offsets from tables instead of strides.
+  const A = operandCode('a', (r) => `min(row0 + ${r}u, M - 1u)`, gather === 'a');
+  const B = operandCode('b', (c) => `min(col0 + ${c * wgx}u, N - 1u)`, gather === 'b');
+  const setup = [...rs.map((r) => A.setup(r)), ...cs.map((c) => B.setup(c))];
   const accumulators = rs.flatMap((r) => cs.map((c) => `  var acc${r}_${c} = 0.0;`));
   const fmas = (a: (r: number) => string, b: (c: number) => string): string[] =>
     rs.flatMap((r) => cs.map((c) => `    acc${r}_${c} = fma(${a(r)}, ${b(c)}, acc${r}_${c});`));
   const body: string[] = [];
   if (spec.quad) {
-    for (const r of rs) body.push(`    let q${r} = A[ar${r} + ka];`);
+    // Lane j of each quad loads A(row, k + j); quadBroadcast shares the four values.
+    body.push(A.step('', 'k + lane'));
+    for (const r of rs) body.push(`    let q${r} = ${A.load(r, '')};`);
     for (const u of range(4)) {
-      body.push(`    let kb${u} = (k + ${u}u) * sbk;`);
-      for (const c of cs) body.push(`    let b${c}_${u} = B[bc${c} + kb${u}];`);
+      body.push(B.step(`${u}`, `k + ${u}u`));
+      for (const c of cs) body.push(`    let b${c}_${u} = ${B.load(c, `${u}`)};`);
       for (const r of rs) body.push(`    let a${r}_${u} = quadBroadcast(q${r}, ${u}u);`);
       body.push(
         ...fmas(
@@ -56,9 +93,9 @@ function statements(spec: BlockedSpec): Record<string, string> {
     }
   } else {
     for (const u of range(4)) {
-      body.push(`    let ka${u} = (k + ${u}u) * sak;`, `    let kb${u} = (k + ${u}u) * sbk;`);
-      for (const r of rs) body.push(`    let a${r}_${u} = A[ar${r} + ka${u}];`);
-      for (const c of cs) body.push(`    let b${c}_${u} = B[bc${c} + kb${u}];`);
+      body.push(A.step(`${u}`, `k + ${u}u`), B.step(`${u}`, `k + ${u}u`));
+      for (const r of rs) body.push(`    let a${r}_${u} = ${A.load(r, `${u}`)};`);
+      for (const c of cs) body.push(`    let b${c}_${u} = ${B.load(c, `${u}`)};`);
       body.push(
         ...fmas(
           (r) => `a${r}_${u}`,
@@ -67,9 +104,9 @@ function statements(spec: BlockedSpec): Record<string, string> {
       );
     }
   }
-  const tail: string[] = ['    let ka = k * sak;', '    let kb = k * sbk;'];
-  for (const r of rs) tail.push(`    let a${r} = A[ar${r} + ka];`);
-  for (const c of cs) tail.push(`    let b${c} = B[bc${c} + kb];`);
+  const tail: string[] = [A.step('', 'k'), B.step('', 'k')];
+  for (const r of rs) tail.push(`    let a${r} = ${A.load(r, '')};`);
+  for (const c of cs) tail.push(`    let b${c} = ${B.load(c, '')};`);
   tail.push(
     ...fmas(
       (r) => `a${r}`,
@@ -107,20 +144,25 @@ export function blockedKernel(
   if (epilogue.bias) flags.push('BIAS');
   if (epilogue.relu) flags.push('RELU');
   if (epilogue.nchw) flags.push('NCHW');
+  if (epilogue.gather === 'a') flags.push('A_GATHER');
+  if (epilogue.gather === 'b') flags.push('B_GATHER');
+  // Bindings: out, a, b, then the bias and the offset tables when present.
+  const signature = `wrr${epilogue.bias ? 'r' : ''}${epilogue.gather ? 'r' : ''}`;
   return ctx.kernel(
     'matmul-blocked',
     `${blockedName(spec)}|${flags.join(',')}`,
-    epilogue.bias ? 'wrrr' : 'wrr',
+    signature,
     source,
     () => ({
       flags,
       values: {
+        GATHER_BINDING: epilogue.bias ? 5 : 4,
         WGX: spec.wgx,
         WGY: spec.wgy,
         TILE_COLS: spec.wgx * spec.cols,
         TILE_ROWS: spec.wgy * spec.rows,
         ROWS: spec.rows,
-        ...statements(spec),
+        ...statements(spec, epilogue.gather),
       },
     }),
   );

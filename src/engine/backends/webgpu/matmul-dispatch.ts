@@ -5,7 +5,9 @@
 import registerSource from '../../../../kernels/matmul.wgsl?raw';
 import tiledSource from '../../../../kernels/matmul-tiled.wgsl?raw';
 import type { KernelContext } from './context';
+import { WebGPUBuffer } from './gpu-buffer';
 import { blockedGroups, blockedKernel, type Epilogue } from './matmul-blocked';
+import { reduce } from './reduce';
 import { blockedSpecOf, defaultMatmulVariant, type MatmulVariant } from './variants';
 
 export interface MatmulShape {
@@ -20,6 +22,21 @@ export interface Operand {
   readonly gpu: GPUBuffer;
   readonly offset: number;
   readonly strides: readonly [number, number, number];
+  /**
+   * Offset tables replacing the row (A) / column (B) and k strides: element (i, k) of batch b is
+   * at offset + b * strides[0] + table[outer + i] + table[table.k + k] (an image read as im2col
+   * columns).
+   */
+  readonly table?: OffsetTable;
+}
+
+/** Where a gathered operand's offsets live: one u32 buffer, two runs of word indexes. */
+export interface OffsetTable {
+  readonly buffer: GPUBuffer;
+  /** Index of the first row (A) or column (B) offset. */
+  readonly outer: number;
+  /** Index of the first k offset. */
+  readonly k: number;
 }
 
 const aligned = (...values: number[]): boolean => values.every((v) => v % 4 === 0);
@@ -54,12 +71,16 @@ export function dispatchVariant(
   let groups: [number, number];
   let kernel;
   const blocked = blockedSpecOf(variant);
-  const fused = epilogue.bias || epilogue.relu || epilogue.nchw || epilogue.sumBatches;
+  if (a.table && b.table) throw new Error('matmul: only one operand can be gathered');
+  const table = a.table ?? b.table;
+  const gather = a.table ? 'a' : b.table ? 'b' : undefined;
+  const fused =
+    epilogue.bias || epilogue.relu || epilogue.nchw || epilogue.sumBatches || gather !== undefined;
   if (blocked || fused) {
     let spec = blocked ?? blockedSpecOf(defaultMatmulVariant(hasSubgroups(ctx)))!;
     // A quad variant asked for where subgroups are missing runs its plain twin.
     if (spec.quad && !hasSubgroups(ctx)) spec = { ...spec, quad: false };
-    kernel = blockedKernel(ctx, spec, epilogue);
+    kernel = blockedKernel(ctx, spec, { ...epilogue, gather });
     groups = blockedGroups(spec, m, n);
   } else if (variant === 'register') {
     const flags: string[] = [];
@@ -93,9 +114,37 @@ export function dispatchVariant(
   }
   const buffers = [out, a.gpu, b.gpu];
   if (epilogue.bias && epilogue.biasBuffer) buffers.push(epilogue.biasBuffer);
+  if (table) buffers.push(table.buffer);
   if (epilogue.sumBatches) {
-    writeParams(ctx, shape, a, b, 0, epilogue, batch);
-    ctx.run(kernel, buffers, [groups[0], groups[1], 1]);
+    const pieces = summedPieces(groups, batch);
+    if (pieces === 1) {
+      writeParams(ctx, shape, a, b, 0, epilogue, batch);
+      ctx.run(kernel, buffers, [groups[0], groups[1], 1]);
+      return;
+    }
+    // Few outputs over many products (a weight gradient summed over a batch of images): pieces
+    // of the batch are summed in parallel into partial outputs, then added up by the reduce
+    // kernel, so the device is not left with a handful of workgroups.
+    const perPiece = Math.ceil(batch / pieces);
+    const count = Math.ceil(batch / perPiece);
+    const partial = ctx.pool.acquire(count * m * n * 4);
+    writeParams(ctx, shape, a, b, 0, epilogue, perPiece, batch);
+    ctx.run(kernel, [partial, ...buffers.slice(1)], [groups[0], groups[1], count]);
+    const wrap = (buffer: GPUBuffer) => new WebGPUBuffer(buffer.size, buffer);
+    reduce(
+      ctx,
+      'sum',
+      {
+        buffer: wrap(partial),
+        dtype: 'float32',
+        shape: [m * n, count],
+        strides: [1, m * n],
+        offset: 0,
+      },
+      1,
+      { buffer: wrap(out), dtype: 'float32', shape: [m * n], strides: [1], offset: 0 },
+    );
+    ctx.pool.recycle(partial);
     return;
   }
   for (let base = 0; base < batch; base += MAX_BATCH_PER_DISPATCH) {
@@ -108,6 +157,21 @@ export function dispatchVariant(
   }
 }
 
+/**
+ * Workgroups a summed product should fill the device with: below it, the batch's sum is split
+ * into parallel pieces. Enough for both cores of a CPU emulation several times over, and a fair
+ * share of a GPU's.
+ */
+const MIN_SUMMED_WORKGROUPS = 64;
+
+/** Into how many parallel pieces a summed product's batch is cut (1: one pass, no partials). */
+function summedPieces(groups: [number, number], batch: number): number {
+  const workgroups = groups[0] * groups[1];
+  if (workgroups >= MIN_SUMMED_WORKGROUPS || batch < 4) return 1;
+  // Each piece sums at least two products, so the partials stay smaller than the inputs.
+  return Math.min(Math.ceil(MIN_SUMMED_WORKGROUPS / workgroups), Math.floor(batch / 2));
+}
+
 function writeParams(
   ctx: KernelContext,
   { m, n, k }: MatmulShape,
@@ -116,11 +180,17 @@ function writeParams(
   base: number,
   epilogue: { pixels?: number; biasOffset?: number },
   summed: number,
+  /** Products in all, where summed pieces stop (a plain product never stops early). */
+  total = 0xffffffff,
 ): void {
   const [sab, sam, sak] = a.strides;
   const [sbb, sbk, sbn] = b.strides;
+  const table = a.table ?? b.table;
   ctx.queue
     .params()
+    .u32(17, total)
+    .u32(15, table?.outer ?? 0)
+    .u32(16, table?.k ?? 0)
     .u32(0, m)
     .u32(1, n)
     .u32(2, k)

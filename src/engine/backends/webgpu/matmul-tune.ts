@@ -121,11 +121,19 @@ export function tuneClass(
   };
   if (timestamps) {
     const profiler = new KernelProfiler(device);
+    const spans: { candidate: number; first: number; end: number }[] = [];
     queue.flush();
     queue.profiler = profiler;
     try {
-      // Round-robin, so a burst of load from elsewhere hits one run of each, not all of one.
-      for (let r = 0; r < runs; r++) for (let i = 0; i < candidates.length; i++) record(i);
+      // Round-robin, so a burst of load from elsewhere hits one run of each, not all of one. A
+      // run may be several dispatches (a summed product in parallel pieces, then their sum).
+      for (let r = 0; r < runs; r++) {
+        for (let i = 0; i < candidates.length; i++) {
+          const first = profiler.timed;
+          record(i);
+          spans.push({ candidate: i, first, end: profiler.timed });
+        }
+      }
     } finally {
       queue.flush();
       queue.profiler = null;
@@ -136,9 +144,10 @@ export function tuneClass(
       try {
         await queue.settled();
         const timings = await profiler.collect();
-        const count = candidates.length;
         const times = candidates.map((_, i) => {
-          const mine = timings.filter((_, j) => j % count === i).map((t) => t.ns);
+          const mine = spans
+            .filter((span) => span.candidate === i && span.end <= timings.length)
+            .map((span) => timings.slice(span.first, span.end).reduce((t, d) => t + d.ns, 0));
           return mine.length === runs ? Math.min(...mine) : Infinity;
         });
         await finish(times);

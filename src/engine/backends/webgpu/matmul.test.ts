@@ -135,11 +135,14 @@ describe.skipIf(!backend)('matmul kernels', () => {
     }
   });
 
-  it('chooses a forced variant, and the default for products too small to tune', () => {
-    const input = { batch: 1, m: 8, n: 8, k: 8, aLayout: 'k', bLayout: 'n' } as const;
+  it('chooses a forced variant, the default for products too small to tune, small blocks for small outputs', () => {
+    const input = { batch: 1, m: 64, n: 32, k: 8, aLayout: 'k', bLayout: 'n' } as const;
     gpu.overrides.matmul = 'tiled';
     expect(chooseMatmulVariant(gpu.context, input)).toBe('tiled');
     gpu.overrides.matmul = undefined;
     expect(chooseMatmulVariant(gpu.context, input)).toBe(gpu.context.candidates[0]);
+    // A 32 x 9 output (a first convolution's weight gradient) whatever its batch and K.
+    const small = { ...input, batch: 128, m: 32, n: 9, k: 676, summed: true };
+    expect(chooseMatmulVariant(gpu.context, small)).toBe('s4x4@4x4');
   });
 });

@@ -46,6 +46,10 @@ function thinVariant(m: number, n: number): MatmulVariant | null {
   if (m <= 4 && n <= 4) return `s${m}x${n}@1x1`;
   if (n <= 4 && m >= 64) return `s4x${n}@1x64`;
   if (m <= 4 && n >= 64) return `s${m}x4@64x1`;
+  // A small output (the weight gradient of a first convolution layer, 32 x 9, summed over a
+  // batch of images): small blocks, so a workgroup computes little past the edges, and the
+  // batch's sum is what gets spread over the device (matmul-dispatch.ts).
+  if (m * n <= 1024) return 's4x4@4x4';
   return null;
 }
 

@@ -24,6 +24,8 @@ const PAIRS_PER_BATCH = 128;
 export class KernelProfiler implements DispatchProfiler {
   private current: Batch | null = null;
   private readonly done: Batch[] = [];
+  /** Dispatches given timestamps so far: `collect` returns their timings in this order. */
+  timed = 0;
 
   constructor(private readonly device: GPUDevice) {}
 
@@ -43,6 +45,7 @@ export class KernelProfiler implements DispatchProfiler {
     const index = batch.labels.length;
     if (index >= PAIRS_PER_BATCH) return null;
     batch.labels.push(label);
+    this.timed++;
     return {
       querySet: batch.querySet,
       beginningOfPassWriteIndex: 2 * index,

@@ -1,0 +1,141 @@
+import { afterEach, describe, it } from 'vitest';
+import type { Conv2dGeometry } from '../../backend';
+import { nodeGpuBackend } from '../../testing/node-gpu';
+import type { WebGPUBackend } from './index';
+import { at, expectClose, randomFloats, rng, Workspace, type HostView } from './test-support';
+import type { MatmulVariant } from './variants';
+
+const backend = await nodeGpuBackend();
+
+function geometry(
+  [batch, inChannels, inHeight, inWidth]: number[],
+  [kernelHeight, kernelWidth]: number[],
+  [strideH, strideW]: number[],
+  [dilationH, dilationW]: number[],
+  [padH, padW] = [0, 0],
+): Conv2dGeometry {
+  const outHeight =
+    Math.floor((inHeight + 2 * padH - dilationH * (kernelHeight - 1) - 1) / strideH) + 1;
+  const outWidth =
+    Math.floor((inWidth + 2 * padW - dilationW * (kernelWidth - 1) - 1) / strideW) + 1;
+  return {
+    batch,
+    inChannels,
+    inHeight,
+    inWidth,
+    kernelHeight,
+    kernelWidth,
+    strideH,
+    strideW,
+    padH,
+    padW,
+    dilationH,
+    dilationW,
+    outHeight,
+    outWidth,
+  };
+}
+
+const GEOMETRIES: [string, Conv2dGeometry][] = [
+  // 9 images: the weight gradient's few outputs make the image sum run as parallel pieces.
+  ['3x3 over 9 images', geometry([9, 5, 8, 7], [3, 3], [1, 1], [1, 1])],
+  ['strided, dilated, rectangular', geometry([2, 3, 11, 10], [2, 3], [2, 1], [1, 2])],
+  ['one row (conv1d), 4 taps', geometry([5, 7, 1, 30], [1, 4], [1, 1], [1, 1])],
+  // Padded: windows reach past the image on every side (zeros there).
+  ['padded 3x3 ("same")', geometry([6, 4, 7, 6], [3, 3], [1, 1], [1, 1], [1, 1])],
+  ['padded, strided, dilated', geometry([3, 3, 9, 8], [3, 2], [2, 3], [2, 1], [2, 1])],
+  ['padding wider than the kernel reach', geometry([2, 2, 3, 4], [2, 2], [1, 1], [1, 1], [3, 2])],
+];
+
+/** Float64 conv2d of x (any layout, zeros in the padding) with weight [O, C, kH, kW] and bias, NCHW out. */
+function reference(x: HostView, w: Float32Array, bias: Float32Array, g: Conv2dGeometry, o: number) {
+  const out = new Float64Array(g.batch * o * g.outHeight * g.outWidth);
+  const taps = g.inChannels * g.kernelHeight * g.kernelWidth;
+  let i = 0;
+  for (let n = 0; n < g.batch; n++)
+    for (let co = 0; co < o; co++)
+      for (let oh = 0; oh < g.outHeight; oh++)
+        for (let ow = 0; ow < g.outWidth; ow++) {
+          let sum = bias[co];
+          for (let t = 0; t < taps; t++) {
+            const c = Math.floor(t / (g.kernelHeight * g.kernelWidth));
+            const kh = Math.floor(t / g.kernelWidth) % g.kernelHeight;
+            const kw = t % g.kernelWidth;
+            const ih = oh * g.strideH - g.padH + kh * g.dilationH;
+            const iw = ow * g.strideW - g.padW + kw * g.dilationW;
+            if (ih < 0 || iw < 0 || ih >= g.inHeight || iw >= g.inWidth) continue;
+            sum += w[co * taps + t] * at(x, [n, c, ih, iw]);
+          }
+          out[i++] = sum;
+        }
+  return out;
+}
+
+/** Float64 weight gradient [O, taps] = Σ_n Σ_pixels grad[n, co, p] · x[n, tap at p]. */
+function weightGradReference(x: HostView, grad: Float32Array, g: Conv2dGeometry, o: number) {
+  const taps = g.inChannels * g.kernelHeight * g.kernelWidth;
+  const pixels = g.outHeight * g.outWidth;
+  const out = new Float64Array(o * taps);
+  for (let co = 0; co < o; co++)
+    for (let t = 0; t < taps; t++) {
+      const c = Math.floor(t / (g.kernelHeight * g.kernelWidth));
+      const kh = Math.floor(t / g.kernelWidth) % g.kernelHeight;
+      const kw = t % g.kernelWidth;
+      let sum = 0;
+      for (let n = 0; n < g.batch; n++)
+        for (let p = 0; p < pixels; p++) {
+          const ih = Math.floor(p / g.outWidth) * g.strideH - g.padH + kh * g.dilationH;
+          const iw = (p % g.outWidth) * g.strideW - g.padW + kw * g.dilationW;
+          if (ih < 0 || iw < 0 || ih >= g.inHeight || iw >= g.inWidth) continue;
+          sum += grad[(n * o + co) * pixels + p] * at(x, [n, c, ih, iw]);
+        }
+      out[co * taps + t] = sum;
+    }
+  return out;
+}
+
+const VARIANTS: MatmulVariant[] = ['q16x8@4x8', 'q8x8@8x8', 's8x8@8x8', 's4x4@16x4', 'register'];
+
+describe.skipIf(!backend)('implicit-GEMM convolution kernels', () => {
+  const gpu = backend as WebGPUBackend;
+  const ws = new Workspace(gpu);
+  afterEach(() => {
+    ws.releaseAll();
+    gpu.overrides.matmul = undefined;
+  });
+
+  it.each(GEOMETRIES)(
+    '%s: forward and weight gradient match float64 for every variant, NCHW and NHWC input',
+    async (_name, g) => {
+      const random = rng(7);
+      const { batch: N, inChannels: C, inHeight: H, inWidth: W } = g;
+      const outChannels = 6;
+      const taps = C * g.kernelHeight * g.kernelWidth;
+      const pixels = g.outHeight * g.outWidth;
+      const data = randomFloats(N * C * H * W, random, -1, 1);
+      const inputs = [
+        ws.view(data, [N, C, H, W]),
+        ws.view(data, [N, C, H, W], [H * W * C, 1, W * C, C]),
+      ];
+      const wHost = randomFloats(outChannels * taps, random, -1, 1);
+      const bHost = randomFloats(outChannels, random, -1, 1);
+      const gHost = randomFloats(N * outChannels * pixels, random, -1, 1);
+      const weight = ws.view(wHost, [outChannels, C, g.kernelHeight, g.kernelWidth]);
+      const bias = ws.view(bHost, [outChannels]);
+      const grad = ws.view(gHost, [N, outChannels, g.outHeight, g.outWidth]);
+      for (const x of inputs) {
+        const expected = reference(x, wHost, bHost, g, outChannels);
+        const expectedGrad = weightGradReference(x, gHost, g, outChannels);
+        for (const variant of VARIANTS) {
+          gpu.overrides.matmul = variant;
+          const out = ws.output('float32', [N, outChannels, g.outHeight, g.outWidth]);
+          gpu.conv2d(x.view, weight.view, bias.view, g, out);
+          expectClose(await ws.read(out), expected, { rel: 1e-4, abs: 1e-4 });
+          const dw = ws.output('float32', [outChannels, taps]);
+          gpu.conv2dWeightGrad(x.view, grad.view, g, dw);
+          expectClose(await ws.read(dw), expectedGrad, { rel: 1e-4, abs: 1e-4 });
+        }
+      }
+    },
+  );
+});
