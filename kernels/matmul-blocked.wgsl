@@ -5,7 +5,8 @@
 // With QUAD (subgroups), lane j of each quad loads A(row, k + j) and quadBroadcast hands the four
 // values to all lanes: one load of A per four k steps instead of four (loads are what CPU
 // emulations pay for; every lane of a quad shares its rows because WGX % 4 == 0). Edge tiles clamp
-// their load indices to the last row/column, so the K loop has no branches; only stores check.
+// their load indices to the last row/column, so the K loop has no branches, and their stores
+// clamp too: an element past the edge rewrites its clamped twin with the identical value.
 // The R*C statements are generated (matmul-blocked.ts): JITs of CPU emulations keep only
 // straight-line code in registers.
 // Placeholders: WGX, WGY workgroup shape; TILE_COLS (WGX * C), TILE_ROWS (WGY * R), ROWS (R);
@@ -51,11 +52,8 @@ fn rowStart(batch: u32, row: u32, M: u32, N: u32) -> u32 {
 //#endif
 }
 
-// One output element at index `at`: epilogue, then a bounds-checked store.
-fn put(at: u32, row: u32, col: u32, M: u32, N: u32, value: f32) {
-  if (row >= M || col >= N) {
-    return;
-  }
+// The epilogue of one output element of column `col`.
+fn finish(col: u32, value: f32) -> f32 {
   var v = value;
 //#if BIAS
   v += BIAS[P(13u) + col];
@@ -63,7 +61,7 @@ fn put(at: u32, row: u32, col: u32, M: u32, N: u32, value: f32) {
 //#if RELU
   v = max(v, 0.0);
 //#endif
-  OUT[at] = v;
+  return v;
 }
 
 @compute @workgroup_size(/*WGX*/, /*WGY*/)

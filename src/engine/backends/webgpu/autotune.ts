@@ -141,8 +141,12 @@ export function proxyShape(input: MatmulClassInput): {
   // 512 rather than 256: a 256² proxy is only 16–64 workgroups of the bigger blocks, too few to
   // keep every core of a CPU emulation (or every unit of a GPU) busy, so it favoured small blocks
   // that lose on the full product (2048³: q16x4 at 53% of peak where q16x8 reaches 63–70%).
-  const m = Math.min(input.m, 512);
-  const n = Math.min(input.n, 512);
+  // A short K (a 10000 x 100 x 10000 product) does little arithmetic per output, so its cost is
+  // as much in storing a large output as in multiplying: its proxy gets a 1024² output, for the
+  // same balance (and a run long enough to time steadily).
+  const cap = input.k <= 128 ? 1024 : 512;
+  const m = Math.min(input.m, cap);
+  const n = Math.min(input.n, cap);
   const k = Math.min(input.k, 512);
   // Enough batches to matter when the product is made of many small ones, few enough to be quick.
   const batch = Math.max(1, Math.min(input.batch, 8, Math.floor(2 ** 21 / (m * n * k))));
