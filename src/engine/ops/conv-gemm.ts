@@ -1,9 +1,12 @@
 /**
- * The GEMM half of a convolution as one fused op: unfolded columns [N*oH*oW, C*kH*kW] times the
- * flattened weight, with the bias added and the NCHW output written by the product's epilogue (no
- * permute copy, no separate bias pass). Its backward is GEMMs too: the columns' gradient is a
- * batched product per image, and the weight and bias gradients sum per-image products inside one
- * kernel (Backend.gemm with sumBatches), so no [N, O, CKK] intermediate or reduction pass exists.
+ * Convolution products as fused ops, in two forms. Over unfolded columns [N*oH*oW, C*kH*kW]
+ * (convColumnsGemm): the columns times the flattened weight, with the bias added and the NCHW
+ * output written by the product's epilogue (no permute copy, no separate bias pass); its backward
+ * is GEMMs too: the columns' gradient is a batched product per image, and the weight gradient sums
+ * per-image products inside one kernel (Backend.gemm with sumBatches), so no [N, O, CKK]
+ * intermediate exists. In place (convImplicitGemm), where the backend reads the image's windows
+ * itself: no columns at all, and a stride-1 input gradient is a convolution as well. Bias
+ * gradients are two row reductions in both.
  */
 import { withGrad } from '../autograd';
 import type { Conv2dGeometry, View } from '../backend';
@@ -177,8 +180,9 @@ export function canConvImplicit(x: Tensor): boolean {
 
 /**
  * x [N, C, H, W] ⊛ weight [O, C, kH, kW] + bias → [N, O, oH, oW] as an implicit GEMM: the
- * backend reads x's windows in place for the product and for the weight gradient, so no column
- * matrix exists unless x needs a gradient (the columns' gradient, folded back by col2im).
+ * backend reads x's windows in place for the product and for the weight gradient, and x's own
+ * gradient is a convolution too at stride 1; only a strided convolution's input gradient still
+ * goes through a column matrix (folded back by col2im).
  */
 export function convImplicitGemm(
   x: Tensor,

@@ -44,8 +44,10 @@ function layouts(
 function thinVariant(m: number, n: number): MatmulVariant | null {
   // A tiny output (a split-K piece of a weight gradient): one invocation, exactly its size.
   if (m <= 4 && n <= 4) return `s${m}x${n}@1x1`;
-  if (n <= 4 && m >= 64) return `s4x${n}@1x64`;
-  if (m <= 4 && n >= 64) return `s${m}x4@64x1`;
+  // Up to 8 columns (a convolution's input gradient into 7 embedding channels): wider blocks would
+  // compute mostly clamped copies of the last column.
+  if (n <= 8 && m >= 64) return `s4x${n}@1x64`;
+  if (m <= 8 && n >= 64) return `s${m}x4@64x1`;
   // A small output (the weight gradient of a first convolution layer, 32 x 9, summed over a
   // batch of images): small blocks, so a workgroup computes little past the edges, and the
   // batch's sum is what gets spread over the device (matmul-dispatch.ts).

@@ -77,6 +77,9 @@ const GEOMETRIES: Pool2dGeometry[] = [
   plain(2, 3, 9, 7, 2, 2, 0),
   plain(1, 2, 8, 11, 3, 3, 0),
   adaptive(2, 2, 8, 6, 4, 3),
+  // A wide row (20 outputs: five runs of an invocation's four, the last one full) and an odd one.
+  plain(2, 2, 4, 40, 2, 2, 0),
+  plain(1, 3, 2, 27, 2, 2, 0),
 ];
 
 /** [start, end) of window o along an axis (clipped to the input). */

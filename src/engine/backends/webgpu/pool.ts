@@ -32,11 +32,13 @@ export function maxPool2d(
   out: OutView,
   indices: OutView,
 ): void {
-  const n = g.batch * g.channels * g.outHeight * g.outWidth;
-  if (n === 0) return;
+  const rows = g.batch * g.channels * g.outHeight;
+  if (rows * g.outWidth === 0) return;
+  // Four outputs of a row per invocation (pool.wgsl's RUN).
+  const runs = Math.ceil(g.outWidth / 4);
   const kernel = ctx.kernel('max-pool2d', '', 'wwr', forwardSource, () => ({}));
-  writeGeometry(ctx.queue.params(), g).i32(13, x.offset).list(14, x.strides, 4);
-  ctx.run(kernel, [outputOf(out), outputOf(indices), gpuOf(x)], grid64(n));
+  writeGeometry(ctx.queue.params(), g).i32(13, x.offset).list(14, x.strides, 4).u32(18, runs);
+  ctx.run(kernel, [outputOf(out), outputOf(indices), gpuOf(x)], grid64(rows * runs));
 }
 
 export function maxPool2dBackward(
@@ -53,7 +55,6 @@ export function maxPool2dBackward(
     ? g.inHeight % g.outHeight === 0 && g.inWidth % g.outWidth === 0
     : g.strideH === g.kernelHeight && g.strideW === g.kernelWidth && g.padH === 0 && g.padW === 0;
   if (disjoint) {
-    const windows = g.batch * g.channels * g.outHeight * g.outWidth;
     const size = g.adaptive
       ? { ...g, kernelHeight: g.inHeight / g.outHeight, kernelWidth: g.inWidth / g.outWidth }
       : g;
@@ -64,12 +65,16 @@ export function maxPool2dBackward(
       disjointSource,
       () => ({}),
     );
+    // Four windows of a row per invocation (the kernel's RUN).
+    const runs = Math.ceil(g.outWidth / 4);
     writeGeometry(ctx.queue.params(), size)
       .i32(13, gradOut.offset)
       .list(14, gradOut.strides, 4)
       .i32(18, indices.offset)
-      .list(19, indices.strides, 4);
-    ctx.run(kernel, [outputOf(out), gpuOf(gradOut), gpuOf(indices)], grid64(windows));
+      .list(19, indices.strides, 4)
+      .u32(23, runs);
+    const rows = g.batch * g.channels * g.outHeight;
+    ctx.run(kernel, [outputOf(out), gpuOf(gradOut), gpuOf(indices)], grid64(rows * runs));
     return;
   }
   const kernel = ctx.kernel('max-pool2d-backward', '', 'wrr', backwardSource, () => ({}));
