@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { Conv2dGeometry, Pool2dGeometry, View } from '../../backend';
 import { CpuBuffer } from './buffer';
 import { col2imKernel, im2colKernel, maxPool2dBackwardKernel, maxPool2dKernel } from './conv';
+import { convGeometry as geometry } from '../../testing/conv-geometry';
 
 let seed = 3;
 const random = () => {
@@ -23,33 +24,6 @@ function view(
 }
 const f32 = (v: View) => (v.buffer as CpuBuffer).f32;
 const i32 = (v: View) => (v.buffer as CpuBuffer).i32;
-
-function geometry(
-  [batch, inChannels, inHeight, inWidth]: number[],
-  [kernelHeight, kernelWidth]: number[],
-  [strideH, strideW]: number[],
-  [padH, padW]: number[],
-  [dilationH, dilationW]: number[],
-): Conv2dGeometry {
-  const out = (size: number, k: number, s: number, p: number, d: number) =>
-    Math.floor((size + 2 * p - d * (k - 1) - 1) / s) + 1;
-  return {
-    batch,
-    inChannels,
-    inHeight,
-    inWidth,
-    kernelHeight,
-    kernelWidth,
-    strideH,
-    strideW,
-    padH,
-    padW,
-    dilationH,
-    dilationW,
-    outHeight: out(inHeight, kernelHeight, strideH, padH, dilationH),
-    outWidth: out(inWidth, kernelWidth, strideW, padW, dilationW),
-  };
-}
 
 /** columns[(n, oh, ow), (c, kh, kw)] from its definition, reading x through its strides. */
 function im2colReference(x: View, g: Conv2dGeometry): Float64Array {

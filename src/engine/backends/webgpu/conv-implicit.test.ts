@@ -4,47 +4,19 @@ import { nodeGpuBackend } from '../../testing/node-gpu';
 import type { WebGPUBackend } from './index';
 import { at, expectClose, randomFloats, rng, Workspace, type HostView } from './test-support';
 import type { MatmulVariant } from './variants';
+import { convGeometry as geometry } from '../../testing/conv-geometry';
 
 const backend = await nodeGpuBackend();
 
-function geometry(
-  [batch, inChannels, inHeight, inWidth]: number[],
-  [kernelHeight, kernelWidth]: number[],
-  [strideH, strideW]: number[],
-  [dilationH, dilationW]: number[],
-  [padH, padW] = [0, 0],
-): Conv2dGeometry {
-  const outHeight =
-    Math.floor((inHeight + 2 * padH - dilationH * (kernelHeight - 1) - 1) / strideH) + 1;
-  const outWidth =
-    Math.floor((inWidth + 2 * padW - dilationW * (kernelWidth - 1) - 1) / strideW) + 1;
-  return {
-    batch,
-    inChannels,
-    inHeight,
-    inWidth,
-    kernelHeight,
-    kernelWidth,
-    strideH,
-    strideW,
-    padH,
-    padW,
-    dilationH,
-    dilationW,
-    outHeight,
-    outWidth,
-  };
-}
-
 const GEOMETRIES: [string, Conv2dGeometry][] = [
   // 9 images: the weight gradient's few outputs make the image sum run as parallel pieces.
-  ['3x3 over 9 images', geometry([9, 5, 8, 7], [3, 3], [1, 1], [1, 1])],
-  ['strided, dilated, rectangular', geometry([2, 3, 11, 10], [2, 3], [2, 1], [1, 2])],
-  ['one row (conv1d), 4 taps', geometry([5, 7, 1, 30], [1, 4], [1, 1], [1, 1])],
+  ['3x3 over 9 images', geometry([9, 5, 8, 7], [3, 3])],
+  ['strided, dilated, rectangular', geometry([2, 3, 11, 10], [2, 3], [2, 1], [0, 0], [1, 2])],
+  ['one row (conv1d), 4 taps', geometry([5, 7, 1, 30], [1, 4])],
   // Padded: windows reach past the image on every side (zeros there).
-  ['padded 3x3 ("same")', geometry([6, 4, 7, 6], [3, 3], [1, 1], [1, 1], [1, 1])],
+  ['padded 3x3 ("same")', geometry([6, 4, 7, 6], [3, 3], [1, 1], [1, 1])],
   ['padded, strided, dilated', geometry([3, 3, 9, 8], [3, 2], [2, 3], [2, 1], [2, 1])],
-  ['padding wider than the kernel reach', geometry([2, 2, 3, 4], [2, 2], [1, 1], [1, 1], [3, 2])],
+  ['padding wider than the kernel reach', geometry([2, 2, 3, 4], [2, 2], [1, 1], [3, 2])],
 ];
 
 /** Float64 conv2d of x (any layout, zeros in the padding) with weight [O, C, kH, kW] and bias, NCHW out. */

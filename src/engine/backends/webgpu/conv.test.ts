@@ -3,47 +3,15 @@ import type { Conv2dGeometry } from '../../backend';
 import { nodeGpuBackend } from '../../testing/node-gpu';
 import type { WebGPUBackend } from './index';
 import { at, expectClose, expectEqual, randomFloats, rng, Workspace } from './test-support';
+import { convGeometry as geometry } from '../../testing/conv-geometry';
 
 const backend = await nodeGpuBackend();
 
-function geometry(
-  batch: number,
-  inChannels: number,
-  inHeight: number,
-  inWidth: number,
-  kernelHeight: number,
-  kernelWidth: number,
-  [strideH, strideW]: number[],
-  [padH, padW]: number[],
-  [dilationH, dilationW]: number[],
-): Conv2dGeometry {
-  const outHeight =
-    Math.floor((inHeight + 2 * padH - dilationH * (kernelHeight - 1) - 1) / strideH) + 1;
-  const outWidth =
-    Math.floor((inWidth + 2 * padW - dilationW * (kernelWidth - 1) - 1) / strideW) + 1;
-  return {
-    batch,
-    inChannels,
-    inHeight,
-    inWidth,
-    kernelHeight,
-    kernelWidth,
-    strideH,
-    strideW,
-    padH,
-    padW,
-    dilationH,
-    dilationW,
-    outHeight,
-    outWidth,
-  };
-}
-
 const GEOMETRIES: Conv2dGeometry[] = [
-  geometry(2, 3, 7, 5, 3, 3, [1, 1], [1, 1], [1, 1]),
-  geometry(1, 2, 9, 8, 3, 2, [2, 3], [1, 0], [2, 1]),
-  geometry(3, 1, 1, 1, 1, 1, [1, 1], [0, 0], [1, 1]),
-  geometry(1, 4, 6, 7, 2, 3, [2, 1], [0, 2], [1, 2]),
+  geometry([2, 3, 7, 5], [3, 3], [1, 1], [1, 1], [1, 1]),
+  geometry([1, 2, 9, 8], [3, 2], [2, 3], [1, 0], [2, 1]),
+  geometry([3, 1, 1, 1], [1, 1], [1, 1], [0, 0], [1, 1]),
+  geometry([1, 4, 6, 7], [2, 3], [2, 1], [0, 2], [1, 2]),
 ];
 
 /** Calls fn(row, col, n, c, ih, iw) for every column element that reads an in-bounds pixel. */
