@@ -30,3 +30,8 @@ export function outputOf(out: OutView): GPUBuffer {
   if (out.offset !== 0) throw new Error('WebGPU kernels write outputs at offset 0');
   return gpuOf(out);
 }
+
+/** A pooled scratch buffer as a DeviceBuffer, so other kernel families can read it. */
+export function wrapGpu(buffer: GPUBuffer): WebGPUBuffer {
+  return new WebGPUBuffer(buffer.size, buffer);
+}

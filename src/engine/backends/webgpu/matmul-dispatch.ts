@@ -5,7 +5,7 @@
 import registerSource from '../../../../kernels/matmul.wgsl?raw';
 import tiledSource from '../../../../kernels/matmul-tiled.wgsl?raw';
 import type { KernelContext } from './context';
-import { WebGPUBuffer } from './gpu-buffer';
+import { wrapGpu } from './gpu-buffer';
 import { blockedGroups, blockedKernel, type Epilogue } from './matmul-blocked';
 import { reduce } from './reduce';
 import { blockedSpecOf, defaultMatmulVariant, type MatmulVariant } from './variants';
@@ -116,7 +116,9 @@ export function dispatchVariant(
   if (epilogue.bias && epilogue.biasBuffer) buffers.push(epilogue.biasBuffer);
   if (table) buffers.push(table.buffer);
   if (epilogue.sumBatches) {
-    const pieces = summedPieces(groups, batch);
+    // Pieces each apply the epilogue, so only a plain sum is split.
+    const plainSum = !epilogue.bias && !epilogue.relu && !epilogue.nchw;
+    const pieces = plainSum ? summedPieces(groups, batch) : 1;
     if (pieces === 1) {
       writeParams(ctx, shape, a, b, 0, epilogue, batch);
       ctx.run(kernel, buffers, [groups[0], groups[1], 1]);
@@ -130,19 +132,18 @@ export function dispatchVariant(
     const partial = ctx.pool.acquire(count * m * n * 4);
     writeParams(ctx, shape, a, b, 0, epilogue, perPiece, batch);
     ctx.run(kernel, [partial, ...buffers.slice(1)], [groups[0], groups[1], count]);
-    const wrap = (buffer: GPUBuffer) => new WebGPUBuffer(buffer.size, buffer);
     reduce(
       ctx,
       'sum',
       {
-        buffer: wrap(partial),
+        buffer: wrapGpu(partial),
         dtype: 'float32',
         shape: [m * n, count],
         strides: [1, m * n],
         offset: 0,
       },
       1,
-      { buffer: wrap(out), dtype: 'float32', shape: [m * n], strides: [1], offset: 0 },
+      { buffer: wrapGpu(out), dtype: 'float32', shape: [m * n], strides: [1], offset: 0 },
     );
     ctx.pool.recycle(partial);
     return;

@@ -145,8 +145,9 @@ export function tuneClass(
         await queue.settled();
         const timings = await profiler.collect();
         const times = candidates.map((_, i) => {
+          // A run with no timed dispatch (none recorded, or beyond what came back) is no run.
           const mine = spans
-            .filter((span) => span.candidate === i && span.end <= timings.length)
+            .filter((s) => s.candidate === i && s.end > s.first && s.end <= timings.length)
             .map((span) => timings.slice(span.first, span.end).reduce((t, d) => t + d.ns, 0));
           return mine.length === runs ? Math.min(...mine) : Infinity;
         });

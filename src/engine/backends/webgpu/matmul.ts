@@ -7,7 +7,7 @@
 import type { OutView, View } from '../../backend';
 import { matmulClassKey, MIN_TUNED_MACS, type MatmulClassInput } from './autotune';
 import type { KernelContext } from './context';
-import { gpuOf, outputOf, WebGPUBuffer } from './gpu-buffer';
+import { gpuOf, outputOf, wrapGpu } from './gpu-buffer';
 import { dispatchVariant, hasSubgroups } from './matmul-dispatch';
 import { tuneClass } from './matmul-tune';
 import { reduce } from './reduce';
@@ -20,11 +20,6 @@ function strides3(view: View): [number, number, number] {
   const [s0, s1, s2] = view.strides;
   const [d0, d1, d2] = view.shape;
   return [d0 === 1 ? 0 : s0, d1 === 1 ? 0 : s1, d2 === 1 ? 0 : s2];
-}
-
-/** A pooled scratch buffer as a DeviceBuffer, so other kernel families can read it. */
-function wrapGpu(buffer: GPUBuffer): WebGPUBuffer {
-  return new WebGPUBuffer(buffer.size, buffer);
 }
 
 /** Layout letters of the tuner's class key. */
