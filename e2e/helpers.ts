@@ -23,10 +23,17 @@ export function cell(page: Page, index: number): Locator {
 /** Replaces the source of code cell `index` by typing into its editor. */
 export async function setCellSource(page: Page, index: number, source: string): Promise<void> {
   const editor = cell(page, index).getByTestId('cell-editor');
-  await editor.click();
-  await page.keyboard.press('ControlOrMeta+A');
-  await page.keyboard.press('Delete');
-  await page.keyboard.insertText(source);
+  // The start of the first line, as the editor renders it (it may add closing brackets after).
+  const start = source.split('\n')[0].trim().slice(0, 20);
+  // Typing before the editor has focus loses the keys (seen once on a loaded CI machine: a cell
+  // ran empty), so type again until the text shows.
+  await expect(async () => {
+    await editor.click();
+    await page.keyboard.press('ControlOrMeta+A');
+    await page.keyboard.press('Delete');
+    await page.keyboard.insertText(source);
+    if (start) await expect(editor).toContainText(start, { timeout: 2_000 });
+  }).toPass({ timeout: 20_000 });
 }
 
 /** Adds a code cell at the end holding `source`; returns its index. */
