@@ -218,6 +218,26 @@ describe.each(devices.map((d) => [d.name, d] as const))('nn ops on %s', (_, devi
   });
 });
 
+describe.each(devices.map((d) => [d.name, d] as const))('embedding padding on %s', (_, device) => {
+  it('the padding row gets no gradient; every other row gets the sum of its lookups', async () => {
+    const idxValues = [3, 0, 3, 1, 4, 3, 2];
+    const indices = intTensorOf(idxValues, [7], device);
+    const weight = ops.randn([5, 4], { device }).requiresGrad_();
+    const r = ops.randn([7, 4], { device });
+    ops.sum(ops.mul(ops.embedding(indices, weight, 3), r)).backward();
+    const [grad, rData, w] = await Promise.all([weight.grad!.data(), r.data(), weight.data()]);
+    const expected = new Float64Array(20);
+    idxValues.forEach((row, i) => {
+      if (row === 3) return;
+      for (let d = 0; d < 4; d++) expected[row * 4 + d] += rData[i * 4 + d];
+    });
+    for (let i = 0; i < 20; i++) expect(grad[i]).toBeCloseTo(expected[i], 5);
+    // The lookups still read the padding row's values.
+    const out = await ops.embedding(indices, weight, 3).data();
+    for (let d = 0; d < 4; d++) expect(out[d]).toBeCloseTo(w[12 + d], 6);
+  });
+});
+
 describe('label checks where the labels can be seen (cpu)', () => {
   it('crossEntropy says which label is out of range', () => {
     const device = devices[0];

@@ -10,7 +10,8 @@ import { random } from './creation';
 import { cast, exp, mul, neg, square, step, sub } from './elementwise';
 import { checkIndexRange } from './labels';
 import { mean, sum } from './reduce';
-import { indexSelectRows, movedim, reshape } from './shape-ops';
+import { fillInto } from './inplace';
+import { indexAddRows, indexSelectRows, movedim, narrow, reshape } from './shape-ops';
 import { emptyTensor, inputsDevice, kernelView, requireFloat, scoped } from './support';
 
 // ---------------------------------------------------------------------------------------------
@@ -183,7 +184,12 @@ export function dropout(x: Tensor, p = 0.5, training = true, channelwise = false
 }
 
 /** Rows of weight [V, D] picked by int indices of any shape → [...indices.shape, D]. */
-export function embedding(indices: Tensor, weight: Tensor): Tensor {
+export function embedding(
+  indices: Tensor,
+  weight: Tensor,
+  /** A row whose lookups send no gradient back to it (PyTorch's padding_idx), or null. */
+  paddingIdx: number | null = null,
+): Tensor {
   inputsDevice('embedding', indices, weight);
   if (indices.dtype !== 'int32') {
     throw new TypeError(
@@ -194,7 +200,30 @@ export function embedding(indices: Tensor, weight: Tensor): Tensor {
     throw new ShapeError(`embedding: weight must be 2-D [V, D], got ${formatShape(weight.shape)}`);
   checkIndexRange('embedding', 'index', indices, weight.shape[0], 'rows of the embedding table');
   return scoped(() => {
-    const rows = indexSelectRows(weight, reshape(indices, [-1]));
+    const flat = reshape(indices, [-1]);
+    const rows =
+      paddingIdx === null ? indexSelectRows(weight, flat) : lookup(weight, flat, paddingIdx);
     return reshape(rows, [...indices.shape, weight.shape[1]]);
+  });
+}
+
+/** Rows of table [V, D] at index [N]; the gradient scattered back skips row `padding`. */
+function lookup(table: Tensor, index: Tensor, padding: number): Tensor {
+  const device = inputsDevice('embedding', table, index);
+  const [vocab, width] = table.shape;
+  const out = emptyTensor(device, table.dtype, [index.shape[0], width]);
+  if (out.numel() > 0) {
+    device.backend.indexSelect(kernelView(table), kernelView(index), kernelView(out));
+  }
+  return withGrad('EmbeddingBackward0', [table], out, (save) => {
+    const idx = save(index);
+    return (g) => {
+      const grad = indexAddRows(g, idx, vocab);
+      // Exact zeros, as PyTorch leaves the padding row's gradient (whatever g held there).
+      const row = narrow(grad, 0, padding, 1);
+      fillInto(row, 0);
+      row.dispose();
+      return [grad];
+    };
   });
 }

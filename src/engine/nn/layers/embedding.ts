@@ -92,7 +92,7 @@ export class Embedding extends Module {
     checkInputDevice('Embedding', x, this.weight);
     // Cell code writes indices as JS numbers, which make float tensors: they are indices all the same.
     const indices = x.dtype === 'int32' ? x : cast(x, 'int32');
-    return embedding(indices, this.weight);
+    return embedding(indices, this.weight, this.paddingIdx);
   }
 
   override extraRepr(): string {
