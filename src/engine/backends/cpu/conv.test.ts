@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { Conv2dGeometry, Pool2dGeometry, View } from '../../backend';
 import { CpuBuffer } from './buffer';
 import { col2imKernel, im2colKernel, maxPool2dBackwardKernel, maxPool2dKernel } from './conv';
-import { convGeometry as geometry } from '../../testing/conv-geometry';
+import { convGeometry as geometry, forEachTap } from '../../testing/conv-geometry';
 
 let seed = 3;
 const random = () => {
@@ -27,24 +27,13 @@ const i32 = (v: View) => (v.buffer as CpuBuffer).i32;
 
 /** columns[(n, oh, ow), (c, kh, kw)] from its definition, reading x through its strides. */
 function im2colReference(x: View, g: Conv2dGeometry): Float64Array {
-  const ckk = g.inChannels * g.kernelHeight * g.kernelWidth;
-  const out = new Float64Array(g.batch * g.outHeight * g.outWidth * ckk);
-  for (let n = 0; n < g.batch; n++)
-    for (let oh = 0; oh < g.outHeight; oh++)
-      for (let ow = 0; ow < g.outWidth; ow++)
-        for (let c = 0; c < g.inChannels; c++)
-          for (let kh = 0; kh < g.kernelHeight; kh++)
-            for (let kw = 0; kw < g.kernelWidth; kw++) {
-              const ih = oh * g.strideH - g.padH + kh * g.dilationH;
-              const iw = ow * g.strideW - g.padW + kw * g.dilationW;
-              const row = (n * g.outHeight + oh) * g.outWidth + ow;
-              const col = (c * g.kernelHeight + kh) * g.kernelWidth + kw;
-              const inside = ih >= 0 && ih < g.inHeight && iw >= 0 && iw < g.inWidth;
-              const [sn, sc, sh, sw] = x.strides;
-              out[row * ckk + col] = inside
-                ? f32(x)[x.offset + n * sn + c * sc + ih * sh + iw * sw]
-                : 0;
-            }
+  const out = new Float64Array(
+    g.batch * g.outHeight * g.outWidth * g.inChannels * g.kernelHeight * g.kernelWidth,
+  );
+  const [sn, sc, sh, sw] = x.strides;
+  forEachTap(g, (flat, _col, n, c, ih, iw) => {
+    out[flat] = f32(x)[x.offset + n * sn + c * sc + ih * sh + iw * sw];
+  });
   return out;
 }
 

@@ -3,7 +3,7 @@ import type { Conv2dGeometry } from '../../backend';
 import { nodeGpuBackend } from '../../testing/node-gpu';
 import type { WebGPUBackend } from './index';
 import { at, expectClose, expectEqual, randomFloats, rng, Workspace } from './test-support';
-import { convGeometry as geometry } from '../../testing/conv-geometry';
+import { convGeometry as geometry, forEachTap } from '../../testing/conv-geometry';
 
 const backend = await nodeGpuBackend();
 
@@ -13,27 +13,6 @@ const GEOMETRIES: Conv2dGeometry[] = [
   geometry([3, 1, 1, 1], [1, 1], [1, 1], [0, 0], [1, 1]),
   geometry([1, 4, 6, 7], [2, 3], [2, 1], [0, 2], [1, 2]),
 ];
-
-/** Calls fn(row, col, n, c, ih, iw) for every column element that reads an in-bounds pixel. */
-function forEachTap(
-  g: Conv2dGeometry,
-  fn: (row: number, col: number, n: number, c: number, ih: number, iw: number) => void,
-): void {
-  const cols = g.inChannels * g.kernelHeight * g.kernelWidth;
-  for (let n = 0; n < g.batch; n++)
-    for (let oh = 0; oh < g.outHeight; oh++)
-      for (let ow = 0; ow < g.outWidth; ow++)
-        for (let c = 0; c < g.inChannels; c++)
-          for (let kh = 0; kh < g.kernelHeight; kh++)
-            for (let kw = 0; kw < g.kernelWidth; kw++) {
-              const ih = oh * g.strideH - g.padH + kh * g.dilationH;
-              const iw = ow * g.strideW - g.padW + kw * g.dilationW;
-              if (ih < 0 || iw < 0 || ih >= g.inHeight || iw >= g.inWidth) continue;
-              const row = (n * g.outHeight + oh) * g.outWidth + ow;
-              const col = (c * g.kernelHeight + kh) * g.kernelWidth + kw;
-              fn(row * cols + col, col, n, c, ih, iw);
-            }
-}
 
 describe.skipIf(!backend)('im2col / col2im kernels', () => {
   const gpu = backend as WebGPUBackend;
