@@ -1,7 +1,11 @@
-/** The chapters bundled with the app (public/notebooks/index.json), each opened by `?open=ID`. */
+/**
+ * The chapters bundled with the app (public/notebooks/index.json), each opened by `?open=ID`, and
+ * the control that makes all their data available offline.
+ */
 import { useEffect, useState } from 'react';
 import { OPEN_PARAM } from '../notebook/links/incoming-link';
 import { CopyChapterLink } from './CopyChapterLink';
+import { OfflineData } from './OfflineData';
 
 interface Chapter {
   id: string;
@@ -61,6 +65,7 @@ export function ChapterList() {
           </li>
         ))}
       </ul>
+      <OfflineData />
     </section>
   );
 }

@@ -4,7 +4,9 @@
  * - Precache: the app shell (HTML, JS, CSS, fonts, icons, Monaco and the kernel worker) and the
  *   bundled chapters, versioned by the build's manifest; old versions are cleaned up.
  * - Runtime cache: `notebooks/` (anything not precached, e.g. a chapter added later) and `data/`
- *   (the datasets, megabytes each: cached on first use rather than on install).
+ *   (the datasets, megabytes each: cached on first use rather than on install, or all at once
+ *   from the home page). `data/index.json`, the list of data files, is network-first so that it
+ *   describes the build being served; offline it comes from the same cache.
  * - Every response it serves gets the isolation headers (isolation.ts), so an offline page is
  *   still cross-origin isolated and the kernel worker still has its own CSP.
  */
@@ -17,7 +19,8 @@ import {
   type PrecacheEntry,
 } from 'workbox-precaching';
 import { NavigationRoute, registerRoute } from 'workbox-routing';
-import { CacheFirst, StaleWhileRevalidate } from 'workbox-strategies';
+import { CacheFirst, NetworkFirst, StaleWhileRevalidate } from 'workbox-strategies';
+import { DATA_CACHE, DATA_INDEX } from './caches';
 import { withIsolationHeaders } from './isolation';
 
 /** The parts of ServiceWorkerGlobalScope used here (the DOM typings the app uses lack it). */
@@ -63,6 +66,10 @@ registerRoute(
   new StaleWhileRevalidate({ cacheName: 'gpubook-notebooks', plugins: [isolation] }),
 );
 registerRoute(
+  ({ url }) => url.origin === location.origin && url.pathname === `${base}data/${DATA_INDEX}`,
+  new NetworkFirst({ cacheName: DATA_CACHE, plugins: [isolation] }),
+);
+registerRoute(
   sameOriginUnder('data'),
-  new CacheFirst({ cacheName: 'gpubook-data', plugins: [isolation] }),
+  new CacheFirst({ cacheName: DATA_CACHE, plugins: [isolation] }),
 );

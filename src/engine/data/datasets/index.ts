@@ -1,5 +1,6 @@
 /** The bundled datasets and their helpers, free of DOM and Node APIs (the Node reader is apart). */
 export { fetchAssetReader, type ReadAsset } from './read-asset';
+export { DataFileError, describeDataFile, type DataFileFailure } from './data-file-error';
 export { gunzip, gunzipIfNeeded, isGzip } from './gunzip';
 export { loadMnist, type MnistData, type MnistOptions } from './mnist';
 export {

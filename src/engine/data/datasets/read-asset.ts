@@ -1,4 +1,5 @@
 /** How dataset loaders reach the outside world: an injected reader of the bundled data files. */
+import { DataFileError, failureOfThrown } from './data-file-error';
 
 /**
  * Reads one file of the bundled data, addressed relative to the data root (`public/data/` in the
@@ -9,14 +10,40 @@
  */
 export type ReadAsset = (path: string) => Promise<Uint8Array>;
 
-/** A reader for the worker (and anything else with `fetch`): `base` is the data root's URL. */
+/**
+ * A reader for the worker (and anything else with `fetch`): `base` is the data root's URL. A file
+ * that cannot be fetched fails with a DataFileError naming the file, its dataset and the reason
+ * (offline, network failure, HTTP status), the original error as its `cause`.
+ */
 export function fetchAssetReader(base: string | URL): ReadAsset {
   // A base without a trailing slash would make `new URL` replace its last segment.
   const root = new URL(String(base).endsWith('/') ? String(base) : `${String(base)}/`);
   return async (path) => {
     const url = new URL(path, root);
-    const response = await fetch(url);
-    if (!response.ok) throw new Error(`Could not load ${url.href}: HTTP ${response.status}`);
-    return new Uint8Array(await response.arrayBuffer());
+    let response: Response;
+    try {
+      response = await fetch(url);
+    } catch (error) {
+      throw thrownToDataFileError(path, error);
+    }
+    if (!response.ok) {
+      throw new DataFileError(path, {
+        kind: 'http',
+        status: response.status,
+        statusText: response.statusText,
+      });
+    }
+    try {
+      return new Uint8Array(await response.arrayBuffer());
+    } catch (error) {
+      // The connection dropped while the body was arriving.
+      throw thrownToDataFileError(path, error);
+    }
   };
+}
+
+function thrownToDataFileError(path: string, error: unknown): unknown {
+  // An abort is the caller's doing, not a missing file.
+  if ((error as { name?: unknown } | null)?.name === 'AbortError') return error;
+  return new DataFileError(path, failureOfThrown(), { cause: error });
 }
