@@ -2,7 +2,9 @@
  * Rewrites a cell's JavaScript so that it runs like a REPL entry.
  *
  * - Top-level `const`/`let`/`var`, classes and functions become properties of the notebook's scope
- *   object, so later cells see them and may declare the same names again.
+ *   object, so later cells see them and may declare the same names again. A `var` nested in a
+ *   top-level block or loop head (`for (var i = 0; …)`) belongs to the cell's top level too, as it
+ *   would in Node, so it becomes a scope property as well.
  * - The cell body runs inside `with (scope)` in an async arrow function: top-level `await` works and
  *   names resolve to the scope first, then to the cell API globals behind it.
  * - The last expression statement is returned (Jupyter's `Out[n]`), unless it is an assignment.
@@ -11,6 +13,12 @@
  *
  * `with` needs sloppy-mode code, which is why the cell is compiled with the Function constructor
  * and not as a module.
+ *
+ * Several edits often land on the same offset (a brace-less loop body that starts with `await`,
+ * a declaration whose initialiser ends the cell). All edits are made in one walk that visits a
+ * node before its children, and every wrapper goes through `open`/`close`, which keep wrappers
+ * nested: an outer node's opening text comes before an inner node's at the same offset, and its
+ * closing text after.
  */
 import { parse, type Node as AcornNode, type Program } from 'acorn';
 import MagicString from 'magic-string';
@@ -40,6 +48,20 @@ const LOOP_TYPES = new Set([
   'DoWhileStatement',
 ]);
 
+/** Nodes that start a new `var` scope: a `var` inside them stays theirs. */
+const FUNCTION_SCOPES = new Set([
+  'FunctionDeclaration',
+  'FunctionExpression',
+  'ArrowFunctionExpression',
+  'StaticBlock',
+]);
+
+/** Parents whose statement lists may hold a declaration rewritten as `;(…);`. */
+const STATEMENT_LISTS = new Set(['Program', 'BlockStatement', 'SwitchCase', 'StaticBlock']);
+
+/** Where a declaration being rewritten into assignments stands. */
+type DeclarationSite = 'list' | 'single' | 'for-init' | 'for-left';
+
 export function rewriteCell(js: string): RewrittenCell {
   let program: Program;
   try {
@@ -53,12 +75,53 @@ export function rewriteCell(js: string): RewrittenCell {
     throw CellSyntaxError.fromParser(error, js);
   }
 
-  const out = new MagicString(js);
-  const declared = new Set<string>();
-  const hoisted: string[] = [];
-  const statements = program.body as unknown as EsNode[];
+  const rewriter = new CellRewriter(js);
+  rewriter.rewrite(program as unknown as EsNode);
+  const prologue = `with (${SCOPE_NAME}) { return (async () => { ${rewriter.hoisted.join(' ')}`;
+  const body = `${prologue}\n${rewriter.out.toString()}\n})(); }`;
+  return { body, declaredNames: [...rewriter.declared], wrapperLines: 1 };
+}
 
-  for (const statement of statements) {
+class CellRewriter {
+  readonly out: MagicString;
+  readonly declared = new Set<string>();
+  readonly hoisted: string[] = [];
+
+  constructor(private readonly js: string) {
+    this.out = new MagicString(js);
+  }
+
+  rewrite(program: EsNode): void {
+    const statements = program.body as EsNode[];
+    const last = statements[statements.length - 1];
+    for (const statement of statements) {
+      this.rewriteTopLevel(statement, statement === last);
+      this.visit(statement, program, 'body', false);
+    }
+  }
+
+  /**
+   * Text that goes before `index` and wraps something starting there. Nodes are visited outside
+   * in, so appending to the right keeps the outer wrapper's opening first.
+   */
+  private open(index: number, text: string): void {
+    this.out.appendRight(index, text);
+  }
+
+  /** Text that goes after `index` and closes a wrapper: prepending keeps the inner one first. */
+  private close(index: number, text: string): void {
+    this.out.prependLeft(index, text);
+  }
+
+  /** Replaces source text, keeping its line breaks so the cell's line numbers stay right. */
+  private replace(start: number, end: number, text: string): void {
+    const newlines = this.js.slice(start, end).split('\n').length - 1;
+    // `update` (not `overwrite`) keeps wrappers already opened at `start`.
+    if (end > start) this.out.update(start, end, text + '\n'.repeat(newlines));
+    else this.open(start, text);
+  }
+
+  private rewriteTopLevel(statement: EsNode, isLast: boolean): void {
     switch (statement.type) {
       case 'ImportDeclaration':
       case 'ExportNamedDeclaration':
@@ -73,54 +136,117 @@ export function rewriteCell(js: string): RewrittenCell {
         );
       }
       case 'VariableDeclaration':
-        rewriteDeclaration(statement, out, declared);
+        this.rewriteDeclaration(statement, 'list');
         break;
       case 'FunctionDeclaration': {
         const name = (statement.id as { name: string }).name;
-        declared.add(name);
-        hoisted.push(`${SCOPE_NAME}.${name} = ${name};`);
+        this.declared.add(name);
+        this.hoisted.push(`${SCOPE_NAME}.${name} = ${name};`);
         break;
       }
       case 'ClassDeclaration': {
         const name = (statement.id as { name: string }).name;
-        declared.add(name);
-        out.prependRight(statement.start, `;${name} = `);
-        out.appendLeft(statement.end, ';');
+        this.declared.add(name);
+        this.open(statement.start, `;${name} = `);
+        this.close(statement.end, ';');
+        break;
+      }
+      case 'ExpressionStatement': {
+        const expression = statement.expression as EsNode;
+        if (isLast && expression.type !== 'AssignmentExpression') {
+          // The statement, not the expression: `({ a: 1 })` parses to an expression that starts
+          // inside the parentheses, and `return (` must come before them.
+          const end = this.js[statement.end - 1] === ';' ? statement.end - 1 : statement.end;
+          this.open(statement.start, 'return (');
+          this.close(end, ')');
+        }
         break;
       }
     }
   }
 
-  instrument(program as unknown as EsNode, out);
+  /** Walks the tree outside in; `inFunction` says whether a `var` here belongs to a function. */
+  private visit(node: EsNode, parent: EsNode, key: string, inFunction: boolean): void {
+    if (
+      node.type === 'VariableDeclaration' &&
+      node.kind === 'var' &&
+      !inFunction &&
+      parent.type !== 'Program'
+    ) {
+      this.rewriteDeclaration(node, declarationSite(parent, key));
+    } else if (LOOP_TYPES.has(node.type)) {
+      this.instrumentLoop(node);
+    } else if (node.type === 'AwaitExpression') {
+      this.open(node.start, `${KERNEL_NAME}.after(`);
+      this.close(node.end, ')');
+    }
 
-  const last = statements[statements.length - 1];
-  if (last?.type === 'ExpressionStatement') {
-    const expression = last.expression as EsNode;
-    if (expression.type !== 'AssignmentExpression') {
-      out.prependRight(expression.start, 'return (');
-      out.appendLeft(expression.end, ')');
+    const childInFunction = inFunction || FUNCTION_SCOPES.has(node.type);
+    for (const childKey of Object.keys(node)) {
+      if (childKey === 'loc') continue;
+      const value = node[childKey];
+      if (Array.isArray(value)) {
+        for (const child of value) {
+          if (isNode(child)) this.visit(child, node, childKey, childInFunction);
+        }
+      } else if (isNode(value)) {
+        this.visit(value, node, childKey, childInFunction);
+      }
     }
   }
 
-  const prologue = `with (${SCOPE_NAME}) { return (async () => { ${hoisted.join(' ')}`;
-  const body = `${prologue}\n${out.toString()}\n})(); }`;
-  return { body, declaredNames: [...declared], wrapperLines: 1 };
+  /** Every iteration checks for an interrupt first; a brace-less body gets braces for that. */
+  private instrumentLoop(loop: EsNode): void {
+    const body = loop.body as EsNode;
+    const tick = `${KERNEL_NAME}.tick();`;
+    if (body.type === 'BlockStatement') {
+      // Left of the first statement, so anything that statement opens comes after the check.
+      this.out.appendLeft(body.start + 1, tick);
+    } else {
+      this.open(body.start, `{${tick}`);
+      this.close(body.end, '}');
+    }
+  }
+
+  /**
+   * `const a = 1, {b} = o;` → `;(a = 1), ({b} = o);` with the names recorded. A `var` without an
+   * initialiser assigns nothing, so redeclaring a `var` keeps its value (as in Node); a `let` or
+   * `const` without one starts out `undefined` again, as a fresh binding would.
+   */
+  private rewriteDeclaration(node: EsNode, site: DeclarationSite): void {
+    const declarators = node.declarations as EsNode[];
+    const keepValue = node.kind === 'var';
+    for (const declarator of declarators)
+      collectPatternNames(declarator.id as EsNode, this.declared);
+
+    if (site === 'for-left') {
+      // `for (var x of xs)` → `for ((x) of xs)`; a pattern cannot take parentheses there.
+      const id = declarators[0].id as EsNode;
+      const parens = id.type === 'Identifier';
+      this.replace(node.start, id.start, parens ? '(' : '');
+      if (parens) this.close(id.end, ')');
+      return;
+    }
+
+    const lead = site === 'list' ? ';(' : '(';
+    this.replace(node.start, declarators[0].start, lead);
+    if (site !== 'for-init' && !this.js.slice(node.start, node.end).trimEnd().endsWith(';')) {
+      this.close(node.end, ';');
+    }
+    declarators.forEach((declarator, i) => {
+      if (i > 0) this.open(declarator.start, '(');
+      this.close(declarator.end, ')');
+      if (!declarator.init && !keepValue) this.close(declarator.end, ' = undefined');
+    });
+  }
 }
 
-/** `const a = 1, {b} = o;` → `;(a = 1), ({b} = o);` with the names recorded. */
-function rewriteDeclaration(node: EsNode, out: MagicString, declared: Set<string>): void {
-  const declarators = node.declarations as EsNode[];
-  out.overwrite(node.start, declarators[0].start, ';(');
-  declarators.forEach((declarator, i) => {
-    const id = declarator.id as EsNode;
-    collectPatternNames(id, declared);
-    if (!declarator.init) out.appendLeft(id.end, ' = undefined');
-    if (i > 0) out.prependRight(declarator.start, '(');
-    out.appendLeft(declarator.end, ')');
-  });
-  if (!out.original.slice(node.start, node.end).trimEnd().endsWith(';')) {
-    out.appendLeft(node.end, ';');
+function declarationSite(parent: EsNode, key: string): DeclarationSite {
+  if (parent.type === 'ForStatement' && key === 'init') return 'for-init';
+  if ((parent.type === 'ForInStatement' || parent.type === 'ForOfStatement') && key === 'left') {
+    return 'for-left';
   }
+  return STATEMENT_LISTS.has(parent.type) ? 'list' : 'single';
 }
 
 function collectPatternNames(pattern: EsNode, names: Set<string>): void {
@@ -147,37 +273,6 @@ function collectPatternNames(pattern: EsNode, names: Set<string>): void {
     case 'RestElement':
       collectPatternNames(pattern.argument as EsNode, names);
       break;
-  }
-}
-
-/** Adds the interrupt check to every loop body and around every await, at any depth. */
-function instrument(root: EsNode, out: MagicString): void {
-  visit(root, (node) => {
-    if (LOOP_TYPES.has(node.type)) {
-      const body = node.body as EsNode;
-      if (body.type === 'BlockStatement') {
-        out.appendLeft(body.start + 1, `${KERNEL_NAME}.tick();`);
-      } else {
-        out.prependRight(body.start, `{${KERNEL_NAME}.tick();`);
-        out.appendLeft(body.end, '}');
-      }
-    } else if (node.type === 'AwaitExpression') {
-      out.prependRight(node.start, `${KERNEL_NAME}.after(`);
-      out.appendLeft(node.end, ')');
-    }
-  });
-}
-
-function visit(node: EsNode, onNode: (node: EsNode) => void): void {
-  onNode(node);
-  for (const key of Object.keys(node)) {
-    if (key === 'loc') continue;
-    const value = node[key];
-    if (Array.isArray(value)) {
-      for (const child of value) if (isNode(child)) visit(child, onNode);
-    } else if (isNode(value)) {
-      visit(value, onNode);
-    }
   }
 }
 
