@@ -3,7 +3,10 @@
  *
  * Each run gets its own interrupt hooks: once a run is cancelled it stays cancelled, so code it
  * left behind (a callback, an orphaned async loop) stops at its next loop iteration or await
- * instead of running on into later cells.
+ * instead of running on into later cells. The price: a function that an interrupted cell defined
+ * is stopped too when a later cell calls it, until the defining cell runs again. A run that
+ * finished is never cancelled by the page's flag, so its functions keep working after an
+ * interrupt stopped them inside a later cell.
  */
 import { KernelInterrupt } from './cell-errors';
 import { rewriteCell, type RewrittenCell } from './rewrite';
@@ -27,7 +30,12 @@ export function compileCell(source: string, executionCount: number): CompiledCel
     `${rewritten.body}\n//# sourceURL=cell-${executionCount}.ts`,
   ) as (scope: object, hooks: InterruptHooks) => Promise<unknown>;
   return {
-    run: (scope, hooks) => fn(scope, hooks),
+    run: (scope, hooks) => {
+      const result = fn(scope, hooks);
+      const finished = () => hooks.finished?.();
+      result.then(finished, finished);
+      return result;
+    },
     declaredNames: rewritten.declaredNames,
     lineOffset: FUNCTION_HEADER_LINES + rewritten.wrapperLines,
   };
@@ -37,10 +45,13 @@ export function compileCell(source: string, executionCount: number): CompiledCel
 export interface InterruptHooks {
   tick(): void;
   after<T>(value: T): T;
+  /** The cell's own promise has settled; the code it defined may still run, called by later cells. */
+  finished?(): void;
 }
 
 export class RunControl implements InterruptHooks {
   private cancelledFlag = false;
+  private settled = false;
 
   /** `sharedFlag[0] === 1` means the page asked to interrupt (works even in synchronous loops). */
   constructor(private readonly sharedFlag: Int32Array | null) {}
@@ -53,11 +64,19 @@ export class RunControl implements InterruptHooks {
     this.cancelledFlag = true;
   }
 
+  finished(): void {
+    this.settled = true;
+  }
+
   tick(): void {
-    if (!this.cancelledFlag && this.sharedFlag && Atomics.load(this.sharedFlag, 0) === 1) {
-      this.cancelledFlag = true;
-    }
     if (this.cancelledFlag) throw new KernelInterrupt();
+    if (this.sharedFlag && Atomics.load(this.sharedFlag, 0) === 1) {
+      // The flag interrupts whatever runs now, including a loop in a function an earlier cell
+      // defined (whose checks go to that cell's control). Only a run still in progress stays
+      // cancelled: a finished cell's functions must work again once the flag is cleared.
+      if (!this.settled) this.cancelledFlag = true;
+      throw new KernelInterrupt();
+    }
   }
 
   after<T>(value: T): T {
