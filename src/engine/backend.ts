@@ -16,6 +16,14 @@ export interface DeviceBuffer {
   readonly bytes: number;
 }
 
+/**
+ * The host-held contents of a spilled buffer (see memory.ts, layer 4). Backends keep their own
+ * fields behind it; only the backend that made a block may restore or discard it.
+ */
+export interface HostBlock {
+  readonly bytes: number;
+}
+
 /** How a kernel sees a tensor: a buffer plus a strided layout, all counted in elements. */
 export interface View {
   readonly buffer: DeviceBuffer;
@@ -165,6 +173,18 @@ export interface Backend {
   synchronize(): Promise<void>;
   /** Gives pooled, unused memory back to the device. */
   emptyCache(): void;
+
+  /**
+   * Optional spilling (memory.ts, layer 4). `spill` takes ownership of the buffers and frees their
+   * device memory at once, keeping their contents, as they stand after all work enqueued before
+   * the call, in host memory; it returns one block per buffer, or null (owning nothing) when it
+   * cannot spill now. `restore` consumes a block and returns a device buffer holding its contents,
+   * seen by all work enqueued after the call even if the host copy is still on its way. `discard`
+   * forgets a block nobody will restore. Without them, step sweeps leave tensors on the device.
+   */
+  spill?(buffers: readonly DeviceBuffer[]): HostBlock[] | null;
+  restore?(block: HostBlock): DeviceBuffer;
+  discard?(block: HostBlock): void;
 
   /**
    * Fills a buffer from host data that is not ready yet (a read from another device). Work enqueued

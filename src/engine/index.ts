@@ -59,8 +59,10 @@ export {
   maxMemoryAllocated,
   memoryAllocated,
   memoryReserved,
+  memorySpilled,
   resetPeakMemoryStats,
   setMemoryLimit,
+  spillTraffic,
   synchronize,
 } from './devices/stats';
 

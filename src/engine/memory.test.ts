@@ -1,7 +1,13 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { noGrad } from './autograd';
 import type { Device } from './devices/device';
-import { memoryAllocated } from './devices/stats';
+import {
+  memoryAllocated,
+  memorySpilled,
+  setMemoryLimit,
+  spillTraffic,
+  synchronize,
+} from './devices/stats';
 import { setRootProvider, stepBoundary } from './memory';
 import * as ops from './ops';
 import { manualSeed } from './random';
@@ -27,9 +33,14 @@ function sgdStep(params: Tensor[], lr: number): void {
 async function trainMlp(
   device: Device,
   steps: number,
-): Promise<{ at10: number; atEnd: number; first: number; last: number }> {
+): Promise<{ at10: number; atEnd: number; first: number; last: number; heldOk: boolean }> {
   manualSeed(42);
   const o = { device };
+  // Held in a local only (no root sees it) and used every tenth step: spilled and restored again
+  // and again, its values must never change.
+  const held = ops.randn([64, 8], o);
+  const heldValues = Array.from(await held.data());
+  let heldOk = true;
   const x = ops.randn([32, 8], o);
   const y = ops.sum(ops.mul(x, 0.5), 1, true);
   const w1 = ops.mul(ops.randn([8, 16], o), 0.3).requiresGrad_();
@@ -47,9 +58,13 @@ async function trainMlp(
     if (step === 1) first = await loss.item();
     if (step === steps) last = await loss.item();
     sgdStep([w1, b1, w2, b2], 0.05);
+    if (step % 10 === 5) ops.add(held, 0);
+    if (step % 250 === 5) {
+      heldOk &&= Array.from(await held.data()).every((v, i) => v === heldValues[i]);
+    }
     if (step === 10) at10 = memoryAllocated(device);
   }
-  return { at10, atEnd: memoryAllocated(device), first, last };
+  return { at10, atEnd: memoryAllocated(device), first, last, heldOk };
 }
 
 describe.each(devices.map((d) => [d.name, d] as const))(
@@ -57,9 +72,15 @@ describe.each(devices.map((d) => [d.name, d] as const))(
   (_, device) => {
     it('1000 training steps of an MLP keep memoryAllocated flat', async () => {
       const before = memoryAllocated(device);
-      const { at10, atEnd, first, last } = await trainMlp(device, 1000);
+      const traffic = spillTraffic(device);
+      const { at10, atEnd, first, last, heldOk } = await trainMlp(device, 1000);
       expect(at10).toBeGreaterThan(before);
       expect(atEnd).toBe(at10);
+      expect(heldOk).toBe(true);
+      // The held tensor went to the host and came back about once every ten steps.
+      expect(spillTraffic(device).restored - traffic.restored).toBeGreaterThanOrEqual(
+        99 * 64 * 8 * 4,
+      );
       expect(last).toBeLessThan(first * 0.2);
     });
 
@@ -103,13 +124,17 @@ describe.each(devices.map((d) => [d.name, d] as const))(
   },
 );
 
-describe('step sweeps', () => {
-  const device = devices[0];
+/** A tensor of seeded random values and its float64-exact host copy, to compare after spills. */
+async function randomHeld(device: Device, shape: number[]): Promise<[Tensor, number[]]> {
+  const t = ops.randn(shape, { device });
+  return [t, Array.from(await t.data())];
+}
 
-  it('release old unused tensors with a clear error, keep used, kept and rooted ones', () => {
+describe.each(devices.map((d) => [d.name, d] as const))('step sweeps on %s', (_, device) => {
+  it('spill old unused tensors to the host and bring them back exactly; keep used, kept and rooted ones', async () => {
     const scope: Record<string, unknown> = {};
     setRootProvider(() => [scope]);
-    const unused = ops.ones([3], { device });
+    const [unused, unusedValues] = await randomHeld(device, [5, 7]);
     const usedEveryStep = ops.ones([3], { device });
     const kept = ops.ones([3], { device }).keep();
     scope.rooted = ops.ones([3], { device });
@@ -118,24 +143,49 @@ describe('step sweeps', () => {
       ops.add(usedEveryStep, 1);
       stepBoundary();
     }
-    expect(() => ops.add(unused, 1)).toThrow(
-      'released automatically at the end of a training step',
-    );
-    expect(() => ops.add(unused, 1)).toThrow('.keep()');
-    expect(() => ops.add(usedEveryStep, 1)).not.toThrow();
-    expect(() => ops.add(kept, 1)).not.toThrow();
-    expect(() => ops.add(scope.rooted as Tensor, 1)).not.toThrow();
+    await synchronize(device);
+    expect(unused.res.storage.spilled).toBe(true);
+    for (const t of [usedEveryStep, kept, scope.rooted as Tensor]) {
+      expect(t.res.storage.spilled).toBe(false);
+    }
     const nested = (scope.nested as { list: Map<string, Tensor>[] }).list[0].get('t') as Tensor;
-    expect(() => ops.add(nested, 1)).not.toThrow();
+    expect(nested.res.storage.spilled).toBe(false);
+    // Its next use brings it back: same values, device memory again, nothing left on the host.
+    const allocated = memoryAllocated(device);
+    const spilled = memorySpilled(device);
+    const doubled = ops.mul(unused, 2);
+    expect(unused.res.storage.spilled).toBe(false);
+    expect(spilled - memorySpilled(device)).toBe(5 * 7 * 4);
+    expect(memoryAllocated(device) - allocated).toBe(2 * 5 * 7 * 4);
+    expect(Array.from(await unused.data())).toEqual(unusedValues);
+    expect(Array.from(await doubled.data())).toEqual(unusedValues.map((v) => v * 2));
   });
 
-  it('a tensor survives the boundary that closes the step it was made in', async () => {
-    const t = ops.ones([2], { device });
+  it('a tensor stays on the device through the boundary that closes its step, then moves', async () => {
+    const [t, values] = await randomHeld(device, [4]);
     stepBoundary();
-    expect(Array.from(await t.data())).toEqual([1, 1]);
+    expect(t.res.storage.spilled).toBe(false);
     stepBoundary();
-    stepBoundary();
-    expect(t.isDisposed).toBe(true);
+    expect(t.res.storage.spilled).toBe(true);
+    expect(t.isDisposed).toBe(false);
+    // Reading it back (not an op) brings it back too.
+    expect(Array.from(await t.data())).toEqual(values);
+  });
+
+  it('views, in-place updates and gradients of spilled tensors see the right values', async () => {
+    const [base, values] = await randomHeld(device, [3, 4]);
+    const view = ops.reshape(base, [12]);
+    const w = ops.randn([4], { device, requiresGrad: true });
+    const wValues = Array.from(await w.data());
+    for (let i = 0; i < 3; i++) stepBoundary();
+    expect(base.res.storage.spilled).toBe(true);
+    view.add_(1); // an in-place write through a view restores the shared memory first
+    expect(Array.from(await base.data())).toEqual(values.map((v) => Math.fround(v + 1)));
+    const loss = ops.sum(ops.mul(w, 3));
+    for (let i = 0; i < 3; i++) stepBoundary();
+    loss.backward(); // the graph's saved tensors were spilled with it
+    expect(Array.from(await (w.grad as Tensor).data())).toEqual([3, 3, 3, 3]);
+    expect(Array.from(await w.data())).toEqual(wValues);
   });
 
   it('the gradient of a surviving parameter survives', async () => {
@@ -143,6 +193,28 @@ describe('step sweeps', () => {
     ops.sum(ops.mul(w, 3)).backward();
     for (let i = 0; i < 5; i++) stepBoundary();
     expect(Array.from(await (w.grad as Tensor).data())).toEqual([3, 3]);
+  });
+
+  it('a spilled tensor that does not fit under the limit stays spilled and usable', async () => {
+    const [held, values] = await randomHeld(device, [256]);
+    for (let i = 0; i < 3; i++) stepBoundary();
+    expect(held.res.storage.spilled).toBe(true);
+    setMemoryLimit(device, memoryAllocated(device) + 512);
+    const filler = ops.zeros([100], { device });
+    try {
+      expect(() => ops.add(held, 1)).toThrow(
+        new RegExp(
+          `Out of memory on ${device.name}: tried to allocate 1\\.00 KiB \\(1024 bytes\\)`,
+        ),
+      );
+      expect(held.res.storage.spilled).toBe(true);
+    } finally {
+      setMemoryLimit(device, null);
+    }
+    filler.dispose();
+    expect(Array.from(await ops.add(held, 1).data())).toEqual(
+      values.map((v) => Math.fround(v + 1)),
+    );
   });
 });
 

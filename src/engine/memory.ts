@@ -2,40 +2,50 @@
  * Tensor lifetimes without `dispose` in user code.
  *
  * JS has no destructors and a FinalizationRegistry runs far too late for GPU memory, yet a training
- * loop repeated thousands of times must not grow device memory. Lifetimes are therefore layered:
+ * loop repeated thousands of times must not grow device memory — and no tensor a program can still
+ * reach may ever be lost. Lifetimes are therefore layered:
  *  1. Storage is reference counted (views share it); `dispose()` and `tidy(fn)` release eagerly.
  *  2. Composed ops and backward run inside internal scopes: temporaries that do not escape are
  *     released as soon as the op returns.
  *  3. The autograd graph holds its own handles on saved tensors and drops them after backward
  *     (unless retainGraph), or as soon as no live tensor can reach that part of the graph.
- *  4. Step sweeps: optimizers, data loaders and fit loops call `stepBoundary()`. Tensors carry the
- *     generation they were made in; at a boundary a tensor is released when it is at least two
- *     generations old, not persistent (`keep()`: parameters, optimizer state, datasets), not used
- *     as an op input since the previous boundary, not the gradient of a surviving tensor, and not
- *     reachable from the host's roots (`setRootProvider`, e.g. the notebook's globals). What is
- *     released becomes a tombstone whose later use throws an error that says what happened.
- *  5. A FinalizationRegistry frees whatever becomes unreachable everywhere else.
- *  6. Device memory accounting counts live storages only, so `memoryAllocated` is exact.
+ *  4. Step sweeps: optimizers, data loaders and fit loops call `stepBoundary()`. JavaScript cannot
+ *     tell whether a local variable, a closure, a `#private` field or a generator still holds a
+ *     tensor, so a sweep never destroys anything a program might hold: it *moves* memory. Each
+ *     storage records the step it was last used in; at a boundary, storages untouched for the last
+ *     two steps (created before the closing step and unused in it), shared by no persistent tensor
+ *     (`keep()`: parameters, optimizer state, datasets) and by no tensor reachable from the host's
+ *     roots (`setRootProvider`: the notebook's globals) are spilled to host memory: the backend
+ *     copies their bytes out (WebGPU: one copy into one staging buffer per sweep, mapped later;
+ *     CPU: the memory simply changes accounts, no copy) and frees their device memory at once, in
+ *     the same synchronous step, so even a loop that never awaits stays flat. A spilled tensor is
+ *     used like any other: its next use brings its bytes back (`Storage.buffer`), under the device's
+ *     limit. Candidates whose Tensor object the garbage collector has already taken are released.
+ *  5. A FinalizationRegistry frees whatever becomes unreachable everywhere else, spilled host
+ *     copies included: the garbage collector sees their bytes, so host memory is bounded by what
+ *     the program really holds.
+ *  6. Device memory accounting counts live device storages only, so `memoryAllocated` is exact;
+ *     spilled bytes are counted apart (`memorySpilled`), and a limit applies to device bytes.
+ *
+ * Cost: a training step's forward activations that the program dropped are spilled once, one step
+ * later, unless the garbage collector got to them first (see bench/RESULTS.md for what that costs
+ * and how many bytes move). A value held and used again pays one upload per use after a spill.
  */
 import type { Node } from './autograd';
-import type { Storage } from './storage';
+import { Storage } from './storage';
 import type { Tensor } from './tensor';
 
-export type ReleaseReason = 'disposed' | 'tidy' | 'step' | 'graph' | 'collected';
+export type ReleaseReason = 'disposed' | 'tidy' | 'graph' | 'collected';
 
 /** What a tensor owns, kept apart from the Tensor object so a finalizer can release it. */
 export interface TensorResources {
   storage: Storage;
   /** The autograd node that produced the tensor (its grad_fn). */
   node: Node | null;
-  generation: number;
-  lastUsed: number;
   persistent: boolean;
   /** Autograd's own handle on a saved tensor: owned by its node, never swept. */
   internal: boolean;
   released: ReleaseReason | null;
-  /** Set on a `.grad` tensor: the resources of the tensor it is the gradient of. */
-  gradOf: TensorResources | null;
 }
 
 let generation = 0;
@@ -57,12 +67,9 @@ export function newResources(storage: Storage, internal: boolean): TensorResourc
   return {
     storage,
     node: null,
-    generation,
-    lastUsed: generation,
     persistent: false,
     internal,
     released: null,
-    gradOf: null,
   };
 }
 
@@ -88,12 +95,6 @@ export function releaseResources(res: TensorResources, reason: ReleaseReason): v
 
 export function releasedMessage(reason: ReleaseReason): string {
   switch (reason) {
-    case 'step':
-      return (
-        'This tensor was released automatically at the end of a training step (optimizer.step(), ' +
-        'a new DataLoader batch or fit call stepBoundary()): nothing had used it for two steps and ' +
-        'no notebook variable held it. Call .keep() on a tensor to hold it across training steps.'
-      );
     case 'tidy':
       return (
         'This tensor was created inside tidy() and released when tidy() returned. Return it from ' +
@@ -114,12 +115,13 @@ export function releasedMessage(reason: ReleaseReason): string {
 /** Marks a tensor as an op input now; throws if it has been released. */
 export function touch(res: TensorResources): void {
   if (res.released !== null) throw new Error(releasedMessage(res.released));
-  res.lastUsed = generation;
+  res.storage.lastUsed = generation;
 }
 
-/** Persistent tensors (parameters, optimizer state, datasets) are never swept. */
+/** Persistent tensors (parameters, optimizer state, datasets) stay on their device. */
 export function keep(res: TensorResources): void {
   res.persistent = true;
+  res.storage.pinned = true;
   live.delete(res);
 }
 
@@ -245,35 +247,42 @@ export function setTensorCheck(check: (v: unknown) => v is Tensor): void {
 }
 
 /**
- * The end of a training step. Releases tensors that are at least two generations old, unused since
- * the previous boundary, not persistent and not reachable from the roots; then starts a new one.
+ * The end of a training step: spills storages untouched for two steps that nothing persistent or
+ * rooted shares, releases candidates the garbage collector has taken, and starts a new step.
  */
 export function stepBoundary(): void {
   const closing = generation;
   const candidates: [TensorResources, WeakRef<Tensor>][] = [];
   for (const entry of live) {
-    const res = entry[0];
-    if (res.persistent || res.generation > closing - 1 || res.lastUsed >= closing) continue;
+    const storage = entry[0].storage;
+    if (storage.pinned || storage.spilled || storage.lastUsed >= closing) continue;
     candidates.push(entry);
   }
   if (candidates.length > 0) {
-    const reachable = tensorCheck ? reachableTensors(tensorCheck) : new Set<Tensor>();
-    const doomed = new Set<TensorResources>();
+    const rooted = new Set<Storage>();
+    if (tensorCheck) for (const t of reachableTensors(tensorCheck)) rooted.add(t.res.storage);
+    const toSpill = new Set<Storage>();
     for (const [res, ref] of candidates) {
-      const tensor = ref.deref();
-      if (tensor === undefined || !reachable.has(tensor)) doomed.add(res);
+      if (ref.deref() === undefined) releaseResources(res, 'collected');
+      else if (!rooted.has(res.storage)) toSpill.add(res.storage);
     }
-    for (const res of [...doomed]) {
-      const owner = res.gradOf;
-      // The gradient of a surviving tensor lives as long as that tensor holds it.
-      if (owner && owner.released === null && !doomed.has(owner)) doomed.delete(res);
-    }
-    for (const res of doomed) releaseResources(res, 'step');
+    Storage.spillAll(toSpill);
   }
   generation++;
 }
 
-/** Counts for tests and diagnostics. */
-export function memoryStats(): { liveTensors: number; generation: number; openScopes: number } {
-  return { liveTensors: live.size, generation, openScopes: scopes.length };
+/**
+ * Counts for tests and diagnostics. `liveTensors` counts user-visible tensors not yet collected,
+ * spilled ones included (the garbage collector decides when those go); `deviceTensors` those
+ * whose memory is on their device.
+ */
+export function memoryStats(): {
+  liveTensors: number;
+  deviceTensors: number;
+  generation: number;
+  openScopes: number;
+} {
+  let deviceTensors = 0;
+  for (const res of live.keys()) if (!res.storage.spilled) deviceTensors++;
+  return { liveTensors: live.size, deviceTensors, generation, openScopes: scopes.length };
 }

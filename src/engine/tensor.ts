@@ -184,10 +184,6 @@ export class Tensor {
             `tensor has shape ${JSON.stringify(this.shape)} on ${this.device}`,
         );
       }
-      value.res.gradOf = this.res;
-    }
-    if (this.gradTensor && this.gradTensor !== value && this.gradTensor.res.gradOf === this.res) {
-      this.gradTensor.res.gradOf = null;
     }
     this.gradTensor = value;
   }

@@ -30,7 +30,14 @@ function fakeHooks() {
   const hooks: DeviceHooks = {
     report: () => report(state.logical),
     memory: (): MemorySnapshot[] => [
-      { device: 'gpu:0', inUse: state.inUse, peak: state.inUse, limit: 1024, pooled: state.pooled },
+      {
+        device: 'gpu:0',
+        inUse: state.inUse,
+        peak: state.inUse,
+        limit: 1024,
+        pooled: state.pooled,
+        spilled: 0,
+      },
     ],
     emptyCache: () => {
       state.pooled = 0;

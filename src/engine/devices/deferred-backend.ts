@@ -11,6 +11,7 @@ import type {
   DType,
   DeviceBuffer,
   GemmOptions,
+  HostBlock,
   OutView,
   Pool2dGeometry,
   RandomParams,
@@ -119,6 +120,22 @@ export class DeferredBackend<T extends Backend = Backend> implements Backend {
         backend.read(this.real(buffer), dtype, offset, length).then(resolve, reject);
       });
     });
+  }
+
+  /** Spills only once the real backend exists (until then its buffers are placeholders). */
+  spill(buffers: readonly DeviceBuffer[]): HostBlock[] | null {
+    if (!this.backend?.spill) return null;
+    return this.backend.spill(buffers.map((b) => this.real(b)));
+  }
+
+  restore(block: HostBlock): DeviceBuffer {
+    if (this.failure) throw this.failure;
+    if (!this.backend?.restore) throw new Error('restore: this backend never spilled');
+    return this.backend.restore(block);
+  }
+
+  discard(block: HostBlock): void {
+    this.backend?.discard?.(block);
   }
 
   async synchronize(): Promise<void> {

@@ -3,7 +3,7 @@
  * kernels, and the memory account every allocation on it passes through. Logical GPUs are simply
  * several Devices, each with its own backend instance (its own GPUDevice) and limit.
  */
-import type { Backend, DeviceBuffer } from '../backend';
+import type { Backend, DeviceBuffer, HostBlock } from '../backend';
 import type { DeviceKind } from './device-name';
 import { lostBackend } from './lost-backend';
 import { MemoryAccount } from './memory-account';
@@ -56,6 +56,37 @@ export class Device {
   free(buffer: DeviceBuffer, bytes: number): void {
     this.memory.free(bytes);
     this.currentBackend.release(buffer);
+  }
+
+  /**
+   * Moves buffers' contents to host memory and frees their device bytes (memory.ts, layer 4);
+   * null when this device cannot spill (no spilling backend, lost, or not opened yet).
+   */
+  spill(buffers: readonly DeviceBuffer[], bytes: readonly number[]): HostBlock[] | null {
+    if (this.lostReason !== null || !this.currentBackend.spill) return null;
+    const blocks = this.currentBackend.spill(buffers);
+    if (blocks !== null) for (const b of bytes) this.memory.spill(b);
+    return blocks;
+  }
+
+  /** Brings a spilled block back as device memory, within the limit (or throws, keeping it). */
+  restore(block: HostBlock, bytes: number): DeviceBuffer {
+    const backend = this.currentBackend;
+    if (!backend.restore) throw new Error(`${this.name} cannot restore spilled memory`);
+    this.memory.restore(bytes);
+    try {
+      return backend.restore(block);
+    } catch (error) {
+      this.memory.free(bytes);
+      this.memory.spilled += bytes;
+      this.memory.restoredTotal -= bytes;
+      throw error;
+    }
+  }
+
+  discard(block: HostBlock, bytes: number): void {
+    this.memory.forgetSpilled(bytes);
+    this.currentBackend.discard?.(block);
   }
 
   /** From now on every use of this device fails with a DeviceLostError naming the reason. */

@@ -18,7 +18,8 @@ export class DeviceLostError extends Error {
   }
 }
 
-const QUIET = new Set<PropertyKey>(['release', 'emptyCache']);
+// Spilled blocks of a lost device are simply forgotten; nothing is spilled from it.
+const QUIET = new Set<PropertyKey>(['release', 'emptyCache', 'discard']);
 const ASYNC = new Set<PropertyKey>(['read', 'synchronize']);
 
 export function lostBackend(device: string, reason: string): Backend {
@@ -27,6 +28,7 @@ export function lostBackend(device: string, reason: string): Backend {
     get(_target, property) {
       if (property === 'kind') return 'webgpu';
       if (property === 'then') return undefined;
+      if (property === 'spill') return () => null;
       if (QUIET.has(property)) return () => {};
       if (ASYNC.has(property)) return () => Promise.reject(error);
       return () => {

@@ -30,8 +30,14 @@ export class DeviceMemoryError extends Error {
 }
 
 export class MemoryAccount {
+  /** Device bytes held by live storages; the limit applies to this figure alone. */
   inUse = 0;
   peak = 0;
+  /** Bytes of this device's tensors spilled to host memory (memory.ts, layer 4). */
+  spilled = 0;
+  /** Bytes ever spilled and restored, for measuring what the lifetime rules cost. */
+  spilledTotal = 0;
+  restoredTotal = 0;
   /** Bytes; null means no limit. */
   limit: number | null = null;
 
@@ -48,6 +54,25 @@ export class MemoryAccount {
 
   free(bytes: number): void {
     this.inUse -= bytes;
+  }
+
+  /** Device bytes that moved to the host. */
+  spill(bytes: number): void {
+    this.inUse -= bytes;
+    this.spilled += bytes;
+    this.spilledTotal += bytes;
+  }
+
+  /** Host bytes coming back to the device: claimed like an allocation, so the limit holds. */
+  restore(bytes: number): void {
+    this.reserve(bytes);
+    this.spilled -= bytes;
+    this.restoredTotal += bytes;
+  }
+
+  /** Host bytes nobody holds any more. */
+  forgetSpilled(bytes: number): void {
+    this.spilled -= bytes;
   }
 
   resetPeak(): void {

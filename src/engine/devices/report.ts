@@ -63,6 +63,8 @@ export interface MemorySnapshot {
   limit: number | null;
   /** Bytes of freed buffers kept for reuse (returned by emptyCache). */
   pooled: number;
+  /** Bytes of this device's tensors moved to host memory by step sweeps (see memory.ts). */
+  spilled: number;
 }
 
 export function deviceReport(): DeviceReport {
@@ -117,5 +119,6 @@ export function memorySnapshot(): MemorySnapshot[] {
     peak: d.memory.peak,
     limit: d.memory.limit,
     pooled: d.lostReason === null ? pooledBytes(d) : 0,
+    spilled: d.memory.spilled,
   }));
 }

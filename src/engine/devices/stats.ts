@@ -13,6 +13,20 @@ export function memoryAllocated(device?: DeviceSpec | Device): number {
   return resolve(device).memory.inUse;
 }
 
+/**
+ * Bytes of the device's tensors that step sweeps moved to host memory (unused for two steps; each
+ * comes back on its next use). Not part of memoryAllocated: they take no device memory.
+ */
+export function memorySpilled(device?: DeviceSpec | Device): number {
+  return resolve(device).memory.spilled;
+}
+
+/** Bytes spilled to the host and restored from it since the device was made (for measuring). */
+export function spillTraffic(device?: DeviceSpec | Device): { spilled: number; restored: number } {
+  const m = resolve(device).memory;
+  return { spilled: m.spilledTotal, restored: m.restoredTotal };
+}
+
 /** Bytes held by live tensors plus freed buffers pooled for reuse (what emptyCache returns). */
 export function memoryReserved(device?: DeviceSpec | Device): number {
   const d = resolve(device);

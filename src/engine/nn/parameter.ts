@@ -41,6 +41,8 @@ export function adoptStorage(target: Tensor, source: Tensor): void {
   const previous = target.res.storage;
   if (next === previous) return;
   next.retain();
+  // The new memory is a parameter's now: pinned on its device like the memory it replaces.
+  if (target.res.persistent) next.pinned = true;
   target.res.storage = next;
   previous.release();
 }

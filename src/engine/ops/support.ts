@@ -4,7 +4,7 @@
  */
 import type { DType, View } from '../backend';
 import type { Device } from '../devices/device';
-import { runScoped, touch } from '../memory';
+import { currentGeneration, runScoped, touch } from '../memory';
 import { broadcastStrides, contiguousStrides, numel, type Shape } from '../shape';
 import { Storage } from '../storage';
 import { Tensor } from '../tensor';
@@ -32,7 +32,7 @@ export function broadcastView(t: Tensor, shape: Shape): View {
 
 /** A new contiguous tensor whose memory is allocated (through the device's accounting). */
 export function emptyTensor(device: Device, dtype: DType, shape: Shape): Tensor {
-  const storage = Storage.allocate(device, dtype, numel(shape));
+  const storage = Storage.allocate(device, dtype, numel(shape), currentGeneration());
   return new Tensor(storage, shape, contiguousStrides(shape), 0, dtype);
 }
 

@@ -215,7 +215,7 @@ describe.each(devices.map((d) => [d.name, d] as const))('memory on %s', (_, devi
         step++;
         if (step === 10 || step === 300) {
           samples.push(memoryAllocated(device));
-          live.push(memoryStats().liveTensors);
+          live.push(memoryStats().deviceTensors);
         }
         if (step === 300) {
           lastLoss = await loss.item();

@@ -1,7 +1,9 @@
 /**
  * One bar per device (`memory-bar`): bytes held by live tensors against the device's limit, with
  * the pooled (cached) bytes beside them and a mark at the peak. Without a limit the bar is scaled
- * to what the device has used, and `data-limit-bytes` is empty.
+ * to what the device has used, and `data-limit-bytes` is empty. Bytes of tensors that step sweeps
+ * moved to host memory (unused for two steps; brought back on their next use) are shown as a
+ * figure, not on the bar: they no longer take device memory.
  */
 import type { MemorySnapshot } from '../../kernel/protocol';
 import { formatBytes } from './format-bytes';
@@ -11,7 +13,7 @@ function percent(part: number, whole: number): string {
 }
 
 function MemoryBar({ snapshot }: { snapshot: MemorySnapshot }) {
-  const { device, inUse, peak, limit, pooled } = snapshot;
+  const { device, inUse, peak, limit, pooled, spilled } = snapshot;
   const scale = limit ?? Math.max(peak, inUse + pooled, 1);
   return (
     <li
@@ -22,6 +24,7 @@ function MemoryBar({ snapshot }: { snapshot: MemorySnapshot }) {
       data-limit-bytes={limit ?? ''}
       data-peak-bytes={peak}
       data-pooled-bytes={pooled}
+      data-spilled-bytes={spilled}
     >
       <div className="memory-bar-label">
         <span className="memory-bar-device">{device}</span>
@@ -45,7 +48,10 @@ function MemoryBar({ snapshot }: { snapshot: MemorySnapshot }) {
         {peak > 0 && <div className="memory-bar-peak" style={{ left: percent(peak, scale) }} />}
       </div>
       <div className="memory-bar-detail muted">
-        peak {formatBytes(peak)} · cached {formatBytes(pooled)}
+        peak {formatBytes(peak)} · cached {formatBytes(pooled)} ·{' '}
+        <span title="Tensors unused for two training steps, moved to host memory until their next use">
+          on host {formatBytes(spilled)}
+        </span>
       </div>
     </li>
   );

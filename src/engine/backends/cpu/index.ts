@@ -18,6 +18,7 @@ import type {
   View,
   GemmOptions,
   AdamStep,
+  HostBlock,
 } from '../../backend';
 import { randomFill } from '../../random';
 import { CpuBuffer, arrayOf, asCpuBuffer } from './buffer';
@@ -38,6 +39,19 @@ import {
 import { softmaxCrossEntropyKernel } from './softmax-cross-entropy';
 
 export { CpuBuffer };
+
+class CpuHostBlock implements HostBlock {
+  constructor(readonly buffer: CpuBuffer) {}
+  get bytes(): number {
+    return this.buffer.bytes;
+  }
+}
+
+function hostBlockOf(block: HostBlock): CpuHostBlock {
+  if (!(block instanceof CpuHostBlock))
+    throw new Error("CPU backend was handed another backend's host block");
+  return block;
+}
 
 export class CpuBackend implements Backend {
   readonly kind = 'cpu' as const;
@@ -88,6 +102,23 @@ export class CpuBackend implements Backend {
     // While work is queued (behind a copy still on its way) a kernel may yet touch the buffer: it
     // is left to the garbage collector then, and reused only when released with the queue empty.
     if (this.pending === null && buffer instanceof CpuBuffer) this.pool.give(buffer);
+  }
+
+  /**
+   * The CPU's device memory already is host memory: a spilled buffer simply leaves the device's
+   * account (the Device moves its bytes to the host figure) and is kept as it is, so spilling and
+   * restoring copy nothing. Queued kernels that still write it write the same memory.
+   */
+  spill(buffers: readonly DeviceBuffer[]): HostBlock[] {
+    return buffers.map((buffer) => new CpuHostBlock(asCpuBuffer(buffer)));
+  }
+
+  restore(block: HostBlock): DeviceBuffer {
+    return hostBlockOf(block).buffer;
+  }
+
+  discard(block: HostBlock): void {
+    this.release(hostBlockOf(block).buffer);
   }
 
   write(buffer: DeviceBuffer, data: TypedArray): void {

@@ -9,6 +9,7 @@ import type {
   Conv2dGeometry,
   DType,
   GemmOptions,
+  HostBlock,
   AdamStep,
   DeviceBuffer,
   OutView,
@@ -45,6 +46,7 @@ import { random } from './random';
 import { reduce } from './reduce';
 import { softmax } from './softmax';
 import { softmaxCrossEntropy } from './softmax-cross-entropy';
+import { hostBlockOf, spillBuffers } from './spill';
 import type { KernelOverrides } from './variants';
 
 export type { KernelOverrides, MatmulVariant, RowMode } from './variants';
@@ -131,6 +133,38 @@ export class WebGPUBackend implements Backend {
     const owned = unwrap(buffer);
     owned.released = true;
     this.pool.recycle(owned.gpu);
+  }
+
+  spill(buffers: readonly DeviceBuffer[]): HostBlock[] {
+    return spillBuffers(
+      {
+        device: this.device,
+        queue: this.ctx.queue,
+        staging: this.staging,
+        release: (buffer) => this.release(buffer),
+      },
+      buffers,
+    );
+  }
+
+  restore(block: HostBlock): DeviceBuffer {
+    const host = hostBlockOf(block);
+    const buffer = this.allocate(host.bytes);
+    if (host.data !== null) this.write(buffer, new Float32Array(host.data));
+    else
+      this.writeAsync(
+        buffer,
+        host.arrived.then((data) => new Float32Array(data)),
+      );
+    host.data = null;
+    host.restored = true;
+    return buffer;
+  }
+
+  discard(block: HostBlock): void {
+    const host = hostBlockOf(block);
+    host.data = null;
+    host.discarded = true;
   }
 
   write(buffer: DeviceBuffer, data: TypedArray): void {
