@@ -13,6 +13,8 @@ const appPort = 4398;
 const engines = process.argv.find((a) => a.startsWith('--engines='))?.slice(10);
 const caseFilter = process.argv.find((a) => a.startsWith('--cases='))?.slice(8);
 const skipPageLoad = process.argv.includes('--no-page-load');
+// A partial run (--cases, --engines) can write elsewhere and leave the full results alone.
+const outFile = process.argv.find((a) => a.startsWith('--out='))?.slice(6) ?? 'bench/RESULTS.md';
 
 mkdirSync('bench/public/tfjs-wasm', { recursive: true });
 const wasmDir = 'node_modules/@tensorflow/tfjs-backend-wasm/dist';
@@ -82,8 +84,8 @@ try {
     printed = state.results.length;
     if (state.done) {
       state.pageLoad = skipPageLoad ? null : await measurePageLoad(browser);
-      writeFileSync('bench/RESULTS.md', report(state));
-      console.log('wrote bench/RESULTS.md');
+      writeFileSync(outFile, report(state));
+      console.log(`wrote ${outFile}`);
       break;
     }
     await new Promise((r) => setTimeout(r, 2000));

@@ -84,6 +84,14 @@ export function casesFor(engine: EngineName): CaseRequest[] {
     engine === 'ours-webgpu'
       ? [
           {
+            name: 'spill-1000',
+            flops: 0,
+            params: { steps: 1000, points: 100_000 },
+            warmup: 0,
+            repeats: 1,
+            budgetMs: 1,
+          },
+          {
             name: 'memory-1000',
             flops: 0,
             params: { steps: 1000 },

@@ -5,7 +5,12 @@
  */
 import type { Device } from '../../../src/engine/devices/device';
 import { addGpuDevice, cpu } from '../../../src/engine/devices/registry';
-import { memoryAllocated, synchronize } from '../../../src/engine/devices/stats';
+import {
+  memoryAllocated,
+  memorySpilled,
+  spillTraffic,
+  synchronize,
+} from '../../../src/engine/devices/stats';
 import { describeAdapter } from '../../../src/engine/devices/webgpu-factory';
 import { createWebGPUBackend, type WebGPUBackend } from '../../../src/engine/backends/webgpu';
 import { wasmGemm } from '../../../src/engine/backends/cpu/wasm-gemm';
@@ -73,6 +78,28 @@ function trainer(net: Net, loss: Loss, x: Tensor, y: Tensor, lr = 1e-3): () => P
   };
 }
 
+/**
+ * What the lifetime rules moved (memory.ts, layer 4): bytes spilled to the host and restored per
+ * step over the runs since the case was set up, warm-ups included.
+ */
+function spillNote(device: Device): (() => string) & { count(): void } {
+  const start = spillTraffic(device);
+  let steps = 0;
+  const kib = (bytes: number) => `${(bytes / 1024).toFixed(1)} KiB`;
+  return Object.assign(
+    () => {
+      const now = spillTraffic(device);
+      const per = (bytes: number) => kib(bytes / Math.max(1, steps));
+      return (
+        `spilled ${per(now.spilled - start.spilled)}/step, restored ` +
+        `${per(now.restored - start.restored)}/step over ${steps} steps; on host now ` +
+        `${kib(memorySpilled(device))}`
+      );
+    },
+    { count: () => void steps++ },
+  );
+}
+
 export async function oursCases(kind: 'webgpu' | 'cpu'): Promise<Record<string, CaseSetup>> {
   let device: Device;
   let backend: WebGPUBackend | null = null;
@@ -120,11 +147,14 @@ export async function oursCases(kind: 'webgpu' | 'cpu'): Promise<Record<string, 
       const x = ops.randn([batch, 1, 28, 28], on).keep();
       const y = ops.cast(ops.mul(ops.rand([batch], on), 9.99), 'int32').keep();
       const step = trainer(net, new nn.CrossEntropyLoss() as unknown as Loss, x, y);
+      const spills = spillNote(device);
       return {
         run: async () => {
           await step();
+          spills.count();
           await tuned();
         },
+        note: spills,
       };
     },
     'text-step': async ({ batch }) => {
@@ -148,11 +178,32 @@ export async function oursCases(kind: 'webgpu' | 'cpu'): Promise<Record<string, 
       const w = ops.fromData([[2], [-3.4]], on);
       const y = ops.add(ops.add(ops.matmul(x, w), 4.2), noise).keep();
       const step = trainer(net, new nn.MSELoss() as unknown as Loss, x, y, 0.03);
+      const spills = spillNote(device);
       return {
         run: async () => {
           await step();
+          spills.count();
           await tuned();
         },
+        note: spills,
+      };
+    },
+    'spill-1000': async ({ steps, points }) => {
+      // The linear-regression step 1000 times: what the step sweeps move over a long loop.
+      const net = new nn.Linear(2, 1) as unknown as Net;
+      net.to(device);
+      const x = ops.randn([points, 2], on).keep();
+      const y = ops.add(ops.matmul(x, ops.fromData([[2], [-3.4]], on)), 4.2).keep();
+      const step = trainer(net, new nn.MSELoss() as unknown as Loss, x, y, 0.03);
+      const spills = spillNote(device);
+      return {
+        run: async () => {
+          for (let i = 0; i < steps; i++) {
+            await step();
+            spills.count();
+          }
+        },
+        note: spills,
       };
     },
     'memory-1000': async ({ steps }) => {
