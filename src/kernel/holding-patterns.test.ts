@@ -14,8 +14,8 @@ import { setRootProvider, spillTraffic } from '../engine';
 import type { Device } from '../engine/devices/device';
 import { testDevices } from '../engine/testing/devices';
 import { setTrainingOutput } from '../engine/training';
-import type { CellOutput, DoneEvent, WorkerEvent } from './protocol';
-import { KernelSession } from './session';
+import type { CellOutput } from './protocol';
+import { startTestSession } from './testing/session-harness';
 
 const devices = await testDevices();
 
@@ -236,39 +236,25 @@ await run();`,
 ];
 
 function startSession(device: Device) {
-  const events: WorkerEvent[] = [];
-  const waiters: Array<{ cellId: string; resolve: (e: DoneEvent) => void }> = [];
-  const session = new KernelSession(
-    (event) => {
-      events.push(event);
-      if (event.type === 'done') {
-        for (const w of waiters.filter((x) => x.cellId === event.cellId)) w.resolve(event);
-      }
+  const kernel = startTestSession(async () => ({
+    info: { backend: 'cpu', adapter: null, cooperativeInterrupt: false },
+    globals: {
+      ...api,
+      dev: device.name,
+      restoredBytes: () => spillTraffic(device).restored,
     },
-    async () => ({
-      info: { backend: 'cpu', adapter: null, cooperativeInterrupt: false },
-      globals: {
-        ...api,
-        dev: device.name,
-        restoredBytes: () => spillTraffic(device).restored,
-      },
-      setRoots: (roots) => setRootProvider(roots),
-      attachOutput: (write) => setTrainingOutput(write),
-    }),
-  );
-  session.handle({ type: 'init', params: { size: 'test' }, interruptFlag: null });
-  let count = 0;
+    setRoots: (roots) => setRootProvider(roots),
+    attachOutput: (write) => setTrainingOutput(write),
+  }));
   const textOf = (cellId: string): string =>
-    events
-      .flatMap((e) => (e.type === 'output' && e.cellId === cellId ? e.outputs : []))
+    kernel
+      .outputsOf(cellId)
       .map((o: CellOutput) =>
         o.kind === 'stream' ? o.text : o.kind === 'error' ? `${o.ename}: ${o.evalue}` : '',
       )
       .join('');
   const run = async (code: string): Promise<{ status: string; text: string }> => {
-    const cellId = `c${++count}`;
-    const done = new Promise<DoneEvent>((resolve) => waiters.push({ cellId, resolve }));
-    session.handle({ type: 'execute', cellId, code, executionCount: count });
+    const { cellId, done } = kernel.run(code);
     const event = await done;
     return { status: event.status, text: textOf(cellId) };
   };

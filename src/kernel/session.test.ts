@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { registerTextFormatter } from './display';
-import { KernelSession } from './session';
-import type { CellOutput, DoneEvent, WorkerEvent } from './protocol';
+import { startTestSession } from './testing/session-harness';
+import type { CellOutput } from './protocol';
 
 class Slow {
   constructor(readonly label: string) {}
@@ -14,31 +14,10 @@ registerTextFormatter((value) =>
 );
 
 function startSession() {
-  const events: WorkerEvent[] = [];
-  const waiters: Array<{ cellId: string; resolve: (e: DoneEvent) => void }> = [];
-  const session = new KernelSession(
-    (event) => {
-      events.push(event);
-      if (event.type === 'done') {
-        for (const w of waiters.filter((x) => x.cellId === event.cellId)) w.resolve(event);
-      }
-    },
-    async () => ({
-      info: { backend: 'cpu', adapter: null, cooperativeInterrupt: false },
-      globals: { Slow },
-    }),
-  );
-  session.handle({ type: 'init', params: { size: 'test' }, interruptFlag: null });
-  let count = 0;
-  const run = (code: string) => {
-    const cellId = `c${++count}`;
-    const done = new Promise<DoneEvent>((resolve) => waiters.push({ cellId, resolve }));
-    session.handle({ type: 'execute', cellId, code, executionCount: count });
-    return { cellId, done };
-  };
-  const outputsOf = (cellId: string): CellOutput[] =>
-    events.flatMap((e) => (e.type === 'output' && e.cellId === cellId ? e.outputs : []));
-  return { session, events, run, outputsOf };
+  return startTestSession(async () => ({
+    info: { backend: 'cpu', adapter: null, cooperativeInterrupt: false },
+    globals: { Slow },
+  }));
 }
 
 const textOf = (outputs: CellOutput[]) =>
