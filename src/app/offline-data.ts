@@ -4,7 +4,7 @@
  * worker's data cache already holds, and fetches the others through the service worker, whose
  * runtime route for `data/` stores each response in that cache (src/pwa/sw.ts).
  */
-import { DataFileError, failureOfThrown } from '../engine/data/datasets/data-file-error';
+import { fetchAssetReader } from '../engine/data/datasets/read-asset';
 import { DATA_CACHE, DATA_INDEX } from '../pwa/caches';
 
 export interface DataFile {
@@ -39,8 +39,12 @@ export function formatMegabytes(bytes: number): string {
   return `${(bytes / 1e6).toFixed(1)} MB`;
 }
 
+function dataRoot(): URL {
+  return new URL(`${import.meta.env.BASE_URL}data/`, window.location.href);
+}
+
 function dataUrl(path: string): string {
-  return new URL(`${import.meta.env.BASE_URL}data/${path}`, window.location.href).href;
+  return new URL(path, dataRoot()).href;
 }
 
 /** The data files of the build being served (index.json is network-first in the worker). */
@@ -112,6 +116,9 @@ export async function makeDataAvailableOffline(
   let done = totalBytes(files) - totalBytes(missing);
   onProgress(done);
 
+  // The worker's reader, read to the end (the service worker stores a response once its body has
+  // arrived), with the download's advice in its errors.
+  const fetchOne = fetchAssetReader(dataRoot(), 'download');
   const queue = [...missing];
   let failed = false;
   const fetchNext = async (): Promise<void> => {
@@ -140,23 +147,4 @@ export async function makeDataAvailableOffline(
         'downloaded but not kept for offline use: the browser may be out of storage for this site.',
     );
   }
-}
-
-async function fetchOne(path: string): Promise<void> {
-  let response: Response;
-  try {
-    response = await fetch(dataUrl(path));
-    if (response.ok) {
-      // Read to the end: the service worker stores the response once its body has arrived.
-      await response.arrayBuffer();
-      return;
-    }
-  } catch (error) {
-    throw new DataFileError(path, failureOfThrown(), { cause: error, context: 'download' });
-  }
-  throw new DataFileError(
-    path,
-    { kind: 'http', status: response.status, statusText: response.statusText },
-    { context: 'download' },
-  );
 }
