@@ -6,18 +6,23 @@
  * every await); if the cell does not stop within `hardInterruptAfterMs`, the worker is terminated
  * and a fresh one started, and listeners are told that the kernel's state was reset.
  */
-import type {
-  CellOutput,
-  DeviceLostEvent,
-  DeviceReport,
-  DeviceSettings,
-  DoneEvent,
-  ExecuteRequest,
-  HostRequest,
-  KernelInfo,
-  MemorySnapshot,
-  MimeBundle,
-  WorkerEvent,
+import {
+  INTERRUPT_BUFFER_BYTES,
+  INTERRUPT_SLOT,
+  PYTHON_SIGINT,
+  PYTHON_SIGNAL_SLOT,
+  type CellLanguage,
+  type CellOutput,
+  type DeviceLostEvent,
+  type DeviceReport,
+  type DeviceSettings,
+  type DoneEvent,
+  type ExecuteRequest,
+  type HostRequest,
+  type KernelInfo,
+  type MemorySnapshot,
+  type MimeBundle,
+  type WorkerEvent,
 } from './protocol';
 
 export type KernelState = 'starting' | 'idle' | 'busy' | 'dead';
@@ -83,9 +88,15 @@ export class KernelClient {
   }
 
   /** Queues a cell; resolves when it has finished (or was cancelled by an interrupt/restart). */
-  execute(cellId: string, code: string, executionCount: number): Promise<ExecutionResult> {
+  execute(
+    cellId: string,
+    code: string,
+    executionCount: number,
+    language: CellLanguage = 'typescript',
+  ): Promise<ExecutionResult> {
     return new Promise((resolve) => {
-      this.queue.push({ request: { type: 'execute', cellId, code, executionCount }, resolve });
+      const request: ExecuteRequest = { type: 'execute', cellId, code, executionCount, language };
+      this.queue.push({ request, resolve });
       this.pump();
     });
   }
@@ -98,7 +109,11 @@ export class KernelClient {
   interrupt(): void {
     this.cancelQueued();
     if (!this.running || !this.worker) return;
-    if (this.interruptFlag) Atomics.store(this.interruptFlag, 0, 1);
+    if (this.interruptFlag) {
+      Atomics.store(this.interruptFlag, INTERRUPT_SLOT, 1);
+      // Python cells: Pyodide polls this slot and raises KeyboardInterrupt (it clears it itself).
+      Atomics.store(this.interruptFlag, PYTHON_SIGNAL_SLOT, PYTHON_SIGINT);
+    }
     this.post({ type: 'interrupt' });
     this.clearInterruptTimer();
     this.interruptTimer = setTimeout(
@@ -130,7 +145,7 @@ export class KernelClient {
     const worker = this.options.createWorker();
     this.worker = worker;
     const shared = typeof SharedArrayBuffer === 'function' && globalThis.crossOriginIsolated;
-    const buffer = shared ? new SharedArrayBuffer(4) : null;
+    const buffer = shared ? new SharedArrayBuffer(INTERRUPT_BUFFER_BYTES) : null;
     this.interruptFlag = buffer ? new Int32Array(buffer) : null;
     worker.onmessage = (event: MessageEvent<WorkerEvent>) => this.onEvent(event.data);
     worker.onerror = (event) => {
@@ -176,7 +191,10 @@ export class KernelClient {
         for (const l of this.listeners) l.done?.(event);
         if (this.running?.request.cellId === event.cellId) {
           this.clearInterruptTimer();
-          if (this.interruptFlag) Atomics.store(this.interruptFlag, 0, 0);
+          if (this.interruptFlag) {
+            Atomics.store(this.interruptFlag, INTERRUPT_SLOT, 0);
+            Atomics.store(this.interruptFlag, PYTHON_SIGNAL_SLOT, 0);
+          }
           this.finishRunning(event.status);
         }
         this.pump();

@@ -49,7 +49,11 @@ export interface InitRequest {
   type: 'init';
   /** The page link's query parameters, read-only in cells as `params`. */
   params: Record<string, string>;
-  /** Int32Array view over a SharedArrayBuffer: slot 0 set to 1 means "interrupt now". */
+  /**
+   * A SharedArrayBuffer of INTERRUPT_BUFFER_BYTES: Int32 slot INTERRUPT_SLOT set to 1 means
+   * "interrupt now" (TypeScript cells check it); slot PYTHON_SIGNAL_SLOT set to 2 (SIGINT) is
+   * Pyodide's interrupt buffer, which raises KeyboardInterrupt in running Python code.
+   */
   interruptFlag: SharedArrayBuffer | null;
   /**
    * The notebook's device settings (`metadata.gpubook.devices`): visible GPUs, memory growth and
@@ -59,11 +63,23 @@ export interface InitRequest {
   devices?: DeviceSettings | null;
 }
 
+/** A notebook's cells are all in one language (nbformat's `kernelspec.language`). */
+export type CellLanguage = 'typescript' | 'python';
+
+/** Layout of the interrupt SharedArrayBuffer (see InitRequest.interruptFlag). */
+export const INTERRUPT_SLOT = 0;
+export const PYTHON_SIGNAL_SLOT = 1;
+/** Pyodide's interrupt buffer holds a signal number; 2 is SIGINT, i.e. KeyboardInterrupt. */
+export const PYTHON_SIGINT = 2;
+export const INTERRUPT_BUFFER_BYTES = 8;
+
 export interface ExecuteRequest {
   type: 'execute';
   cellId: string;
   code: string;
   executionCount: number;
+  /** Absent means TypeScript (what every request was before Python notebooks). */
+  language?: CellLanguage;
 }
 
 /** Stops the running cell at its next await or loop iteration, and drops the queued ones. */

@@ -1,0 +1,121 @@
+/**
+ * The Python kernel on the real Pyodide interpreter from node_modules (Node has no JSPI, so
+ * nothing here blocks on a promise; the browser side is covered by e2e/python.spec.ts).
+ */
+import { Worker } from 'node:worker_threads';
+import { createRequire } from 'node:module';
+import { dirname } from 'node:path';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { INTERRUPT_BUFFER_BYTES, PYTHON_SIGINT, PYTHON_SIGNAL_SLOT } from '../protocol';
+import { PythonKernel, type PythonCellResult } from './python-kernel';
+
+const indexURL = `${dirname(createRequire(import.meta.url).resolve('pyodide/package.json'))}/`;
+const shared = new SharedArrayBuffer(INTERRUPT_BUFFER_BYTES);
+const written: Array<[string, string]> = [];
+let kernel: PythonKernel;
+
+beforeAll(async () => {
+  kernel = await PythonKernel.start({
+    importLoader: async () => (await import('pyodide')).loadPyodide,
+    indexURL,
+    interruptBuffer: new Int32Array(shared, PYTHON_SIGNAL_SLOT * 4, 1),
+    globals: {},
+    write: (name, text) => written.push([name, text]),
+  });
+}, 60_000);
+
+async function run(source: string, count = 1): Promise<{ result: PythonCellResult; out: string }> {
+  written.length = 0;
+  const result = await kernel.run(source, count);
+  // Consecutive writes to one stream read as one (print writes its text and its end apart).
+  let out = '';
+  written.forEach(([name, text], i) => {
+    out += (i > 0 && written[i - 1][0] === name ? '' : `${name}:`) + text;
+  });
+  return { result, out };
+}
+
+describe('PythonKernel', () => {
+  it('streams print in order and gives the last expression as Out', async () => {
+    const { result, out } = await run(
+      'import sys\nprint(1 + 1)\nprint("e", file=sys.stderr)\n"x" * 2',
+    );
+    expect(out).toBe('stdout:2\nstderr:e\n');
+    expect(result).toEqual({ status: 'ok', repr: "'xx'" });
+    expect((await run('y = 3;')).result).toEqual({ status: 'ok' });
+    expect((await run('y * 2  # comment')).result).toEqual({ status: 'ok', repr: '6' });
+    expect((await run('y * 2;')).result).toEqual({ status: 'ok' });
+  });
+
+  it('names the cell and line in tracebacks and hides the kernel frames', async () => {
+    const { result } = await run('def f():\n    return 1 / 0\n\nf()', 7);
+    expect(result.status).toBe('error');
+    if (result.status !== 'error') return;
+    expect(result.ename).toBe('ZeroDivisionError');
+    expect(result.evalue).toBe('division by zero');
+    const text = result.traceback.join('\n');
+    expect(text).toContain('File "Cell In[7]", line 4, in <module>');
+    expect(text).toContain('File "Cell In[7]", line 2, in f');
+    expect(text).not.toMatch(/_pyodide|pyodide\/|<gpubook|importlib/);
+    expect(result.traceback[0]).toBe('Traceback (most recent call last):');
+  });
+
+  it('reports a syntax error at the cell line', async () => {
+    const { result } = await run('x = 1\nx = = 2', 3);
+    expect(result.status === 'error' && result.ename).toBe('SyntaxError');
+    expect(result.status === 'error' && result.traceback.join('\n')).toContain(
+      'File "Cell In[3]", line 2',
+    );
+  });
+
+  it('refuses modules gpubook does not ship, with a message that says so', async () => {
+    for (const name of ['numpy', 'pandas', 'matplotlib', 'accelerate', 'no_such_module']) {
+      const { result } = await run(`import ${name}`);
+      expect(result.status === 'error' && result.ename).toBe('ModuleNotFoundError');
+      expect(result.status === 'error' && result.evalue).toMatch(
+        new RegExp(`^No module named '${name}': it is not available in gpubook's browser Python`),
+      );
+      expect(result.status === 'error' && result.evalue).toContain('the Python standard library');
+      expect(result.status === 'error' && result.traceback.join('\n')).not.toContain('micropip');
+    }
+    // The standard library still imports, and probing for a module is not an error.
+    const probe = await run(
+      'import json, importlib.util\nimportlib.util.find_spec("numpy") is None',
+    );
+    expect(probe.result).toEqual({ status: 'ok', repr: 'True' });
+    const caught = await run('try:\n    import numpy\nexcept ImportError:\n    ok = 1\nok');
+    expect(caught.result).toEqual({ status: 'ok', repr: '1' });
+  });
+
+  it('prints a note for shell and magic lines and runs the rest, keeping line numbers', async () => {
+    const { result, out } = await run(
+      '!pip install torchkeras\n%matplotlib inline\nz = 5\nz / 0',
+      4,
+    );
+    expect(out).toMatch(/^stdout:\[gpubook\] skipped `!pip install torchkeras`.*\n/);
+    expect(out).toContain('skipped `%matplotlib inline`');
+    expect(result.status === 'error' && result.traceback.join('\n')).toContain(
+      'File "Cell In[4]", line 4',
+    );
+  });
+
+  it('stops `while True: pass` with KeyboardInterrupt and keeps the variables', async () => {
+    await run('kept = 41');
+    // Another thread writes SIGINT into the shared buffer, as the page does.
+    const worker = new Worker(
+      `const { workerData } = require('node:worker_threads');
+       setTimeout(() => Atomics.store(new Int32Array(workerData.buffer), workerData.slot, workerData.signal), 300);`,
+      {
+        eval: true,
+        workerData: { buffer: shared, slot: PYTHON_SIGNAL_SLOT, signal: PYTHON_SIGINT },
+      },
+    );
+    const started = Date.now();
+    const { result } = await run('while True:\n    pass');
+    await worker.terminate();
+    expect(result.status).toBe('interrupted');
+    expect(result.status === 'interrupted' && result.ename).toBe('KeyboardInterrupt');
+    expect(Date.now() - started).toBeLessThan(2_000);
+    expect((await run('kept + 1')).result).toEqual({ status: 'ok', repr: '42' });
+  });
+});

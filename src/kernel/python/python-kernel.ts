@@ -1,0 +1,73 @@
+/**
+ * One Python interpreter per kernel worker, started on the first Python cell (Pyodide is ~13 MB;
+ * TypeScript notebooks never load it). A restart replaces the worker and so gives a fresh Python.
+ *
+ * Cells run through Pyodide's `runPythonAsync`, its JSPI-aware entry point: Python code under it
+ * may call `pyodide.ffi.run_sync(promise)` to block on a JavaScript promise (our packages read
+ * GPU results back that way for `.item()` or `print(tensor)`), which a plain `runPython` cannot.
+ */
+import type { PyodideAPI } from 'pyodide';
+import type { PyDict, PyProxy } from 'pyodide/ffi';
+import type { StreamName } from '../protocol';
+import { kernelModuleName, startPyodide, type PyodideLoadOptions } from './pyodide-loader';
+import { RUN_CELL_MODULE } from './run-cell-py';
+import { rewriteShellLines } from './shell-lines';
+
+export type PythonCellResult =
+  | { status: 'ok'; repr?: string; js?: unknown }
+  | {
+      status: 'error' | 'interrupted';
+      ename: string;
+      evalue: string;
+      traceback: string[];
+    };
+
+/** What the kernel session gives the Python kernel; the worker adds where Pyodide comes from. */
+export interface PythonSessionHost {
+  interruptBuffer: Int32Array | null;
+  globals: Record<string, unknown>;
+  write(name: StreamName, text: string): void;
+}
+
+export type StartPython = (host: PythonSessionHost) => Promise<PythonKernel>;
+
+/** IPython's name for a cell in tracebacks: `File "Cell In[3]", line 2`. */
+export const cellFilename = (executionCount: number): string => `Cell In[${executionCount}]`;
+
+export class PythonKernel {
+  private constructor(
+    private readonly py: PyodideAPI,
+    /** The namespace the one-line driver runs in: run_cell, the notebook's namespace, args. */
+    private readonly driver: PyDict,
+    private readonly interruptBuffer: Int32Array | null,
+  ) {}
+
+  static async start(options: PyodideLoadOptions): Promise<PythonKernel> {
+    const py = await startPyodide(options);
+    const driver = py.runPython(
+      `import __main__, ${kernelModuleName(RUN_CELL_MODULE)} as r\n` +
+        `{"run_cell": r.run_cell, "namespace": __main__.__dict__}`,
+    ) as PyDict;
+    return new PythonKernel(py, driver, options.interruptBuffer);
+  }
+
+  get pyodide(): PyodideAPI {
+    return this.py;
+  }
+
+  async run(source: string, executionCount: number): Promise<PythonCellResult> {
+    // An interrupt meant for an earlier (e.g. TypeScript) cell must not stop this one.
+    if (this.interruptBuffer) Atomics.store(this.interruptBuffer, 0, 0);
+    const { code } = rewriteShellLines(source);
+    this.driver.set('source', code);
+    this.driver.set('filename', cellFilename(executionCount));
+    const proxy = (await this.py.runPythonAsync('await run_cell(source, filename, namespace)', {
+      globals: this.driver,
+    })) as PyProxy;
+    try {
+      return proxy.toJs({ dict_converter: Object.fromEntries }) as PythonCellResult;
+    } finally {
+      proxy.destroy();
+    }
+  }
+}

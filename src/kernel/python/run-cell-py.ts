@@ -1,0 +1,94 @@
+/**
+ * Python source of `_gpubook_run_cell`: runs one cell's source in the notebook's namespace
+ * (`__main__`) with Pyodide's async evaluator, so top-level `await` works and code may block on a
+ * JavaScript promise with `pyodide.ffi.run_sync` (JSPI). The result is plain data for the kernel:
+ * the last expression's repr (Jupyter's `Out[n]`), a JavaScript object to display as TypeScript
+ * cells display it, or the error with a traceback that shows only the user's frames.
+ */
+export const RUN_CELL_MODULE = 'run_cell';
+
+export const RUN_CELL_SOURCE = `
+import builtins
+import os
+import sys
+import traceback
+import types
+
+import _pyodide
+import pyodide
+from pyodide.code import eval_code_async
+from pyodide.ffi import JsProxy
+
+__tracebackhide__ = True
+
+# Frames of the machinery between the kernel and the user's code: Pyodide's evaluator, the
+# import system and our own kernel modules. A module (e.g. one of our packages) can hide its
+# frames too by setting __tracebackhide__ = True, the convention IPython and pytest honour.
+_HIDDEN_PREFIXES = (
+    os.path.dirname(_pyodide.__file__) + "/",
+    os.path.dirname(pyodide.__file__) + "/",
+    "<frozen importlib._bootstrap",
+    "<gpubook ",
+)
+
+
+def _hidden(frame):
+    if frame.f_code.co_filename.startswith(_HIDDEN_PREFIXES):
+        return True
+    return bool(frame.f_globals.get("__tracebackhide__"))
+
+
+def _visible(tb):
+    kept = []
+    while tb is not None:
+        if not _hidden(tb.tb_frame):
+            kept.append(tb)
+        tb = tb.tb_next
+    result = None
+    for entry in reversed(kept):
+        result = types.TracebackType(result, entry.tb_frame, entry.tb_lasti, entry.tb_lineno)
+    return result
+
+
+def _strip(error, seen):
+    if error is None or id(error) in seen:
+        return
+    seen.add(id(error))
+    error.__traceback__ = _visible(error.__traceback__)
+    _strip(error.__cause__, seen)
+    _strip(error.__context__, seen)
+    if isinstance(error, BaseExceptionGroup):
+        for inner in error.exceptions:
+            _strip(inner, seen)
+
+
+def _error(error):
+    _strip(error, set())
+    text = "".join(traceback.format_exception(error)).rstrip("\\n")
+    return {
+        "status": "interrupted" if isinstance(error, KeyboardInterrupt) else "error",
+        "ename": type(error).__name__,
+        "evalue": str(error),
+        "traceback": text.split("\\n"),
+    }
+
+
+async def run_cell(source, filename, namespace):
+    try:
+        value = await eval_code_async(
+            source,
+            namespace,
+            return_mode="last_expr",
+            quiet_trailing_semicolon=True,
+            filename=filename,
+            dont_inherit=True,
+        )
+        if value is None:
+            return {"status": "ok"}
+        builtins._ = value
+        if isinstance(value, JsProxy):
+            return {"status": "ok", "js": value}
+        return {"status": "ok", "repr": repr(value)}
+    except BaseException as error:
+        return _error(error)
+`;
