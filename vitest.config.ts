@@ -2,6 +2,11 @@
  * Unit tests run in Node. WGSL kernels run for real through the `webgpu` package (Dawn), which
  * finds Chromium's SwiftShader Vulkan driver only if these variables are in the process
  * environment before Dawn loads — so they are set here, before any test file is imported.
+ *
+ * Two projects: `unit` (everything else) and `python` (src/api/python: Pyodide over the engine).
+ * Python reads GPU values synchronously through JavaScript Promise Integration (Pyodide's
+ * `run_sync`), which Node 20 has only behind `--experimental-wasm-stack-switching`; only the
+ * python project's workers get that flag, so the other tests run as before.
  */
 import { defineConfig } from 'vitest/config';
 
@@ -9,12 +14,31 @@ const swiftshaderIcd = '/usr/lib/chromium/vk_swiftshader_icd.json';
 process.env.VK_ICD_FILENAMES ??= swiftshaderIcd;
 process.env.XDG_RUNTIME_DIR ??= '/tmp';
 
+const python = ['src/api/python/**/*.test.ts'];
+
 export default defineConfig({
   test: {
-    include: ['src/**/*.test.ts', 'kernels/**/*.test.ts'],
     environment: 'node',
     testTimeout: 60_000,
     hookTimeout: 60_000,
     pool: 'forks',
+    projects: [
+      {
+        extends: true,
+        test: {
+          name: 'unit',
+          include: ['src/**/*.test.ts', 'kernels/**/*.test.ts'],
+          exclude: python,
+        },
+      },
+      {
+        extends: true,
+        test: {
+          name: 'python',
+          include: python,
+          execArgv: ['--experimental-wasm-stack-switching'],
+        },
+      },
+    ],
   },
 });

@@ -3,8 +3,13 @@
  * `tensorflow`): Python packages written over the same engine and torch-shaped layer the
  * TypeScript cells use. The kernel calls `installPythonPackages` once, after Pyodide has loaded
  * and before the first Python cell runs.
+ *
+ * The packages are real `.py` files beside this one (`torch/__init__.py`, …), bundled as text by
+ * Vite's `?raw` and written into Pyodide's file system under {@link SITE}, which goes first on
+ * `sys.path`. They reach the engine through one JavaScript module, `_gpubook` (./bridge.ts).
  */
 import type { PyodideAPI } from 'pyodide';
+import { createBridge } from './bridge';
 
 export interface PythonHost {
   /**
@@ -14,9 +19,30 @@ export interface PythonHost {
   globals: Record<string, unknown>;
 }
 
+/** Where our packages live in Pyodide's file system. */
+export const SITE = '/lib/gpubook';
+
+/** Every `.py` file under this folder, keyed by its path relative to it (`torch/__init__.py`). */
+export function pythonSources(): Record<string, string> {
+  const files = import.meta.glob<string>('./**/*.py', {
+    query: '?raw',
+    import: 'default',
+    eager: true,
+  });
+  return Object.fromEntries(
+    Object.entries(files).map(([path, text]) => [path.replace(/^\.\//, ''), text]),
+  );
+}
+
 /** Writes our Python packages into Pyodide's file system and makes them importable. */
 export function installPythonPackages(py: PyodideAPI, host: PythonHost): void {
-  // Filled in by the Python faces; until then Python cells run with the standard library only.
-  void py;
-  void host;
+  for (const [path, text] of Object.entries(pythonSources())) {
+    const full = `${SITE}/${path}`;
+    py.FS.mkdirTree(full.slice(0, full.lastIndexOf('/')));
+    py.FS.writeFile(full, text);
+  }
+  py.registerJsModule('_gpubook', createBridge(host.globals));
+  py.runPython(
+    `import sys\nif ${JSON.stringify(SITE)} not in sys.path: sys.path.insert(0, ${JSON.stringify(SITE)})`,
+  );
 }

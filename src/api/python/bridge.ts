@@ -1,0 +1,70 @@
+/**
+ * The JavaScript module our Python packages import as `_gpubook`: the torch-shaped layer
+ * (src/api) they wrap, plus the few helpers that have to live on the engine's side of the
+ * boundary (tensor ownership, PyTorch's repr, moving a parameter in place). Python calls these
+ * through Pyodide's JsProxy; nothing here computes what the engine already does.
+ */
+import { getDevice, isGradEnabled, setGradEnabled, Tensor, ValuesIndices } from '../../engine';
+import { adoptStorage, Module, Parameter } from '../../engine/nn';
+import { toDevice } from '../../engine/ops/transfer';
+import { noGrad } from '../../engine';
+import { randperm } from '../../engine/data';
+import { torch } from '../torch';
+import { torchkeras, torchmetrics, torchvision, transforms } from '../torch/index';
+import { formatForPython, torchDeviceName } from './format';
+import { isTensor, pythonHeldCount, release, retain } from './ownership';
+
+/** What a JavaScript value is, as Python needs to know to wrap it (one call, not several). */
+export type JsKind = 'tensor' | 'parameter' | 'values_indices' | 'module' | 'array' | 'other';
+
+function kind(value: unknown): JsKind {
+  if (value instanceof Parameter) return 'parameter';
+  if (value instanceof Tensor) return 'tensor';
+  if (value instanceof ValuesIndices) return 'values_indices';
+  if (value instanceof Module) return 'module';
+  if (Array.isArray(value)) return 'array';
+  return 'other';
+}
+
+/**
+ * Moves a parameter's (or buffer's) memory to `device` in place, as the engine's Module.to does,
+ * so the Python Parameter object, the optimizer and the module keep seeing the same tensor.
+ */
+function moveInPlace(t: Tensor, device: string): void {
+  const target = getDevice(device);
+  if (t.deviceObject === target) return;
+  noGrad(() => {
+    const grad = t.grad;
+    const view = t.detach();
+    const moved = toDevice(view, target);
+    view.dispose();
+    adoptStorage(t, moved);
+    moved.dispose();
+    if (grad !== null) t.grad = toDevice(grad, target);
+  });
+}
+
+export function createBridge(globals: Record<string, unknown>) {
+  return {
+    torch,
+    torchvision,
+    transforms,
+    torchmetrics,
+    torchkeras,
+    globals,
+    retain,
+    release,
+    pythonHeldCount,
+    isTensor,
+    kind,
+    moveInPlace,
+    /** A permutation of 0..n-1 from the engine's seeded generator, as a plain array. */
+    randpermList: (n: number): number[] => Array.from(randperm(n)),
+    formatTensor: formatForPython,
+    torchDeviceName,
+    isGradEnabled,
+    setGradEnabled,
+  };
+}
+
+export type Bridge = ReturnType<typeof createBridge>;

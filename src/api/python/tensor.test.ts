@@ -1,0 +1,272 @@
+/**
+ * The Python `torch.Tensor`: operators, indexing, reading values and PyTorch's printouts, on the
+ * cpu and on WebGPU (Dawn/SwiftShader). Values are random (never zeros) and checked against an
+ * independent computation in TypeScript over the inputs Python read back; printouts are checked
+ * against real PyTorch printing the same values.
+ */
+import { describe, expect, it } from 'vitest';
+import { testDevices } from '../../engine/testing/devices';
+import { startPython } from './testing/pyodide';
+import { realTorchMissing, runRealTorch } from './testing/real-torch';
+
+const devices = (await testDevices()).map((d) => (d.kind === 'gpu' ? 'cuda:0' : 'cpu'));
+const python = await startPython();
+const noTorch = realTorchMissing();
+
+type M = number[][];
+const map2 = <T = number>(a: M, f: (v: number, i: number, j: number) => T): T[][] =>
+  a.map((row, i) => row.map((v, j) => f(v, i, j)));
+const matmul = (a: M, b: M): M =>
+  a.map((row) => b[0].map((_, j) => row.reduce((s, v, k) => s + v * b[k][j], 0)));
+
+function expectClose(actual: unknown, expected: unknown, tol = 1e-5): void {
+  if (Array.isArray(expected)) {
+    expect(Array.isArray(actual)).toBe(true);
+    const a = actual as unknown[];
+    expect(a.length).toBe(expected.length);
+    expected.forEach((e, i) => expectClose(a[i], e, tol));
+  } else if (typeof expected === 'number') {
+    expect(typeof actual).toBe('number');
+    expect(Math.abs((actual as number) - expected)).toBeLessThanOrEqual(
+      tol * Math.max(1, Math.abs(expected)),
+    );
+  } else expect(actual).toEqual(expected);
+}
+
+describe.each(devices)('Python tensors on %s', (device) => {
+  it('operators with tensors and numbers on either side', async () => {
+    const r = (await python.run(`
+import torch
+dev = torch.device(${JSON.stringify(device)})
+a = torch.rand(3, 4, device=dev) + 0.5
+b = torch.rand((3, 4), device=dev) + 0.5
+c = torch.rand(4, 2, device=dev) - 0.5
+s = 1.75
+{
+  'a': a.tolist(), 'b': b.tolist(), 'c': c.tolist(),
+  'add': (a + b).tolist(), 'sub': (a - b).tolist(), 'mul': (a * b).tolist(),
+  'div': (a / b).tolist(), 'pow': (a ** 2).tolist(), 'neg': (-a).tolist(),
+  'radd': (s + a).tolist(), 'rsub': (s - a).tolist(), 'rmul': (s * a).tolist(),
+  'rdiv': (s / a).tolist(), 'rpow': (s ** a).tolist(), 'matmul': (a @ c).tolist(),
+  'gt': (a > b).tolist(), 'le_num': (a <= 1.0).tolist(), 'rgt': (1.0 < a).tolist(),
+  'abs': abs(c).tolist(), 'sum1': a.sum(1).tolist(), 'mean': a.mean().item(),
+  'max': a.max().item(), 'argmax1': a.argmax(dim=1).tolist(),
+}
+`)) as Record<string, unknown>;
+    const a = r.a as M;
+    const b = r.b as M;
+    const c = r.c as M;
+    const s = 1.75;
+    for (const row of [...a, ...b]) for (const v of row) expect(v).toBeGreaterThanOrEqual(0.5);
+    expectClose(
+      r.add,
+      map2(a, (v, i, j) => v + b[i][j]),
+    );
+    expectClose(
+      r.sub,
+      map2(a, (v, i, j) => v - b[i][j]),
+    );
+    expectClose(
+      r.mul,
+      map2(a, (v, i, j) => v * b[i][j]),
+    );
+    expectClose(
+      r.div,
+      map2(a, (v, i, j) => v / b[i][j]),
+    );
+    expectClose(
+      r.pow,
+      map2(a, (v) => v * v),
+    );
+    expectClose(
+      r.neg,
+      map2(a, (v) => -v),
+    );
+    expectClose(
+      r.radd,
+      map2(a, (v) => s + v),
+    );
+    expectClose(
+      r.rsub,
+      map2(a, (v) => s - v),
+    );
+    expectClose(
+      r.rmul,
+      map2(a, (v) => s * v),
+    );
+    expectClose(
+      r.rdiv,
+      map2(a, (v) => s / v),
+    );
+    expectClose(
+      r.rpow,
+      map2(a, (v) => s ** v),
+    );
+    expectClose(r.matmul, matmul(a, c));
+    expect(r.gt).toEqual(map2(a, (v, i, j) => v > b[i][j]));
+    expect(r.le_num).toEqual(map2(a, (v) => v <= 1.0));
+    expect(r.rgt).toEqual(map2(a, (v) => 1.0 < v));
+    expectClose(
+      r.abs,
+      map2(c, (v) => Math.abs(v)),
+    );
+    expectClose(
+      r.sum1,
+      a.map((row) => row.reduce((x, y) => x + y, 0)),
+    );
+    expectClose(r.mean, a.flat().reduce((x, y) => x + y, 0) / 12);
+    expectClose(r.max, Math.max(...a.flat()));
+    expect(r.argmax1).toEqual(a.map((row) => row.indexOf(Math.max(...row))));
+  });
+
+  it('indexing, len, iteration, item and tolist', async () => {
+    const r = (await python.run(`
+import torch
+t = torch.rand(4, 3, device=${JSON.stringify(device)}) + 0.25
+mask = t > 0.75
+{
+  't': t.tolist(), 'row': t[1].tolist(), 'col': t[:, 1].tolist(), 'last': t[-1].tolist(),
+  'block': t[1:3, ::2].tolist(), 'ell': t[..., 0].tolist(), 'none': list(t[None].shape),
+  'elem': t[2, 1].item(), 'masked': t[mask].tolist(), 'rows': t[[0, 2]].tolist(),
+  'len': len(t), 'iter': [r.tolist() for r in t], 'mask_len': len(t[mask]),
+  'int_item': torch.tensor([[3, 4]])[0, 1].item(), 'item_type': type(t[0, 0].item()).__name__,
+  'int_type': type(torch.tensor([7]).item()).__name__, 'shape_type': type(t.shape).__name__,
+  'shape_tuple': t.shape == (4, 3), 'size1': t.size(1),
+}
+`)) as Record<string, unknown>;
+    const t = r.t as M;
+    expectClose(r.row, t[1]);
+    expectClose(
+      r.col,
+      t.map((row) => row[1]),
+    );
+    expectClose(r.last, t[3]);
+    expectClose(r.block, [
+      [t[1][0], t[1][2]],
+      [t[2][0], t[2][2]],
+    ]);
+    expectClose(
+      r.ell,
+      t.map((row) => row[0]),
+    );
+    expect(r.none).toEqual([1, 4, 3]);
+    expectClose(r.elem, t[2][1]);
+    expectClose(
+      r.masked,
+      t.flat().filter((v) => v > 0.75),
+    );
+    expect(r.mask_len).toBe(t.flat().filter((v) => v > 0.75).length);
+    expectClose(r.rows, [t[0], t[2]]);
+    expect(r.len).toBe(4);
+    expectClose(r.iter, t);
+    expect(r.int_item).toBe(4);
+    expect(r.item_type).toBe('float');
+    expect(r.int_type).toBe('int');
+    expect(r.shape_type).toBe('Size');
+    expect(r.shape_tuple).toBe(true);
+    expect(r.size1).toBe(3);
+  });
+
+  it('autograd: backward, grad, requires_grad, detach and no_grad', async () => {
+    const r = (await python.run(`
+import torch
+x = torch.rand(3, device=${JSON.stringify(device)}) + 0.5
+w = x.clone().requires_grad_()
+y = (w * w * 3.0 + w).sum()
+y.backward()
+with torch.no_grad():
+    z = w * 2
+@torch.no_grad()
+def double(t):
+    return t * 2
+{
+  'x': x.tolist(), 'grad': w.grad.tolist(), 'leaf': w.is_leaf, 'y_leaf': y.is_leaf,
+  'rg': w.requires_grad, 'z_rg': z.requires_grad, 'dec_rg': double(w).requires_grad,
+  'detached_rg': w.detach().requires_grad, 'enabled': torch.is_grad_enabled(),
+  'grad_fn': type(y.grad_fn).__name__ != 'NoneType',
+}
+`)) as Record<string, unknown>;
+    const x = r.x as number[];
+    expectClose(
+      r.grad,
+      x.map((v) => 6 * v + 1),
+    );
+    expect(r.leaf).toBe(true);
+    expect(r.y_leaf).toBe(false);
+    expect(r.rg).toBe(true);
+    expect(r.z_rg).toBe(false);
+    expect(r.dec_rg).toBe(false);
+    expect(r.detached_rg).toBe(false);
+    expect(r.enabled).toBe(true);
+    expect(r.grad_fn).toBe(true);
+  });
+
+  it('devices, dtypes and Size print as in PyTorch', async () => {
+    const r = (await python.run(`
+import torch
+t = torch.rand(2, 3, device=${JSON.stringify(device)})
+i = torch.tensor([1, 2])
+[str(t.device), repr(t.shape), str(t.dtype), str(i.dtype), t.is_cuda,
+ str(t.cpu().device), repr(torch.device('cuda:0')), str(torch.device('cuda', 1)),
+ str(torch.tensor([1.0], dtype=torch.int64).dtype), str(torch.zeros(2, dtype=torch.float64).dtype),
+ str(t.to('cpu').device), str(i.float().dtype), str((i > 1).dtype)]
+`)) as unknown[];
+    const gpu = device !== 'cpu';
+    expect(r).toEqual([
+      gpu ? 'cuda:0' : 'cpu',
+      'torch.Size([2, 3])',
+      'torch.float32',
+      'torch.int64',
+      gpu,
+      'cpu',
+      "device(type='cuda', index=0)",
+      'cuda:1',
+      'torch.int64',
+      // The engine stores float64 as float32 (see _types.py).
+      'torch.float32',
+      'cpu',
+      'torch.float32',
+      'torch.bool',
+    ]);
+  });
+
+  it.skipIf(noTorch !== null)(
+    'repr(t) is what real PyTorch prints for the same values',
+    async () => {
+      const cases = [
+        'torch.tensor(V, device=D)',
+        'torch.tensor(V, device=D).sum(1)',
+        'torch.tensor(V, device=D) * 1000',
+        'torch.tensor(V, device=D) / 1000',
+        'torch.tensor(V, device=D)[0, 0]',
+        'torch.tensor(V, device=D) > 0.5',
+        'torch.tensor([[3, -12], [7, 100]], device=D)',
+        'torch.tensor(V, device=D, requires_grad=True)',
+        'torch.tensor(V, device=D, requires_grad=True) + 1',
+        'torch.tensor(V, device=D, requires_grad=True) * 2',
+        'torch.tensor(V, device=D).reshape(-1)',
+        'torch.tensor(V, device=D).shape',
+      ];
+      const values = (await python.run(`
+import torch
+(torch.rand(3, 4) + 0.01).tolist()
+`)) as M;
+      const ours = (await python.run(`
+import torch
+V = ${JSON.stringify(values)}
+D = ${JSON.stringify(device)}
+[repr(eval(c)) for c in ${JSON.stringify(cases)}]
+`)) as string[];
+      const theirs = runRealTorch(
+        `V = INPUT['V']\nD = 'cpu'\nprint(json.dumps([repr(eval(c)) for c in INPUT['cases']]))`,
+        { V: values, cases },
+      ) as string[];
+      const onDevice = (text: string): string => {
+        if (device === 'cpu' || text.startsWith('torch.Size')) return text;
+        const at = text.search(/, (grad_fn|requires_grad)=|\)$/);
+        return `${text.slice(0, at)}, device='cuda:0'${text.slice(at)}`;
+      };
+      expect(ours).toEqual(theirs.map(onDevice));
+    },
+  );
+});

@@ -1,0 +1,298 @@
+"""PyTorch's ``torch`` over gpubook's engine (WebGPU, or the CPU backend).
+
+Names and signatures are PyTorch's; each call goes to the same torch-shaped TypeScript layer the
+TypeScript cells use (src/api/torch.ts), so both languages compute with one engine. Functions not
+written out here are the TS layer's, reached by their snake_case name (``torch.zeros_like`` is
+``torch.zerosLike``).
+"""
+
+import builtins
+
+from . import _bridge as b
+from ._types import (  # noqa: F401
+    Size,
+    bfloat16,
+    bool,
+    device,
+    double,
+    dtype,
+    float,
+    float16,
+    float32,
+    float64,
+    half,
+    int,
+    int8,
+    int16,
+    int32,
+    int64,
+    long,
+    short,
+    uint8,
+)
+from ._types import device_arg as _device_arg
+from ._tensor import Tensor, return_types, _engine_dtype, _shape_args  # noqa: F401
+from ._grad_mode import (  # noqa: F401
+    enable_grad,
+    inference_mode,
+    is_grad_enabled,
+    no_grad,
+    set_grad_enabled,
+)
+from . import cuda  # noqa: F401
+
+__version__ = "2.5.0+gpubook"
+
+_t = b.host.torch
+FloatTensor = Tensor
+LongTensor = Tensor
+
+
+def _creation(dtype=None, device=None, requires_grad=False):
+    return dict(
+        dtype=_engine_dtype(dtype),
+        device=_device_arg(device),
+        requires_grad=requires_grad or None,
+    )
+
+
+def _marked(t, dtype):
+    t._bool = dtype is bool
+    return t
+
+
+def _sized(name, size, dtype, device, requires_grad):
+    shape = _shape_args(size)
+    return _marked(b.call(getattr(_t, name), shape, **_creation(dtype, device, requires_grad)), dtype)
+
+
+def zeros(*size, dtype=None, device=None, requires_grad=False, out=None, layout=None):
+    return _sized("zeros", size, dtype, device, requires_grad)
+
+
+def ones(*size, dtype=None, device=None, requires_grad=False, out=None, layout=None):
+    return _sized("ones", size, dtype, device, requires_grad)
+
+
+def empty(*size, dtype=None, device=None, requires_grad=False, out=None, layout=None):
+    return _sized("empty", size, dtype, device, requires_grad)
+
+
+def rand(*size, generator=None, dtype=None, device=None, requires_grad=False, out=None):
+    return _sized("rand", size, dtype, device, requires_grad)
+
+
+def randn(*size, generator=None, dtype=None, device=None, requires_grad=False, out=None):
+    return _sized("randn", size, dtype, device, requires_grad)
+
+
+def full(size, fill_value, *, dtype=None, device=None, requires_grad=False, out=None):
+    shape = _shape_args((size,))
+    return _marked(b.call(_t.full, shape, fill_value, **_creation(dtype, device, requires_grad)), dtype)
+
+
+def _like(name, input, dtype, device, requires_grad, *extra):
+    o = _creation(dtype, device, requires_grad)
+    return b.call(getattr(_t, name), input, *extra, **o)
+
+
+def zeros_like(input, *, dtype=None, device=None, requires_grad=False):
+    return _like("zerosLike", input, dtype, device, requires_grad)
+
+
+def ones_like(input, *, dtype=None, device=None, requires_grad=False):
+    return _like("onesLike", input, dtype, device, requires_grad)
+
+
+def full_like(input, fill_value, *, dtype=None, device=None, requires_grad=False):
+    return _like("fullLike", input, dtype, device, requires_grad, fill_value)
+
+
+def rand_like(input, *, dtype=None, device=None, requires_grad=False):
+    return _like("randLike", input, dtype, device, requires_grad)
+
+
+def randn_like(input, *, dtype=None, device=None, requires_grad=False):
+    return _like("randnLike", input, dtype, device, requires_grad)
+
+
+def normal(mean=0.0, std=1.0, size=None, *, generator=None, dtype=None, device=None, requires_grad=False):
+    size = None if size is None else _shape_args((size,))
+    return b.call(_t.normal, mean, std, size, **_creation(dtype, device, requires_grad))
+
+
+def arange(start, end=None, step=1, *, dtype=None, device=None, requires_grad=False):
+    return b.call(_t.arange, start, end, step, **_creation(dtype, device, requires_grad))
+
+
+def _infer_dtype(data):
+    """PyTorch's inference for nested Python data: any float → float32, all bools → bool, else int64."""
+    kinds = set()
+
+    def walk(v):
+        if isinstance(v, (list, tuple)):
+            for x in v:
+                walk(x)
+        elif isinstance(v, Tensor):
+            kinds.add("float" if v.dtype.is_floating_point else "int")
+        elif isinstance(v, builtins.bool):
+            kinds.add("bool")
+        elif isinstance(v, builtins.int):
+            kinds.add("int")
+        else:
+            kinds.add("float")
+
+    walk(data)
+    if "float" in kinds:
+        return float32
+    if kinds == {"bool"}:
+        return bool
+    return int64
+
+
+def _plain(data):
+    """Nested lists of numbers (0-d tensors read, bools as 0/1)."""
+    if isinstance(data, (list, tuple)):
+        return [_plain(v) for v in data]
+    if isinstance(data, Tensor):
+        return data.tolist()
+    if isinstance(data, builtins.bool):
+        return builtins.int(data)
+    return data
+
+
+def tensor(data, *, dtype=None, device=None, requires_grad=False, pin_memory=False):
+    if isinstance(data, Tensor):
+        out = b.call(_t.tensor, data, **_creation(dtype, device, requires_grad))
+        return _marked(out, dtype if dtype is not None else (bool if data._bool else None))
+    if dtype is None:
+        dtype = _infer_dtype(data)
+    return _marked(b.call(_t.tensor, _plain(data), **_creation(dtype, device, requires_grad)), dtype)
+
+
+as_tensor = tensor
+
+
+def from_numpy(array):
+    raise RuntimeError("numpy is not available in gpubook's Python: use torch.tensor(list)")
+
+
+def is_tensor(obj):
+    return isinstance(obj, Tensor)
+
+
+def numel(input):
+    return input.numel()
+
+
+def manual_seed(seed):
+    b.call(_t.manualSeed, builtins.int(seed))
+    return _Generator(seed)
+
+
+def initial_seed():
+    return _t.initialSeed()
+
+
+def seed():
+    return initial_seed()
+
+
+class _Generator:
+    def __init__(self, seed):
+        self._seed = seed
+
+    def initial_seed(self):
+        return self._seed
+
+    def __repr__(self):
+        return f"<torch._C.Generator object at {hex(id(self))}>"
+
+
+def cat(tensors, dim=0, *, out=None):
+    return b.call(_t.cat, list(tensors), dim)
+
+
+concat = cat
+concatenate = cat
+
+
+def stack(tensors, dim=0, *, out=None):
+    return b.call(_t.stack, list(tensors), dim)
+
+
+def max(input, dim=None, keepdim=False, *, out=None):
+    return input.max(dim, keepdim)
+
+
+def min(input, dim=None, keepdim=False, *, out=None):
+    return input.min(dim, keepdim)
+
+
+def _compare(name):
+    def fn(input, other, *, out=None):
+        return input._cmp(name, other)
+
+    fn.__name__ = name
+    return fn
+
+
+eq = _compare("eq")
+ne = _compare("ne")
+lt = _compare("lt")
+le = _compare("le")
+gt = _compare("gt")
+ge = _compare("ge")
+
+
+def where(condition, input, other):
+    """``torch.where(c, a, b)``: a where c is True, else b (c * a + (1 - c) * b, on the engine)."""
+    c = condition.to(float32)
+    return c * input + (1 - c) * other
+
+
+def save(obj, f, **kwargs):
+    """``torch.save(obj, 'name.pt')``: kept in the browser's storage, as the TS layer does."""
+    b.wait(b.call(_t.save, _state(obj), str(f)))
+
+
+def load(f, map_location=None, weights_only=None, **kwargs):
+    result = b.wait(b.call(_t.load, str(f), map_location=_device_arg(map_location)))
+    return _from_saved(result)
+
+
+def _state(obj):
+    from collections import OrderedDict
+
+    if isinstance(obj, (dict, OrderedDict)):
+        return {k: _state(v) for k, v in obj.items()}
+    return obj
+
+
+def _from_saved(value):
+    from collections import OrderedDict
+
+    value = b.from_js(value) if isinstance(value, b.JsProxy) else value
+    if isinstance(value, b.JsProxy):
+        return OrderedDict((k, _from_saved(v)) for k, v in value.object_entries())
+    return value
+
+
+def __getattr__(name):
+    if name.startswith("_"):
+        raise AttributeError(name)
+    member = getattr(_t, b.camel(name), None)
+    if member is None or not callable(member):
+        raise AttributeError(f"module 'torch' has no attribute '{name}'")
+
+    def fn(*args, **kwargs):
+        return b.call(member, *args, **kwargs)
+
+    fn.__name__ = name
+    return fn
+
+
+from . import nn  # noqa: E402,F401
+from . import optim  # noqa: E402,F401
+from . import utils  # noqa: E402,F401
+from .nn.parameter import Parameter as _Parameter  # noqa: E402,F401

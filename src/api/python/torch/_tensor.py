@@ -1,0 +1,460 @@
+"""torch.Tensor: a Python handle on one engine tensor, with PyTorch's operators, indexing,
+properties and printing. Every value is computed by the engine; this class only translates.
+
+Lifetime: a Tensor that Python got fresh from an op owns its engine tensor and disposes it in
+``__del__``, i.e. as soon as CPython's reference count drops to zero, as PyTorch frees memory.
+Handles on tensors the engine holds (parameters, ``.grad``) never dispose them (ownership.ts).
+"""
+
+import builtins
+from collections import namedtuple
+
+from . import _bridge as b
+from . import _types
+
+host = b.host
+
+return_types = namedtuple("return_types", ["values", "indices"])
+"""What ``t.max(dim)`` returns, as torch.return_types.max (``values, indices = t.max(1)``)."""
+
+
+def _engine_dtype(value):
+    """A dtype argument (torch.float32, 'float32', …) as the engine's name; None if absent."""
+    if value is None:
+        return None
+    if isinstance(value, _types.dtype):
+        return value.engine
+    name = str(value).removeprefix("torch.")
+    if name in _types._ALL:
+        return _types._ALL[name].engine
+    raise TypeError(f"unknown dtype {value!r}")
+
+
+def _arg(value):
+    """A Python argument of ``to``-like methods in the engine's spelling."""
+    if isinstance(value, _types.dtype):
+        return value.engine
+    if isinstance(value, _types.device):
+        return value._js_value()
+    if isinstance(value, str):
+        try:
+            return _types.device(value)._js_value()
+        except RuntimeError:
+            return value
+    return value
+
+
+def _shape_args(args):
+    """``view(2, 3)`` and ``view((2, 3))`` alike: a list of ints."""
+    if len(args) == 1 and isinstance(args[0], (tuple, list)):
+        return [builtins.int(d) for d in args[0]]
+    return [builtins.int(d) for d in args]
+
+
+class Tensor:
+    __slots__ = ("_js", "_bool", "__weakref__")
+
+    @classmethod
+    def _wrap(cls, js, fresh, is_bool=False):
+        t = object.__new__(cls)
+        host.retain(js, fresh)
+        t._js = js
+        t._bool = is_bool
+        return t
+
+    def __del__(self):
+        js = getattr(self, "_js", None)
+        if js is not None:
+            host.release(js)
+
+    def _op(self, name, *args, **kwargs):
+        return b.call(getattr(self._js, name), *args, **kwargs)
+
+    def _cmp(self, name, other):
+        out = self._op(name, other)
+        out._bool = True
+        return out
+
+    # ------------------------------------------------------------------ what it is
+    @property
+    def shape(self):
+        return _types.Size(self._js.shape)
+
+    def size(self, dim=None):
+        shape = self.shape
+        return shape if dim is None else shape[dim]
+
+    @property
+    def dtype(self):
+        return _types.from_engine(self._js.dtype, self._bool)
+
+    @property
+    def device(self):
+        return _types.from_engine_device(self._js.device)
+
+    @property
+    def is_cuda(self):
+        return builtins.bool(self._js.isCuda)
+
+    @property
+    def ndim(self):
+        return self._js.ndim
+
+    def dim(self):
+        return self._js.ndim
+
+    def numel(self):
+        return self._js.numel()
+
+    nelement = numel
+
+    def element_size(self):
+        return 4
+
+    def is_floating_point(self):
+        return self.dtype.is_floating_point
+
+    @property
+    def requires_grad(self):
+        return builtins.bool(self._js.requiresGrad)
+
+    @requires_grad.setter
+    def requires_grad(self, value):
+        try:
+            self._js.requiresGrad = builtins.bool(value)
+        except b.JsException as error:
+            raise b.translate(error) from None
+
+    def requires_grad_(self, requires_grad=True):
+        self.requires_grad = requires_grad
+        return self
+
+    @property
+    def grad(self):
+        return b.from_js(self._js.grad, fresh=False)
+
+    @grad.setter
+    def grad(self, value):
+        self._js.grad = None if value is None else value._js
+
+    @property
+    def grad_fn(self):
+        node = self._js.gradFn
+        return None if node is None or node is b.jsnull else _GradFn(node.name)
+
+    @property
+    def is_leaf(self):
+        return builtins.bool(self._js.isLeaf)
+
+    @property
+    def data(self):
+        return self.detach()
+
+    @property
+    def T(self):
+        return self._op("t") if self.ndim <= 2 else self.permute(*reversed(range(self.ndim)))
+
+    # ------------------------------------------------------------------ reading values
+    def tolist(self):
+        values = b.wait(self._js.tolist())
+        if self.ndim == 0:
+            return self._scalar(values)
+        values = values.to_py()
+        return _map_nested(values, self._scalar)
+
+    def _scalar(self, v):
+        if self._bool:
+            return builtins.bool(v)
+        return builtins.float(v) if self._js.dtype == "float32" else builtins.int(v)
+
+    def item(self):
+        return self._scalar(b.wait(self._js.item()))
+
+    def __repr__(self):
+        return b.wait(host.formatTensor(self._js, self._bool))
+
+    def __format__(self, spec):
+        if spec and self.numel() == 1:
+            return format(self.item(), spec)
+        return format(repr(self), spec)
+
+    def __float__(self):
+        return builtins.float(self.item())
+
+    def __int__(self):
+        return builtins.int(self.item())
+
+    def __index__(self):
+        if self.dtype.is_floating_point:
+            raise TypeError("only integer tensors of a single element can be converted to an index")
+        return builtins.int(self.item())
+
+    def __bool__(self):
+        if self.numel() != 1:
+            raise RuntimeError("Boolean value of Tensor with more than one value is ambiguous")
+        return builtins.bool(self.item())
+
+    def __len__(self):
+        if self.ndim == 0:
+            raise TypeError("len() of a 0-d tensor")
+        return self._js.shape[0]
+
+    def __iter__(self):
+        if self.ndim == 0:
+            raise TypeError("iteration over a 0-d tensor")
+        for i in range(len(self)):
+            yield self[i]
+
+    def numpy(self):
+        raise RuntimeError(
+            "numpy is not available in gpubook's Python: use t.tolist() or t.item() instead"
+        )
+
+    # ------------------------------------------------------------------ autograd
+    def backward(self, gradient=None, retain_graph=None, create_graph=False, inputs=None):
+        b.call(self._js.backward, gradient, retain_graph=retain_graph, inputs=inputs)
+
+    def detach(self):
+        return self._op("detach")
+
+    def detach_(self):
+        raise RuntimeError("detach_() is not supported: use t = t.detach()")
+
+    def clone(self):
+        out = self._op("clone")
+        out._bool = self._bool
+        return out
+
+    # ------------------------------------------------------------------ devices and dtypes
+    def to(self, *args, **kwargs):
+        dtype = kwargs.pop("dtype", None)
+        device = kwargs.pop("device", None)
+        kwargs.pop("non_blocking", None)
+        kwargs.pop("copy", None)
+        if kwargs:
+            raise TypeError(f"to() got an unexpected keyword argument '{next(iter(kwargs))}'")
+        js_args = [_arg(a) for a in args if a is not None]
+        if device is not None:
+            js_args.append(_types.device_arg(device))
+        if dtype is not None:
+            js_args.append(_engine_dtype(dtype))
+        is_bool = self._bool
+        for a in (*args, dtype):
+            if isinstance(a, _types.dtype):
+                is_bool = a is _types.bool
+            elif isinstance(a, Tensor):
+                is_bool = a._bool
+        out = self._op("to", *js_args)
+        out._bool = is_bool
+        return out
+
+    def cuda(self, device=None, non_blocking=False):
+        return self._op("cuda", _types.device_arg(device if device is not None else 0))
+
+    def cpu(self):
+        out = self._op("cpu")
+        out._bool = self._bool
+        return out
+
+    def type(self, dtype=None):
+        if dtype is None:
+            return "torch.cuda.FloatTensor" if self.is_cuda else "torch.FloatTensor"
+        return self.to(dtype)
+
+    def float(self):
+        return self._op("float")
+
+    double = float
+    half = float
+
+    def long(self):
+        return self._op("int")
+
+    int = long
+
+    def bool(self):
+        return self._cmp("ne", 0)
+
+    # ------------------------------------------------------------------ operators
+    def __add__(self, other):
+        return self._op("add", other)
+
+    __radd__ = __add__
+
+    def __sub__(self, other):
+        return self._op("sub", other)
+
+    def __rsub__(self, other):
+        return self._op("neg")._op("add", other)
+
+    def __mul__(self, other):
+        return self._op("mul", other)
+
+    __rmul__ = __mul__
+
+    def __truediv__(self, other):
+        return self._op("div", other)
+
+    def __rtruediv__(self, other):
+        return self._op("reciprocal")._op("mul", other)
+
+    def __floordiv__(self, other):
+        return self._op("div", other)._op("floor")
+
+    def __mod__(self, other):
+        return self - (self // other) * other
+
+    def __pow__(self, other):
+        return self._op("pow", other)
+
+    def __rpow__(self, other):
+        base = b.call(host.torch.fullLike, self, other, dtype="float32")
+        return base._op("pow", self)
+
+    def __matmul__(self, other):
+        return self._op("matmul", other)
+
+    def __rmatmul__(self, other):
+        return b.call(host.torch.matmul, other, self)
+
+    def __neg__(self):
+        return self._op("neg")
+
+    def __pos__(self):
+        return self
+
+    def __abs__(self):
+        return self._op("abs")
+
+    def __invert__(self):
+        if not self._bool:
+            raise TypeError("~ is only supported on bool tensors here")
+        return self._cmp("eq", 0)
+
+    def __and__(self, other):
+        out = self._op("mul", other)
+        out._bool = self._bool
+        return out
+
+    __rand__ = __and__
+
+    def __or__(self, other):
+        out = self._op("maximum", other)
+        out._bool = self._bool
+        return out
+
+    __ror__ = __or__
+
+    def __iadd__(self, other):
+        return self._op("add_", other)
+
+    def __isub__(self, other):
+        return self._op("sub_", other)
+
+    def __imul__(self, other):
+        return self._op("mul_", other)
+
+    def __itruediv__(self, other):
+        return self._op("div_", other)
+
+    def __eq__(self, other):
+        return self._cmp("eq", other)
+
+    def __ne__(self, other):
+        return self._cmp("ne", other)
+
+    def __lt__(self, other):
+        return self._cmp("lt", other)
+
+    def __le__(self, other):
+        return self._cmp("le", other)
+
+    def __gt__(self, other):
+        return self._cmp("gt", other)
+
+    def __ge__(self, other):
+        return self._cmp("ge", other)
+
+    __hash__ = object.__hash__
+
+    eq = __eq__
+    ne = __ne__
+    lt = __lt__
+    le = __le__
+    gt = __gt__
+    ge = __ge__
+
+    # ------------------------------------------------------------------ indexing
+    def __getitem__(self, index):
+        from ._indexing import getitem
+
+        return getitem(self, index)
+
+    def __setitem__(self, index, value):
+        from ._indexing import setitem
+
+        setitem(self, index, value)
+
+    # ------------------------------------------------------------------ shapes (varargs or a tuple)
+    def view(self, *shape):
+        return self._op("view", _shape_args(shape))
+
+    def reshape(self, *shape):
+        return self._op("reshape", _shape_args(shape))
+
+    def expand(self, *sizes):
+        return self._op("expand", _shape_args(sizes))
+
+    def permute(self, *dims):
+        return self._op("permute", _shape_args(dims))
+
+    def repeat(self, *sizes):
+        raise RuntimeError("repeat() is not supported by the engine yet: use expand()")
+
+    def max(self, dim=None, keepdim=False):
+        if isinstance(dim, Tensor):
+            return self._op("maximum", dim)
+        return self._op("max", dim, keepdim=keepdim or None)
+
+    def min(self, dim=None, keepdim=False):
+        if isinstance(dim, Tensor):
+            return self._op("minimum", dim)
+        return self._op("min", dim, keepdim=keepdim or None)
+
+    # ------------------------------------------------------------------ everything else
+    def __getattr__(self, name):
+        if name.startswith("__") or name in ("_js", "_bool"):
+            raise AttributeError(name)
+        js_name = b.camel(name)
+        try:
+            member = getattr(self._js, js_name)
+        except AttributeError:
+            raise AttributeError(f"'Tensor' object has no attribute '{name}'") from None
+        if callable(member):
+            # The closure holds self: a temporary's engine tensor must outlive the call.
+            return lambda *args, **kwargs: self._op(js_name, *args, **kwargs)
+        return b.from_js(member, fresh=False)
+
+
+class _GradFn:
+    """``t.grad_fn``: prints as PyTorch's ``<AddBackward0 object at 0x…>``."""
+
+    __slots__ = ("_name",)
+
+    def __init__(self, name):
+        self._name = name
+
+    def name(self):
+        return self._name
+
+    def __repr__(self):
+        return f"<{self._name} object at {hex(id(self))}>"
+
+
+def _map_nested(values, fn):
+    if isinstance(values, list):
+        return [_map_nested(v, fn) for v in values]
+    return fn(values)
+
+
+b._tensor_type = Tensor

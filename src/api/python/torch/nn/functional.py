@@ -1,0 +1,67 @@
+"""``torch.nn.functional`` (F): the TS layer's functional forms, with PyTorch's names."""
+
+from .. import _bridge as b
+
+_f = b.host.torch.nn.functional
+
+
+def relu(input, inplace=False):
+    return b.call(_f.relu, input)
+
+
+def sigmoid(input):
+    return b.call(_f.sigmoid, input)
+
+
+def tanh(input):
+    return b.call(_f.tanh, input)
+
+
+def softmax(input, dim=None, _stacklevel=3, dtype=None):
+    return b.call(_f.softmax, input, -1 if dim is None else dim)
+
+
+def log_softmax(input, dim=None, _stacklevel=3, dtype=None):
+    return b.call(_f.logSoftmax, input, -1 if dim is None else dim)
+
+
+def cross_entropy(input, target, weight=None, size_average=None, ignore_index=-100, reduce=None, reduction="mean", label_smoothing=0.0):
+    return b.call(_f.crossEntropy, input, target, reduction=reduction)
+
+
+def mse_loss(input, target, size_average=None, reduce=None, reduction="mean"):
+    return b.call(_f.mseLoss, input, target, reduction=reduction)
+
+
+def l1_loss(input, target, size_average=None, reduce=None, reduction="mean"):
+    error = (input - target).abs()
+    if reduction == "none":
+        return error
+    return error.sum() if reduction == "sum" else error.mean()
+
+
+def dropout(input, p=0.5, training=True, inplace=False):
+    return b.call(_f.dropout, input, p, training)
+
+
+def _pool(name, input, kernel_size, stride, padding):
+    from . import layers
+
+    return getattr(layers, name)(kernel_size, stride=stride, padding=padding)(input)
+
+
+def max_pool2d(input, kernel_size, stride=None, padding=0, dilation=1, ceil_mode=False, return_indices=False):
+    return _pool("MaxPool2d", input, kernel_size, stride, padding)
+
+
+def max_pool1d(input, kernel_size, stride=None, padding=0, dilation=1, ceil_mode=False, return_indices=False):
+    return _pool("MaxPool1d", input, kernel_size, stride, padding)
+
+
+def __getattr__(name):
+    if name.startswith("_"):
+        raise AttributeError(name)
+    member = getattr(_f, b.camel(name), None)
+    if member is None:
+        raise AttributeError(f"module 'torch.nn.functional' has no attribute '{name}'")
+    return lambda *args, **kwargs: b.call(member, *args, **kwargs)

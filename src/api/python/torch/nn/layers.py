@@ -1,0 +1,118 @@
+"""The engine's layers and losses as Python modules: each holds one engine module (``_js``) and
+shows its parameters as Python Parameters (the same engine tensors, so optimizers, ``.to`` and
+state dicts see one set of weights). Arguments are PyTorch's, passed on camelCased."""
+
+from .. import _bridge as b
+from .module import Module
+from .parameter import Parameter
+
+
+class _EngineModule(Module):
+    _js_name = None
+
+    def __init__(self, *args, **kwargs):
+        super().__init__()
+        js = b.new(getattr(b.host.torch.nn, self._js_name), *args, **kwargs)
+        object.__setattr__(self, "_js", js)
+        own = b.options({"recurse": False})
+        for entry in js.namedParameters(own):
+            name, param = entry[0], entry[1]
+            self._parameters[name] = Parameter._wrap(param, False)
+        for entry in js.namedBuffers():
+            if "." not in entry[0]:
+                self._buffers[entry[0]] = b.from_js(entry[1], fresh=False)
+        self.training = bool(js.training)
+
+    def _js_value(self):
+        return self._js
+
+    def forward(self, *args, **kwargs):
+        return b.call(self._js.forward, *args, **kwargs)
+
+    def train(self, mode=True):
+        super().train(mode)
+        self._js.train(mode)
+        return self
+
+    def extra_repr(self):
+        return str(self._js.extraRepr())
+
+    def __getattr__(self, name):
+        try:
+            return super().__getattr__(name)
+        except AttributeError:
+            pass
+        js = self.__dict__.get("_js")
+        member = None if js is None else getattr(js, b.camel(name), None)
+        if member is None or callable(member):
+            raise AttributeError(f"'{type(self).__name__}' object has no attribute '{name}'")
+        return b.from_js(member, fresh=False)
+
+
+def _engine(name):
+    return type(name, (_EngineModule,), {"_js_name": name, "__module__": "torch.nn"})
+
+
+Linear = _engine("Linear")
+Conv1d = _engine("Conv1d")
+Conv2d = _engine("Conv2d")
+MaxPool1d = _engine("MaxPool1d")
+MaxPool2d = _engine("MaxPool2d")
+AdaptiveMaxPool2d = _engine("AdaptiveMaxPool2d")
+Dropout = _engine("Dropout")
+Dropout2d = _engine("Dropout2d")
+Flatten = _engine("Flatten")
+ReLU = _engine("ReLU")
+Softmax = _engine("Softmax")
+Embedding = _engine("Embedding")
+CrossEntropyLoss = _engine("CrossEntropyLoss")
+MSELoss = _engine("MSELoss")
+
+
+class Identity(Module):
+    def __init__(self, *args, **kwargs):
+        super().__init__()
+
+    def forward(self, input):
+        return input
+
+
+class _Elementwise(Module):
+    _op = None
+
+    def forward(self, input):
+        return getattr(input, self._op)()
+
+
+class Sigmoid(_Elementwise):
+    _op = "sigmoid"
+
+
+class Tanh(_Elementwise):
+    _op = "tanh"
+
+
+class LogSoftmax(Module):
+    def __init__(self, dim=None):
+        super().__init__()
+        self.dim = dim
+
+    def forward(self, input):
+        return input.log_softmax(-1 if self.dim is None else self.dim)
+
+    def extra_repr(self):
+        return f"dim={self.dim}"
+
+
+class L1Loss(Module):
+    """Mean absolute error, composed of engine ops (the engine has no fused L1 loss)."""
+
+    def __init__(self, reduction="mean"):
+        super().__init__()
+        self.reduction = reduction
+
+    def forward(self, input, target):
+        error = (input - target).abs()
+        if self.reduction == "none":
+            return error
+        return error.sum() if self.reduction == "sum" else error.mean()
