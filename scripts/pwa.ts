@@ -43,10 +43,13 @@ export function pwa(): PluginOption {
       globPatterns: [
         '**/*.{js,css,html,svg,png,ttf,woff2,webmanifest}',
         'notebooks/*.{ipynb,json}',
+        // Python notebooks' interpreter (~13 MB, scripts/pyodide-assets.ts): offline like the rest.
+        'pyodide/*.{mjs,wasm,zip,json}',
       ],
       // The datasets are cached on first use instead (see sw.ts).
       globIgnores: ['data/**'],
-      // Monaco's TypeScript worker alone is ~7 MB; the shell must be complete to work offline.
+      // Monaco's TypeScript worker alone is ~7 MB and pyodide.asm.wasm ~9.6 MB; the shell must be
+      // complete to work offline.
       maximumFileSizeToCacheInBytes: 16 * 1024 * 1024,
     },
   });

@@ -1,8 +1,9 @@
 /**
- * The page when no notebook is open: start a new notebook, import a `.ipynb`, open a bundled
+ * The page when no notebook is open: start a new notebook (TypeScript or Python), import a `.ipynb`, open a bundled
  * chapter, or open, rename, duplicate or delete one of yours.
  */
 import { useRef } from 'react';
+import type { CellLanguage } from '../kernel/protocol';
 import { readNotebookFile } from '../notebook/files/notebook-files';
 import { createNotebook } from '../notebook/model';
 import { trustedOnArrival } from '../notebook/trust';
@@ -18,8 +19,8 @@ import './persistence.css';
 export function HomePage() {
   const fileInput = useRef<HTMLInputElement>(null);
 
-  const createAndOpen = async () => {
-    const notebook = createNotebook();
+  const createAndOpen = async (language: CellLanguage) => {
+    const notebook = createNotebook({ language });
     await repository.add(notebook, { trusted: trustedOnArrival('new') });
     navigate({ page: 'notebook', notebookId: notebook.id });
   };
@@ -46,9 +47,18 @@ export function HomePage() {
             type="button"
             className="button button-primary"
             data-testid="new-notebook"
-            onClick={() => void createAndOpen().catch(showError)}
+            onClick={() => void createAndOpen('typescript').catch(showError)}
           >
             <PlusIcon /> New notebook
+          </button>
+          <button
+            type="button"
+            className="button"
+            data-testid="new-python-notebook"
+            title="Python cells with PyTorch's names, on the same engine (loads Python on first run)"
+            onClick={() => void createAndOpen('python').catch(showError)}
+          >
+            <PlusIcon /> New Python notebook
           </button>
           <button type="button" className="button" onClick={() => fileInput.current?.click()}>
             Open .ipynb file…

@@ -10,7 +10,17 @@ import { toMimeBundle } from './display';
 import { DeviceMonitor, type DeviceHooks } from './device-monitor';
 import { DEFAULT_LIMITS, OutputSink } from './output-sink';
 import { shownInCell } from './outputs/live-display';
-import type { CellOutput, ExecuteRequest, HostRequest, KernelInfo, WorkerEvent } from './protocol';
+import {
+  INTERRUPT_BUFFER_BYTES,
+  PYTHON_SIGNAL_SLOT,
+  type CellOutput,
+  type ExecuteRequest,
+  type HostRequest,
+  type KernelInfo,
+  type WorkerEvent,
+} from './protocol';
+import { runPythonCell } from './python/python-cell';
+import type { PythonKernel, StartPython } from './python/python-kernel';
 
 export interface EngineSetup {
   info: KernelInfo;
@@ -50,10 +60,17 @@ export class KernelSession {
   private lastCellId: string | null = null;
   private engine: EngineSetup | null = null;
   private monitor: DeviceMonitor | null = null;
+  /** The globals TypeScript cells see; Python's packages get the same object. */
+  private cellGlobals: Record<string, unknown> = {};
+  private interruptBuffer: SharedArrayBuffer | null = null;
+  /** Started by the first Python cell; a failed start is forgotten so the next cell retries. */
+  private python: Promise<PythonKernel> | null = null;
 
   constructor(
     private readonly post: (event: WorkerEvent) => void,
     private readonly setupEngine: SetupEngine,
+    /** Absent where no Python is available (TypeScript-only tests). */
+    private readonly startPython?: StartPython,
   ) {}
 
   handle(request: HostRequest): void {
@@ -97,6 +114,7 @@ export class KernelSession {
     devices?: unknown,
   ): Promise<void> {
     this.interruptFlag = flag ? new Int32Array(flag) : null;
+    this.interruptBuffer = flag;
     const sessionTarget = { current: () => this.active?.sink ?? null };
     const io = createIoGlobals(sessionTarget, params);
     let setup: EngineSetup;
@@ -115,6 +133,7 @@ export class KernelSession {
     }
     this.engine = setup;
     const globals = Object.assign(Object.create(null) as object, setup.globals, io);
+    this.cellGlobals = globals as Record<string, unknown>;
     this.scope = Object.create(globals) as Record<string, unknown>;
     setup.setRoots?.(() => Object.values(this.scope));
     setup.attachOutput?.((text) => this.active?.sink.add({ kind: 'stream', name: 'stdout', text }));
@@ -162,27 +181,29 @@ export class KernelSession {
 
     let status: 'ok' | 'error' | 'interrupted' = 'ok';
     try {
-      const cell = compileCell(request.code, request.executionCount);
-      declareNames(this.scope, cell.declaredNames);
-      const outcome = await Promise.race([
-        cell.run(this.scope, control).then((value) => ({ value })),
-        interrupted,
-      ]);
-      if (outcome === 'interrupted') throw new KernelInterrupt();
-      // A value the cell displayed itself (`display(x)` returns its handle) is not shown twice.
-      if (outcome.value !== undefined && !shownInCell(sink, outcome.value)) {
-        const bundle = toMimeBundle(outcome.value);
-        const executionCount = request.executionCount;
-        sink.add(
-          bundle instanceof Promise
-            ? bundle.then((data): CellOutput => ({ kind: 'result', executionCount, data }))
-            : { kind: 'result', executionCount, data: bundle },
+      if (request.language === 'python') {
+        // Python stops itself on interrupt (KeyboardInterrupt through Pyodide's buffer), so its
+        // run is awaited to the end rather than raced: the interpreter is never left mid-cell.
+        status = await runPythonCell(
+          () => this.pythonKernel(),
+          request,
+          sink,
+          (value) => this.addResult(sink, value, request.executionCount),
         );
+      } else {
+        const cell = compileCell(request.code, request.executionCount);
+        declareNames(this.scope, cell.declaredNames);
+        const outcome = await Promise.race([
+          cell.run(this.scope, control).then((value) => ({ value })),
+          interrupted,
+        ]);
+        if (outcome === 'interrupted') throw new KernelInterrupt();
+        this.addResult(sink, outcome.value, request.executionCount);
       }
       // Let promise rejections nobody awaited surface while this cell is still the active one.
       await new Promise((resolve) => setTimeout(resolve, 0));
       await this.engine?.afterCell?.();
-      if (run.unhandled) status = 'error';
+      if (run.unhandled && status === 'ok') status = 'error';
     } catch (error) {
       const interruptedRun = error instanceof KernelInterrupt || control.cancelled;
       status = interruptedRun ? 'interrupted' : 'error';
@@ -199,5 +220,31 @@ export class KernelSession {
     }
     this.monitor?.cellFinished();
     this.post({ type: 'done', cellId, status, droppedOutputs: sink.droppedOutputs });
+  }
+
+  /** A cell's value as its `Out[n]`; a value the cell displayed itself is not shown twice. */
+  private addResult(sink: OutputSink, value: unknown, executionCount: number): void {
+    if (value === undefined || shownInCell(sink, value)) return;
+    const bundle = toMimeBundle(value);
+    sink.add(
+      bundle instanceof Promise
+        ? bundle.then((data): CellOutput => ({ kind: 'result', executionCount, data }))
+        : { kind: 'result', executionCount, data: bundle },
+    );
+  }
+
+  private pythonKernel(): Promise<PythonKernel> {
+    if (!this.startPython) {
+      return Promise.reject(new Error('This kernel has no Python (no Pyodide to load).'));
+    }
+    const buffer = this.interruptBuffer;
+    const hasSignalSlot = buffer !== null && buffer.byteLength >= INTERRUPT_BUFFER_BYTES;
+    this.python ??= this.startPython({
+      interruptBuffer: hasSignalSlot ? new Int32Array(buffer, PYTHON_SIGNAL_SLOT * 4, 1) : null,
+      globals: this.cellGlobals,
+      write: (name, text) => this.active?.sink.add({ kind: 'stream', name, text }),
+    });
+    this.python.catch(() => (this.python = null));
+    return this.python;
   }
 }

@@ -1,9 +1,11 @@
 /**
  * The kernel worker's entry point: binds the session to `self` and sets up the engine with the
- * worker's WebGPU (navigator.gpu), if the browser has an adapter.
+ * worker's WebGPU (navigator.gpu), if the browser has an adapter, and Python (Pyodide from our
+ * origin) for Python notebooks.
  */
 import { KernelSession } from './session';
 import { setupEngine } from './engine-setup';
+import { startBrowserPython } from './python/browser-python';
 import type { HostRequest, WorkerEvent } from './protocol';
 
 /** The parts of the worker's global scope used here (the DOM lib types `self` as a Window). */
@@ -18,7 +20,11 @@ interface WorkerScope {
 }
 
 const scope = self as unknown as WorkerScope;
-const session = new KernelSession((event: WorkerEvent) => scope.postMessage(event), setupEngine);
+const session = new KernelSession(
+  (event: WorkerEvent) => scope.postMessage(event),
+  setupEngine,
+  startBrowserPython,
+);
 
 scope.onmessage = (event: MessageEvent<HostRequest>) => session.handle(event.data);
 scope.addEventListener('unhandledrejection', (event: PromiseRejectionEvent) => {

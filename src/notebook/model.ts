@@ -7,7 +7,7 @@
  * it field by field. `status` is runtime state only: it is never saved and reads back as 'idle'.
  * Every function returns the same object when nothing changed, which keeps React renders cheap.
  */
-import type { CellOutput, MimeBundle } from '../kernel/protocol';
+import type { CellLanguage, CellOutput, MimeBundle } from '../kernel/protocol';
 import { newId } from './ids';
 
 export type CellType = 'code' | 'markdown';
@@ -55,6 +55,37 @@ export const GPUBOOK_KERNELSPEC: KernelSpec = {
   language: 'typescript',
 };
 
+/** A Python notebook's kernelspec, as Jupyter writes it (shared/TESTING.md, "Python notebooks"). */
+export const PYTHON_KERNELSPEC: KernelSpec = {
+  name: 'python3',
+  display_name: 'Python 3',
+  language: 'python',
+};
+
+/** What a new notebook of each language records (nbformat kernelspec + language_info). */
+export function languageMetadata(language: CellLanguage): NotebookMetadata {
+  return language === 'python'
+    ? { kernelspec: { ...PYTHON_KERNELSPEC }, language_info: { name: 'python' } }
+    : { kernelspec: { ...GPUBOOK_KERNELSPEC }, language_info: { name: 'typescript' } };
+}
+
+/**
+ * The language a notebook's metadata names. Python when the kernelspec or language_info says so
+ * (Jupyter's `python3`, Colab's, ipykernel's `Python 3 (ipykernel)`); everything else is ours,
+ * TypeScript, as before Python notebooks existed.
+ */
+export function metadataLanguage(metadata: Record<string, unknown> | undefined): CellLanguage {
+  const kernelspec = metadata?.kernelspec as Record<string, unknown> | undefined;
+  const languageInfo = metadata?.language_info as Record<string, unknown> | undefined;
+  const names = [kernelspec?.language, languageInfo?.name, kernelspec?.name];
+  const said = names.find((name): name is string => typeof name === 'string' && name !== '');
+  return said !== undefined && /^python/i.test(said) ? 'python' : 'typescript';
+}
+
+export function notebookLanguage(notebook: Notebook): CellLanguage {
+  return metadataLanguage(notebook.metadata);
+}
+
 export function createCell(type: CellType, source = ''): Cell {
   return {
     id: newId(),
@@ -69,16 +100,19 @@ export function createCell(type: CellType, source = ''): Cell {
 
 /** A new notebook starts with one empty code cell, ready to type into. */
 export function createNotebook(
-  options: { id?: string; title?: string; now?: number; cells?: Cell[] } = {},
+  options: {
+    id?: string;
+    title?: string;
+    now?: number;
+    cells?: Cell[];
+    language?: CellLanguage;
+  } = {},
 ): Notebook {
   return {
     id: options.id ?? newId(),
     title: options.title ?? 'Untitled notebook',
     cells: options.cells ?? [createCell('code')],
-    metadata: {
-      kernelspec: { ...GPUBOOK_KERNELSPEC },
-      language_info: { name: 'typescript' },
-    },
+    metadata: languageMetadata(options.language ?? 'typescript'),
     updatedAt: options.now ?? Date.now(),
   };
 }

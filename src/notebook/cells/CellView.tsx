@@ -9,6 +9,7 @@
 import { memo, useCallback, useEffect, useRef, type KeyboardEvent } from 'react';
 import { CellEditor } from '../editor/CellEditor';
 import { MarkdownView } from '../markdown/MarkdownView';
+import { notebookLanguage } from '../model';
 import { OutputArea } from '../outputs/OutputArea';
 import { matchShortcut, SHORTCUTS, type Shortcut, type ShortcutId } from '../shortcuts';
 import { insertCellNextTo } from '../store/commands';
@@ -23,6 +24,9 @@ export const CellView = memo(function CellView({ cellId }: { cellId: string }) {
   const store = useAppStoreApi();
   const cell = useAppStore((s) => s.notebook?.cells.find((c) => c.id === cellId));
   const notebookId = useAppStore((s) => s.notebook?.id ?? '');
+  const codeLanguage = useAppStore((s) =>
+    s.notebook ? notebookLanguage(s.notebook) : 'typescript',
+  );
   const position = useAppStore((s): Position => {
     const cells = s.notebook?.cells ?? [];
     const index = cells.findIndex((c) => c.id === cellId);
@@ -136,7 +140,7 @@ export const CellView = memo(function CellView({ cellId }: { cellId: string }) {
           <CellEditor
             notebookId={notebookId}
             cellId={cellId}
-            language={isMarkdown ? 'markdown' : 'typescript'}
+            language={isMarkdown ? 'markdown' : codeLanguage}
             source={cell.source}
             onChange={setSource}
             onShortcut={runShortcut}

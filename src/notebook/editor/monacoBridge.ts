@@ -38,9 +38,12 @@ export function setNotebookSources(sources: readonly string[]): void {
   bridge?.setNotebookSources(sources);
 }
 
-export type CellLanguage = 'typescript' | 'markdown';
+/** The editor's language for a cell: markdown cells, or the notebook's code language. */
+export type CellLanguage = 'typescript' | 'python' | 'markdown';
+
+const EXTENSIONS: Record<CellLanguage, string> = { typescript: 'ts', python: 'py', markdown: 'md' };
 
 /** Each cell is its own model (its own module for TypeScript), named after notebook and cell. */
 export function cellModelUri(notebookId: string, cellId: string, language: CellLanguage): string {
-  return `file:///notebooks/${notebookId}/cell-${cellId}.${language === 'typescript' ? 'ts' : 'md'}`;
+  return `file:///notebooks/${notebookId}/cell-${cellId}.${EXTENSIONS[language]}`;
 }

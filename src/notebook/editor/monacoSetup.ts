@@ -1,12 +1,14 @@
 /**
- * Monaco, bundled (never from a CDN): the slim editor entry with its features, TypeScript and
- * markdown highlighting, the TypeScript language service configured for cells, workers through
+ * Monaco, bundled (never from a CDN): the slim editor entry with its features, TypeScript, Python
+ * and markdown highlighting, the TypeScript language service configured for cells, workers through
  * Vite's `?worker`, the cell API declarations, and the page's light theme.
  */
 import { loader } from '@monaco-editor/react';
 import * as monaco from 'monaco-editor/editor';
 import 'monaco-editor/features/register.all';
 import 'monaco-editor/languages/definitions/markdown/register';
+// Highlighting only (Monarch): Python notebooks get no language service, as in Jupyter.
+import 'monaco-editor/languages/definitions/python/register';
 import 'monaco-editor/languages/definitions/typescript/register';
 import {
   typescriptDefaults,

@@ -81,7 +81,9 @@ describe('.ipynb', () => {
     expect(nb.cells[1].source).toBe('x = 1\nx');
     const result = nb.cells[1].outputs[0];
     expect(result.kind === 'result' && result.data).toEqual({ 'text/plain': '1' });
-    expect(nb.metadata.kernelspec.name).toBe('gpubook');
+    // A Python kernel opens as a Python notebook (issue 15), keeping Jupyter's kernelspec.
+    expect(nb.metadata.kernelspec.name).toBe('python3');
+    expect(nb.metadata.kernelspec.language).toBe('python');
   });
 
   const malformed: Array<[string, unknown, RegExp]> = [

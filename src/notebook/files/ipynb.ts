@@ -5,7 +5,15 @@
  * markup from a notebook.
  */
 import type { CellOutput, MimeBundle } from '../../kernel/protocol';
-import { createNotebook, GPUBOOK_KERNELSPEC, type Cell, type Notebook } from '../model';
+import {
+  createNotebook,
+  GPUBOOK_KERNELSPEC,
+  metadataLanguage,
+  PYTHON_KERNELSPEC,
+  type Cell,
+  type Notebook,
+  type NotebookMetadata,
+} from '../model';
 import { newId } from '../ids';
 
 export class NotebookFileError extends Error {
@@ -34,14 +42,37 @@ function ownMetadata(notebook: Notebook): JsonObject {
   return own !== null && typeof own === 'object' && !Array.isArray(own) ? (own as JsonObject) : {};
 }
 
+function isJsonObject(value: unknown): value is JsonObject {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/**
+ * The kernelspec and language_info a notebook is saved with. TypeScript: always ours (TESTING.md).
+ * Python: the notebook's own (a Jupyter or Colab file keeps what it came with, so it opens there
+ * again), completed where a field is missing.
+ */
+function languageMetadata(metadata: Record<string, unknown>): NotebookMetadata {
+  if (metadataLanguage(metadata) !== 'python') {
+    return { kernelspec: { ...GPUBOOK_KERNELSPEC }, language_info: { name: 'typescript' } };
+  }
+  const kernelspec = isJsonObject(metadata.kernelspec) ? metadata.kernelspec : {};
+  const languageInfo = isJsonObject(metadata.language_info) ? metadata.language_info : {};
+  return {
+    kernelspec: {
+      ...PYTHON_KERNELSPEC,
+      ...(kernelspec as Partial<NotebookMetadata['kernelspec']>),
+    },
+    language_info: { ...languageInfo, name: 'python' },
+  };
+}
+
 export function toIpynb(notebook: Notebook): IpynbNotebook {
   return {
     nbformat: 4,
     nbformat_minor: 5,
     metadata: {
       ...(notebook.metadata as JsonObject),
-      kernelspec: { ...GPUBOOK_KERNELSPEC },
-      language_info: { name: 'typescript' },
+      ...(languageMetadata(notebook.metadata) as JsonObject),
       [OWN_METADATA]: { ...ownMetadata(notebook), title: notebook.title },
     },
     cells: notebook.cells.map(cellToIpynb),
@@ -127,12 +158,13 @@ export function fromIpynb(value: unknown, fallbackTitle = 'Imported notebook'): 
   const { title: _title, ...ownRest } = own;
   const seenIds = new Set<string>();
   const cells = nb.cells.map((cell, i) => cellFromIpynb(cell, i + 1, seenIds));
-  const notebook = createNotebook({ title, cells });
+  const language = metadataLanguage(foreign);
+  const notebook = createNotebook({ title, cells, language });
   return {
     ...notebook,
     metadata: {
       ...(foreign as Record<string, unknown>),
-      ...notebook.metadata,
+      ...languageMetadata(foreign),
       ...(Object.keys(ownRest).length > 0 ? { [OWN_METADATA]: ownRest } : {}),
     },
   };

@@ -8,10 +8,12 @@
  *   does — Run all stops there and the cells after it go back to idle.
  */
 import type { ExecutionResult, KernelClient, KernelListener } from '../../kernel/client';
+import type { CellLanguage } from '../../kernel/protocol';
 import {
   appendOutputs,
   findCell,
   finishExecution,
+  notebookLanguage,
   queueCell,
   startExecution,
   updateDisplay,
@@ -53,6 +55,8 @@ interface Run {
   cellId: string;
   /** The source as it was when the run was asked for, as in Jupyter. */
   code: string;
+  /** The notebook's language: the worker runs Python cells with Pyodide. */
+  language: CellLanguage;
 }
 
 interface ActiveRun extends Run {
@@ -109,7 +113,7 @@ export function createKernelSlice(deps: KernelDeps): SliceCreator<KernelSlice> {
       running = run;
       const runGeneration = generation;
       void client
-        .execute(run.cellId, run.code, run.executionCount)
+        .execute(run.cellId, run.code, run.executionCount, run.language)
         .then((result) => finished(run, result, runGeneration));
       publishState();
     };
@@ -231,7 +235,7 @@ export function createKernelSlice(deps: KernelDeps): SliceCreator<KernelSlice> {
         }
         const waiting = running?.cellId === cellId || queue.some((r) => r.cellId === cellId);
         if (waiting) continue;
-        queue.push({ cellId, code: cell.source });
+        queue.push({ cellId, code: cell.source, language: notebookLanguage(notebook) });
         edit((nb) => queueCell(nb, cellId), true);
       }
       ensureClient();

@@ -16,7 +16,17 @@ function isErrorData(data: unknown): data is ErrorData {
 
 export function ErrorOutput({ data }: OutputRendererProps) {
   if (!isErrorData(data)) return <pre className="output-text output-error">{String(data)}</pre>;
-  const traceback = data.traceback.map((line) => stripAnsi(String(line))).join('\n');
+  const lines = data.traceback.map((line) => stripAnsi(String(line)));
+  const traceback = lines.join('\n');
+  // A Python traceback names the error on a line of its own (as Jupyter stores it): shown once.
+  const { ename } = data;
+  if (lines.some((line) => line === ename || line.startsWith(`${ename}:`))) {
+    return (
+      <pre className="output-text output-error" role="alert">
+        {traceback}
+      </pre>
+    );
+  }
   return (
     <pre className="output-text output-error" role="alert">
       <span className="output-error-name">{data.ename}</span>

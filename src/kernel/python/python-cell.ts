@@ -1,0 +1,60 @@
+/**
+ * One Python cell in the kernel session: starts Python if this is the first Python cell, runs
+ * the cell, and turns its result into the same outputs a TypeScript cell makes (stream text is
+ * written while it runs; the value becomes `Out[n]`; an error carries Python's traceback).
+ */
+import type { OutputSink } from '../output-sink';
+import type { ExecuteRequest } from '../protocol';
+import type { PythonKernel } from './python-kernel';
+
+export type PythonCellStatus = 'ok' | 'error' | 'interrupted';
+
+function message(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
+
+export async function runPythonCell(
+  kernel: () => Promise<PythonKernel>,
+  request: ExecuteRequest,
+  sink: OutputSink,
+  /** Shows a JavaScript value the cell ended with (a chart, a table) as TypeScript cells do. */
+  addJsResult: (value: unknown) => void,
+): Promise<PythonCellStatus> {
+  let python: PythonKernel;
+  try {
+    python = await kernel();
+  } catch (error) {
+    sink.add({
+      kind: 'error',
+      ename: 'PythonUnavailable',
+      evalue: `Python could not start in this browser: ${message(error)}`,
+      traceback: [],
+    });
+    return 'error';
+  }
+  let result;
+  try {
+    result = await python.run(request.code, request.executionCount);
+  } catch (error) {
+    // Only a failure of the interpreter itself gets here; Python exceptions come back as data.
+    sink.add({
+      kind: 'error',
+      ename: 'PythonKernelError',
+      evalue: `${message(error)} (restart the kernel if Python stops answering)`,
+      traceback: [],
+    });
+    return 'error';
+  }
+  if (result.status !== 'ok') {
+    const { ename, evalue, traceback } = result;
+    sink.add({ kind: 'error', ename, evalue, traceback });
+    return result.status;
+  }
+  if (result.repr !== undefined) {
+    const executionCount = request.executionCount;
+    sink.add({ kind: 'result', executionCount, data: { 'text/plain': result.repr } });
+  } else if (result.js !== undefined) {
+    addJsResult(result.js);
+  }
+  return 'ok';
+}
