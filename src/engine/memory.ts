@@ -6,7 +6,9 @@
  * reach may ever be lost. Lifetimes are therefore layered:
  *  1. Storage is reference counted (views share it); `dispose()` and `tidy(fn)` release eagerly.
  *  2. Composed ops and backward run inside internal scopes: temporaries that do not escape are
- *     released as soon as the op returns.
+ *     released as soon as the op returns. So does a call of a module tree made only of the
+ *     library's own layers (nn/module.ts, `libraryForward`): what passes between its layers is
+ *     seen by no program.
  *  3. The autograd graph holds its own handles on saved tensors and drops them after backward
  *     (unless retainGraph), or as soon as no live tensor can reach that part of the graph.
  *  4. Step sweeps: optimizers, data loaders and fit loops call `stepBoundary()`. JavaScript cannot
@@ -27,9 +29,10 @@
  *  6. Device memory accounting counts live device storages only, so `memoryAllocated` is exact;
  *     spilled bytes are counted apart (`memorySpilled`), and a limit applies to device bytes.
  *
- * Cost: a training step's forward activations that the program dropped are spilled once, one step
- * later, unless the garbage collector got to them first (see bench/RESULTS.md for what that costs
- * and how many bytes move). A value held and used again pays one upload per use after a spill.
+ * Cost: what a training step handed the program and the program dropped (a model's output, a
+ * user forward's locals, gradients dropped by zero_grad) is spilled once, two steps later, unless
+ * the garbage collector got to it first (bench/RESULTS.md says what that costs and how many bytes
+ * move). A value held and used again pays one upload per use after a spill.
  */
 import type { Node } from './autograd';
 import { Storage } from './storage';

@@ -11,6 +11,7 @@ import { getDevice } from '../devices/registry';
 import { copyInto } from '../ops/inplace';
 import { toDevice } from '../ops/transfer';
 import { clone } from '../ops/shape-ops';
+import { runScoped, tensorsIn } from '../memory';
 import { Tensor } from '../tensor';
 import { adoptStorage, Parameter } from './parameter';
 import { describeDevices, isDeviceMismatch } from './device-errors';
@@ -43,8 +44,42 @@ function state(m: Module): Internals {
   return s;
 }
 
-/** Runs forward with hooks and, on a device mismatch, says which tensors are where. */
+/**
+ * The forward methods of this library's own layers and containers. Such a forward keeps no tensor
+ * it makes except what it returns, so when a module and everything below it run only such
+ * forwards (and no hook of a user's sees the tensors passed between them), no program can hold
+ * the intermediates, and they are released when the call returns (memory.ts, layer 2) instead of
+ * waiting for a step sweep to move them to the host. The autograd graph keeps its own handles on
+ * what backward needs. A subclass that overrides forward, or an instance given its own, is the
+ * user's code and is not sealed.
+ */
+const libraryForwards = new WeakSet<object>();
+
+/** Marks layer classes whose forward is ours (called next to each layer's definition). */
+export function libraryForward(...classes: { prototype: { forward: unknown } }[]): void {
+  for (const c of classes) libraryForwards.add(c.prototype.forward as object);
+}
+
+/** True when this module and all below it run only library forwards, with no hooks. */
+function sealed(m: Module): boolean {
+  if (!libraryForwards.has(m.forward) || state(m).forwardHooks.size > 0) return false;
+  return m.children().every(sealed);
+}
+
+const isTensor = (v: unknown): v is Tensor => v instanceof Tensor;
+
+/** Runs forward with hooks; a sealed module releases its intermediates when it returns. */
 function callModule(self: Module, inputs: unknown[]): unknown {
+  if (!sealed(self)) return runForward(self, inputs);
+  return runScoped(
+    () => runForward(self, inputs),
+    (output) => tensorsIn(output, isTensor),
+    'tidy',
+  );
+}
+
+/** Runs forward with hooks and, on a device mismatch, says which tensors are where. */
+function runForward(self: Module, inputs: unknown[]): unknown {
   let output: unknown;
   try {
     output = self.forward(...inputs);

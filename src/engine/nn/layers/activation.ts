@@ -6,7 +6,7 @@ import { softmax } from '../../ops/nn';
 import { flatten } from '../../ops/shape-ops';
 import type { Tensor } from '../../tensor';
 import { bind, boolArg, intArg, requireTensor } from '../layer-args';
-import { Module } from '../module';
+import { libraryForward, Module } from '../module';
 
 export class ReLU extends Module {
   declare readonly inplace: boolean;
@@ -123,3 +123,5 @@ export class Dropout2d extends DropoutBase {
     return dropout(requireTensor(input, 'Dropout2d'), this.p, this.training, true);
   }
 }
+
+libraryForward(ReLU, Softmax, Flatten, Dropout, Dropout2d);

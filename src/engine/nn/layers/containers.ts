@@ -1,7 +1,7 @@
 /** nn.Sequential (runs its modules in order) and nn.ModuleList (holds modules for a custom forward). */
 import { isOptionsObject } from '../../args';
 import type { Tensor } from '../../tensor';
-import { Module } from '../module';
+import { libraryForward, Module } from '../module';
 
 function checkModule(value: unknown, where: string): Module {
   if (!(value instanceof Module))
@@ -90,3 +90,5 @@ export class ModuleList extends ModuleContainer {
     for (let i = 0; i < list.length; i++) this.addModule(String(i), list[i]);
   }
 }
+
+libraryForward(Sequential);

@@ -17,7 +17,7 @@ import {
   unsupported,
   type BoundArgs,
 } from '../layer-args';
-import { Module } from '../module';
+import { libraryForward, Module } from '../module';
 import { Parameter } from '../parameter';
 
 export interface ConvOptions {
@@ -201,3 +201,5 @@ export class Conv1d extends ConvNd {
     });
   }
 }
+
+libraryForward(Conv2d, Conv1d);

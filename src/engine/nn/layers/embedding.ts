@@ -17,7 +17,7 @@ import {
   requireTensor,
   unsupported,
 } from '../layer-args';
-import { Module } from '../module';
+import { libraryForward, Module } from '../module';
 import { Parameter } from '../parameter';
 
 export interface EmbeddingOptions {
@@ -99,3 +99,5 @@ export class Embedding extends Module {
     return `${this.numEmbeddings}, ${this.embeddingDim}${this.paddingIdx === null ? '' : `, padding_idx=${this.paddingIdx}`}`;
   }
 }
+
+libraryForward(Embedding);

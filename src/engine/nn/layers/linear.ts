@@ -15,7 +15,7 @@ import {
   positiveInt,
   requireTensor,
 } from '../layer-args';
-import { Module } from '../module';
+import { libraryForward, Module } from '../module';
 import { Parameter } from '../parameter';
 
 export interface LinearOptions {
@@ -79,3 +79,5 @@ export class Linear extends Module {
     return `in_features=${this.inFeatures}, out_features=${this.outFeatures}, bias=${this.bias ? 'True' : 'False'}`;
   }
 }
+
+libraryForward(Linear);

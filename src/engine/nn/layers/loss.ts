@@ -3,7 +3,7 @@ import { crossEntropy, mseLoss, type Reduction } from '../../ops/nn';
 import { formatShape, ShapeError } from '../../shape';
 import type { Tensor } from '../../tensor';
 import { bind, requireTensor, unsupported } from '../layer-args';
-import { Module } from '../module';
+import { libraryForward, Module } from '../module';
 
 function reductionArg(value: unknown, loss: string): Reduction {
   if (value === undefined || value === null) return 'mean';
@@ -94,3 +94,5 @@ export class MSELoss extends Module {
     );
   }
 }
+
+libraryForward(CrossEntropyLoss, MSELoss);

@@ -2,7 +2,7 @@
 import { maxPool1d, maxPool2d, adaptiveMaxPool2d, type Pair } from '../../ops/pool';
 import type { Tensor } from '../../tensor';
 import { bind, pyTuple, requireTensor, shapeError, tupleArg, unsupported } from '../layer-args';
-import { Module } from '../module';
+import { libraryForward, Module } from '../module';
 
 export interface MaxPoolOptions {
   kernelSize?: number | number[];
@@ -146,3 +146,5 @@ export class AdaptiveMaxPool2d extends Module {
     return this.shown;
   }
 }
+
+libraryForward(MaxPool2d, MaxPool1d, AdaptiveMaxPool2d);
