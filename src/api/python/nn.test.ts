@@ -35,7 +35,7 @@ class Net(nn.Module):
 
 /** The same network as a TypeScript cell writes it (API.md). */
 class TsNet extends nn.Module {
-  conv1 = new nn.Conv2d(1, 4, { kernelSize: 3 });
+  conv1 = new nn.Conv2d(1, 4, 3);
   pool = new nn.MaxPool2d(2);
   flatten = new nn.Flatten();
   fc = new nn.Linear(4 * 3 * 3, 5);
