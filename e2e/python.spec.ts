@@ -1,0 +1,175 @@
+/**
+ * Python notebooks in the browser: Pyodide from our origin, loaded in the kernel worker on the
+ * first Python cell. Cells print in order, end with an Out value, name their cell and line in
+ * tracebacks, refuse modules gpubook does not ship, skip `!`/`%` lines with a note, stop on
+ * interrupt without losing variables, and load offline from the service worker's precache.
+ */
+import { readFileSync } from 'node:fs';
+import { expect, test, type Page } from '@playwright/test';
+import {
+  addCodeCell,
+  cell,
+  expectCellDone,
+  output,
+  runCell,
+  setCellSource,
+  waitForKernelIdle,
+} from './helpers';
+import { expectSaved, openNotebookId } from './persistence-helpers';
+
+/** Pyodide's first load takes ~3 s on a quiet machine; a loaded CI machine gets more. */
+const FIRST_PYTHON_CELL_MS = 90_000;
+
+async function openNewPythonNotebook(page: Page): Promise<void> {
+  await page.goto('/');
+  await page.getByTestId('new-python-notebook').click();
+  await expect(page.getByTestId('notebook')).toBeVisible();
+  await waitForKernelIdle(page);
+}
+
+/** Waits until the service worker is installed (everything precached) and controls the page. */
+async function serviceWorkerInControl(page: Page): Promise<void> {
+  await page.evaluate(async () => {
+    await navigator.serviceWorker.ready;
+    if (!navigator.serviceWorker.controller) {
+      await new Promise((resolve) =>
+        navigator.serviceWorker.addEventListener('controllerchange', resolve, { once: true }),
+      );
+    }
+  });
+}
+
+test('a new Python notebook prints and shows the last expression as Out', async ({ page }) => {
+  await openNewPythonNotebook(page);
+  await setCellSource(page, 0, 'print(1 + 1)\nx = 20\nx + 1');
+  await runCell(page, 0);
+  await expectCellDone(page, 0, 'done', FIRST_PYTHON_CELL_MS);
+  await expect(output(page, 0)).toHaveText(/^2\s+21$/);
+  await expect(cell(page, 0)).toHaveAttribute('data-execution-count', '1');
+  // Variables live on in the next cell; a trailing semicolon hides the value, as in Jupyter.
+  await addCodeCell(page, 'print(x * 2)\nx;');
+  await runCell(page, 1);
+  await expectCellDone(page, 1);
+  await expect(output(page, 1)).toHaveText(/^40\s*$/);
+});
+
+test('a Python traceback names the cell and line of the user code', async ({ page }) => {
+  await openNewPythonNotebook(page);
+  // The function's frame is in the cell that defined it (the editor indents after a body, so
+  // nothing follows the body in that cell).
+  await setCellSource(page, 0, 'def half(n):\n    return n / 0');
+  await runCell(page, 0);
+  await expectCellDone(page, 0, 'done', FIRST_PYTHON_CELL_MS);
+  await addCodeCell(page, 'y = 4\nhalf(y)');
+  await runCell(page, 1);
+  await expectCellDone(page, 1, 'error');
+  const text = await output(page, 1).innerText();
+  expect(text).toContain('File "Cell In[2]", line 2, in <module>');
+  expect(text).toContain('File "Cell In[1]", line 2, in half');
+  expect(text).toContain('ZeroDivisionError: division by zero');
+  expect(text).not.toMatch(/_pyodide|<gpubook/);
+  // The error line shows once, not as a heading and again at the end.
+  expect(text.match(/ZeroDivisionError/g)).toHaveLength(1);
+});
+
+test('import numpy gives an ImportError that says what is available', async ({ page }) => {
+  await openNewPythonNotebook(page);
+  await setCellSource(page, 0, 'import json\nimport numpy as np');
+  await runCell(page, 0);
+  await expectCellDone(page, 0, 'error', FIRST_PYTHON_CELL_MS);
+  const text = await output(page, 0).innerText();
+  expect(text).toContain('File "Cell In[1]", line 2');
+  expect(text).toContain(
+    "ModuleNotFoundError: No module named 'numpy': it is not available in gpubook's browser Python",
+  );
+  expect(text).toContain('Available instead:');
+  expect(text).not.toContain('micropip');
+});
+
+test('an imported Jupyter notebook with a Python kernelspec runs its !pip cell as Python', async ({
+  page,
+}, testInfo) => {
+  await page.goto('/');
+  await page.getByTestId('import-ipynb').setInputFiles('e2e/fixtures/python-pip.ipynb');
+  await expect(page.getByTestId('notebook')).toBeVisible();
+  await waitForKernelIdle(page);
+  await page.getByTestId('run-all').click();
+  await expect(page.getByTestId('trust-dialog')).toBeVisible();
+  await page.getByTestId('trust-run').click();
+  await expectCellDone(page, 1, 'done', FIRST_PYTHON_CELL_MS);
+  const text = await output(page, 1).innerText();
+  expect(text).toMatch(/^\[gpubook\] skipped `!pip install torchkeras`/);
+  expect(text).toContain('skipped `%matplotlib inline`');
+  expect(text).toContain('python 3');
+  expect(text).toContain("'gpu-book'");
+
+  // Export keeps Jupyter's kernelspec, so the file opens in Jupyter again.
+  const downloading = page.waitForEvent('download');
+  await page.getByTestId('export-ipynb').click();
+  const path = testInfo.outputPath('exported.ipynb');
+  await (await downloading).saveAs(path);
+  const file = JSON.parse(readFileSync(path, 'utf8'));
+  expect(file.metadata.kernelspec).toEqual({
+    name: 'python3',
+    display_name: 'Python 3 (ipykernel)',
+    language: 'python',
+  });
+  expect(file.metadata.language_info.name).toBe('python');
+});
+
+test('interrupt stops `while True: pass` within 2 s and earlier variables survive', async ({
+  page,
+}) => {
+  await openNewPythonNotebook(page);
+  await setCellSource(page, 0, 'kept = 41');
+  await runCell(page, 0);
+  await expectCellDone(page, 0, 'done', FIRST_PYTHON_CELL_MS);
+  await addCodeCell(page, 'while True:\n    pass');
+  await runCell(page, 1);
+  await expect(cell(page, 1)).toHaveAttribute('data-status', 'running');
+  await page.waitForTimeout(500);
+  const started = Date.now();
+  await page.getByTestId('interrupt').click();
+  await expectCellDone(page, 1, 'error', 2_000);
+  expect(Date.now() - started).toBeLessThan(2_000);
+  await expect(output(page, 1)).toContainText('KeyboardInterrupt');
+  // Not a restart: the interpreter and its variables are the same.
+  await expect(page.getByText('Kernel restarted')).toHaveCount(0);
+  await addCodeCell(page, 'kept + 1');
+  await runCell(page, 2);
+  await expectCellDone(page, 2);
+  await expect(output(page, 2)).toHaveText('42');
+});
+
+test('Python loads offline from the precache', async ({ page, context }) => {
+  await openNewPythonNotebook(page);
+  const id = await openNotebookId(page);
+  await setCellSource(page, 0, 'import sys\nprint("offline", sys.version_info.major)');
+  await expectSaved(page, id, 0, 'import sys\nprint("offline", sys.version_info.major)');
+  await serviceWorkerInControl(page);
+  // Python has not run in this page yet: everything it needs must come from the precache.
+  const precached = await page.evaluate(async () => {
+    const urls: string[] = [];
+    for (const name of await caches.keys()) {
+      for (const request of await (await caches.open(name)).keys()) urls.push(request.url);
+    }
+    return urls.filter((url) => url.includes('/pyodide/')).map((url) => new URL(url).pathname);
+  });
+  for (const file of [
+    'pyodide.mjs',
+    'pyodide.asm.mjs',
+    'pyodide.asm.wasm',
+    'python_stdlib.zip',
+    'pyodide-lock.json',
+  ]) {
+    expect(precached.some((path) => path.startsWith(`/pyodide/${file}`))).toBe(true);
+  }
+
+  await context.setOffline(true);
+  await page.reload();
+  await expect(page.getByTestId('notebook')).toHaveAttribute('data-notebook-id', id);
+  await waitForKernelIdle(page);
+  await runCell(page, 0);
+  await expectCellDone(page, 0, 'done', FIRST_PYTHON_CELL_MS);
+  await expect(output(page, 0)).toHaveText('offline 3');
+});
