@@ -39,7 +39,9 @@ async function serviceWorkerInControl(page: Page): Promise<void> {
   });
 }
 
-test('a new Python notebook prints and shows the last expression as Out', async ({ page }) => {
+test('a new Python notebook prints, shows the last expression as Out and can block on a promise', async ({
+  page,
+}) => {
   await openNewPythonNotebook(page);
   await setCellSource(page, 0, 'print(1 + 1)\nx = 20\nx + 1');
   await runCell(page, 0);
@@ -51,6 +53,15 @@ test('a new Python notebook prints and shows the last expression as Out', async 
   await runCell(page, 1);
   await expectCellDone(page, 1);
   await expect(output(page, 1)).toHaveText(/^40\s*$/);
+  // Cells run under Pyodide's JSPI-aware entry point: Python can block on a JavaScript promise
+  // (what our packages do to read GPU results back for `.item()` and `print(tensor)`).
+  await addCodeCell(
+    page,
+    'import js\nfrom pyodide.ffi import run_sync\nrun_sync(js.Promise.resolve(5)) + 1',
+  );
+  await runCell(page, 2);
+  await expectCellDone(page, 2);
+  await expect(output(page, 2)).toHaveText('6');
 });
 
 test('a Python traceback names the cell and line of the user code', async ({ page }) => {
@@ -117,7 +128,7 @@ test('an imported Jupyter notebook with a Python kernelspec runs its !pip cell a
   expect(file.metadata.language_info.name).toBe('python');
 });
 
-test('interrupt stops `while True: pass` within 2 s and earlier variables survive', async ({
+test('interrupt stops `while True: pass` within 2 s keeping variables; restart gives a fresh Python', async ({
   page,
 }) => {
   await openNewPythonNotebook(page);
@@ -139,6 +150,13 @@ test('interrupt stops `while True: pass` within 2 s and earlier variables surviv
   await runCell(page, 2);
   await expectCellDone(page, 2);
   await expect(output(page, 2)).toHaveText('42');
+
+  // A restart gives a fresh Python: the variable is gone.
+  await page.getByTestId('restart-kernel').click();
+  await waitForKernelIdle(page);
+  await runCell(page, 2);
+  await expectCellDone(page, 2, 'error', FIRST_PYTHON_CELL_MS);
+  await expect(output(page, 2)).toContainText("NameError: name 'kept' is not defined");
 });
 
 test('Python loads offline from the precache', async ({ page, context }) => {
