@@ -96,7 +96,7 @@ export function backward(root: Tensor, gradient: Tensor | null, retainGraph: boo
       for (const [leaf, g] of leafGrads) {
         if (leaf.isDisposed) continue;
         updatedLeaves.push(leaf);
-        const existing = leaf.grad;
+        const existing = leaf.gradInternal;
         if (existing !== null && !existing.isDisposed && existing.isContiguous()) {
           // Accumulate in place, as PyTorch does, so a held reference to .grad sees the sum.
           inplace.copyInto(existing, elementwise.add(existing, g));
@@ -107,7 +107,7 @@ export function backward(root: Tensor, gradient: Tensor | null, retainGraph: boo
         const owned =
           ownsWholeStorage(sum) && !given.has(sum) && sum !== gradient ? sum : clone(sum);
         given.add(owned);
-        leaf.grad = owned;
+        leaf.setGradInternal(owned);
         newGrads.push(owned);
       }
     });

@@ -14,6 +14,7 @@ import { manualSeed } from './random';
 import type { Tensor } from './tensor';
 import { testDevices } from './testing/devices';
 import { tidy } from './index';
+import { SGD } from './optim';
 
 const devices = await testDevices();
 
@@ -186,6 +187,26 @@ describe.each(devices.map((d) => [d.name, d] as const))('step sweeps on %s', (_,
     loss.backward(); // the graph's saved tensors were spilled with it
     expect(Array.from(await (w.grad as Tensor).data())).toEqual([3, 3, 3, 3]);
     expect(Array.from(await w.data())).toEqual(wValues);
+  });
+
+  it('zero_grad releases a gradient nobody was handed at once, and keeps one the program read', async () => {
+    const a = ops.randn([6, 5], { device });
+    const [b, bValues] = await randomHeld(device, [6, 5]);
+    const wa = ops.ones([6, 5], { device, requiresGrad: true }).keep();
+    const wb = ops.ones([6, 5], { device, requiresGrad: true }).keep();
+    const sgd = new SGD([wa, wb], { lr: 0 });
+    ops.sum(ops.add(ops.mul(wa, a), ops.mul(wb, b))).backward();
+    const read = wb.grad as Tensor; // the program holds wb's gradient; nobody saw wa's
+    const allocated = memoryAllocated(device);
+    const spilled = spillTraffic(device).spilled;
+    sgd.zeroGrad();
+    expect(wa.grad).toBeNull();
+    expect(wb.grad).toBeNull();
+    // wa's gradient (6x5 floats) went at once; wb's stays, and a sweep moves it, never loses it.
+    expect(allocated - memoryAllocated(device)).toBe(6 * 5 * 4);
+    for (let i = 0; i < 3; i++) stepBoundary();
+    expect(spillTraffic(device).spilled - spilled).toBeGreaterThanOrEqual(6 * 5 * 4);
+    expect(Array.from(await read.data())).toEqual(bValues);
   });
 
   it('the gradient of a surviving parameter survives', async () => {

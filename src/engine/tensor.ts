@@ -78,6 +78,11 @@ export class Tensor {
   readonly res: TensorResources;
   private leafRequiresGrad = false;
   private gradTensor: Tensor | null = null;
+  /**
+   * Whether code outside the engine has had `.grad`'s tensor (read or assigned it through the
+   * property). One that nobody was handed can be released the moment the engine drops it.
+   */
+  private gradShared = false;
   private gradHooks: Map<number, (tensor: Tensor) => void> | null = null;
 
   /** @internal Use the creation functions (torch.tensor, torch.zeros, …) instead. */
@@ -172,6 +177,7 @@ export class Tensor {
   }
 
   get grad(): Tensor | null {
+    if (this.gradTensor !== null) this.gradShared = true;
     return this.gradTensor;
   }
 
@@ -186,6 +192,30 @@ export class Tensor {
       }
     }
     this.gradTensor = value;
+    this.gradShared = value !== null;
+  }
+
+  /** @internal `.grad` for the engine's own use: reading it this way hands it to nobody. */
+  get gradInternal(): Tensor | null {
+    return this.gradTensor;
+  }
+
+  /** @internal Sets a gradient that only the engine has (a new one from backward or a reduce). */
+  setGradInternal(value: Tensor): void {
+    this.grad = value;
+    this.gradShared = false;
+  }
+
+  /**
+   * @internal Drops `.grad` (zero_grad's set_to_none). A gradient nobody outside the engine was
+   * handed is released now, as nothing else can reach it; one that was handed out stays valid for
+   * whoever holds it, as in PyTorch.
+   */
+  dropGrad(): void {
+    const grad = this.gradTensor;
+    this.gradTensor = null;
+    if (grad !== null && !this.gradShared && !grad.isDisposed) grad.dispose();
+    this.gradShared = false;
   }
 
   /** Computes gradients of this tensor w.r.t. every leaf that requires grad, into `.grad`. */

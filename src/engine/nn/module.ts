@@ -306,13 +306,13 @@ export class Module {
     noGrad(() => {
       for (const t of [...this.parameters(), ...this.buffers()]) {
         if (t.deviceObject === target) continue;
-        const grad = t.grad;
+        const grad = t.gradInternal;
         const view = t.detach();
         const moved = toDevice(view, target);
         view.dispose();
         adoptStorage(t, moved);
         moved.dispose();
-        if (grad !== null) t.grad = toDevice(grad, target);
+        if (grad !== null) t.setGradInternal(toDevice(grad, target));
       }
     });
     return this;
@@ -344,9 +344,10 @@ export class Module {
 
   zeroGrad(options: { setToNone?: boolean } = {}): void {
     for (const p of this.parameters()) {
-      if (p.grad === null) continue;
-      if (options.setToNone ?? true) p.grad = null;
-      else noGrad(() => copyInto(p.grad as Tensor, 0));
+      const grad = p.gradInternal;
+      if (grad === null) continue;
+      if (options.setToNone ?? true) p.dropGrad();
+      else noGrad(() => copyInto(grad, 0));
     }
   }
 

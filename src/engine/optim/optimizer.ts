@@ -151,9 +151,9 @@ export class Optimizer {
     const setToNone = options.setToNone ?? true;
     for (const group of this.paramGroups) {
       for (const p of group.params) {
-        const grad = p.grad;
+        const grad = p.gradInternal;
         if (grad === null) continue;
-        if (setToNone) p.grad = null;
+        if (setToNone) p.dropGrad();
         else if (!grad.isDisposed) fillInto(grad, 0);
       }
     }
@@ -163,7 +163,10 @@ export class Optimizer {
   step(): void {
     const pairs: [Tensor, Tensor][] = [];
     for (const group of this.paramGroups) {
-      for (const p of group.params) if (p.grad !== null) pairs.push([p.grad, p]);
+      for (const p of group.params) {
+        const grad = p.gradInternal;
+        if (grad !== null) pairs.push([grad, p]);
+      }
     }
     this.applyUpdates(pairs);
   }

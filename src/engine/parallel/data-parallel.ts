@@ -26,12 +26,12 @@ import { gatherStructure, scatterStructure } from './scatter-gather';
 
 /** Adds a replica's gradient into its primary's `.grad` (on the primary's device) and clears it. */
 export function reduceGradientInto(primary: Tensor, copy: Tensor): void {
-  const grad = copy.grad;
+  const grad = copy.gradInternal;
   if (grad === null) return;
   copy.grad = null;
   noGrad(() => {
     const moved = toDevice(grad, primary.deviceObject);
-    const existing = primary.grad;
+    const existing = primary.gradInternal;
     if (existing !== null && !existing.isDisposed && existing.isContiguous()) {
       // In place, so a reference to `.grad` held by the user sees the sum, as after backward.
       scopedAll(() => {
@@ -39,7 +39,7 @@ export function reduceGradientInto(primary: Tensor, copy: Tensor): void {
         return [] as Tensor[];
       });
       moved.dispose();
-    } else primary.grad = moved;
+    } else primary.setGradInternal(moved);
   });
   grad.dispose();
 }
