@@ -58,6 +58,8 @@ export function createBridge(globals: Record<string, unknown>) {
     isTensor,
     kind,
     moveInPlace,
+    /** `ds.get(i)` (Pyodide would read a JS `get` method as a Python mapping's `get`). */
+    datasetItem: (ds: { get(i: number): unknown }, i: number): unknown => ds.get(i),
     /** A permutation of 0..n-1 from the engine's seeded generator, as a plain array. */
     randpermList: (n: number): number[] => Array.from(randperm(n)),
     formatTensor: formatForPython,

@@ -26,6 +26,13 @@ def default_collate(samples):
     return samples
 
 
+def _stacked(dataset):
+    """The tensors whose rows are the samples, when the dataset is one (TensorDataset, MNIST)."""
+    if isinstance(dataset, TensorDataset):
+        return dataset.tensors
+    return getattr(dataset, "_stacked", None)
+
+
 class DataLoader:
     def __init__(
         self,
@@ -69,9 +76,9 @@ class DataLoader:
             batch = order[start : start + size]
             if self.batch_size is None:
                 yield self.dataset[batch[0]]
-            elif self.collate_fn is None and isinstance(self.dataset, TensorDataset):
+            elif self.collate_fn is None and _stacked(self.dataset) is not None:
                 # One gather per tensor instead of one select per sample and a stack.
-                yield [t[batch] for t in self.dataset.tensors]
+                yield [t[batch] for t in _stacked(self.dataset)]
             else:
                 collate = self.collate_fn or default_collate
                 yield collate([self.dataset[i] for i in batch])

@@ -1,0 +1,5 @@
+"""``torchvision`` over gpubook's TS torchvision: the bundled MNIST and its transforms."""
+
+from . import datasets, transforms  # noqa: F401
+
+__version__ = "0.20.0+gpubook"
