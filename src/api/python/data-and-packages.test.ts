@@ -9,7 +9,6 @@ import { testDevices } from '../../engine/testing/devices';
 import { createIoGlobals } from '../../kernel/globals';
 import { OutputSink } from '../../kernel/output-sink';
 import type { CellOutput, MimeBundle } from '../../kernel/protocol';
-import { torch } from '../torch';
 import { torchvision } from '../torch/index';
 import { startPython } from './testing/pyodide';
 
