@@ -178,7 +178,7 @@ seen
     expect(r).toBe(10);
     await sink.close();
     const bundles = [...outputs.flatMap((o) => ('data' in o ? [o.data] : [])), ...updates];
-    const last = bundles[bundles.length - 1] as Record<string, unknown>;
+    const last = bundles[bundles.length - 1] as unknown as Record<string, unknown>;
     expect(String(last['text/plain'])).toContain('5/5');
     expect(String(last['text/plain'])).toContain('loss=0.1');
   });
