@@ -24,6 +24,7 @@ async function openNewPythonNotebook(page: Page): Promise<void> {
   await page.goto('/');
   await page.getByTestId('new-python-notebook').click();
   await expect(page.getByTestId('notebook')).toBeVisible();
+  await expect(page.getByTestId('notebook-language')).toHaveAttribute('data-language', 'python');
   await waitForKernelIdle(page);
 }
 
@@ -103,6 +104,7 @@ test('an imported Jupyter notebook with a Python kernelspec runs its !pip cell a
   await page.goto('/');
   await page.getByTestId('import-ipynb').setInputFiles('e2e/fixtures/python-pip.ipynb');
   await expect(page.getByTestId('notebook')).toBeVisible();
+  await expect(page.getByTestId('notebook-language')).toHaveAttribute('data-language', 'python');
   await waitForKernelIdle(page);
   await page.getByTestId('run-all').click();
   await expect(page.getByTestId('trust-dialog')).toBeVisible();
@@ -126,6 +128,10 @@ test('an imported Jupyter notebook with a Python kernelspec runs its !pip cell a
     language: 'python',
   });
   expect(file.metadata.language_info.name).toBe('python');
+  // The code downloads as a Python script.
+  const script = page.waitForEvent('download');
+  await page.getByTestId('export-ts').click();
+  expect((await script).suggestedFilename()).toMatch(/\.py$/);
 });
 
 test('interrupt stops `while True: pass` within 2 s keeping variables; restart gives a fresh Python', async ({

@@ -1,16 +1,19 @@
 /**
  * The open notebook's file actions, shown in the toolbar: share a link (`share-button`), download
- * as `.ipynb` (`export-ipynb`) or as a `.ts` script.
+ * as `.ipynb` (`export-ipynb`) or as a script (`export-ts`: `.ts`, or `.py` for Python notebooks).
  */
 import { useState } from 'react';
-import type { Notebook } from '../notebook/model';
-import { useAppStoreApi } from '../notebook/store/context';
-import { downloadIpynb, downloadTypeScript } from './downloads';
+import { notebookLanguage, type Notebook } from '../notebook/model';
+import { useAppStore, useAppStoreApi } from '../notebook/store/context';
+import { downloadIpynb, downloadScript } from './downloads';
 import { ShareDialog } from './ShareDialog';
 
 export function NotebookFileActions() {
   const store = useAppStoreApi();
   const [sharing, setSharing] = useState(false);
+  const python = useAppStore(
+    (s) => (s.notebook ? notebookLanguage(s.notebook) : null) === 'python',
+  );
 
   // Read at click time: these need the notebook as it is now, not a re-render per keystroke.
   const withNotebook = (action: (notebook: Notebook) => void) => () => {
@@ -41,10 +44,10 @@ export function NotebookFileActions() {
         type="button"
         className="button button-quiet"
         data-testid="export-ts"
-        title="Download the code as a TypeScript file"
-        onClick={withNotebook(downloadTypeScript)}
+        title={`Download the code as a ${python ? 'Python' : 'TypeScript'} file`}
+        onClick={withNotebook(downloadScript)}
       >
-        .ts
+        {python ? '.py' : '.ts'}
       </button>
       {sharing && <ShareDialog onClose={() => setSharing(false)} />}
     </>

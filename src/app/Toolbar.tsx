@@ -7,6 +7,7 @@ import { FilesPanelLauncher } from '../panels/files/FilesPanelLauncher';
 import { TimingPanelLauncher } from '../panels/timing/TimingPanelLauncher';
 import { createKernelClient } from './kernelFactory';
 import { BackendBadge, KernelStatus } from './KernelStatus';
+import { LanguageBadge } from './LanguageBadge';
 import { navigate } from './routing';
 
 export function Toolbar({ children }: { children?: ReactNode }) {
@@ -66,6 +67,7 @@ export function Toolbar({ children }: { children?: ReactNode }) {
         {children}
       </div>
       <div className="toolbar-kernel">
+        <LanguageBadge />
         <BackendBadge />
         <KernelStatus />
       </div>

@@ -1,7 +1,10 @@
-/** Downloads of the open notebook: `.ipynb` (Jupyter's format) and `.ts` (the code as a script). */
-import { toIpynb, toTypeScript } from '../notebook/files/ipynb';
+/**
+ * Downloads of the open notebook: `.ipynb` (Jupyter's format) and the code as a script, `.ts` or,
+ * for a Python notebook, `.py`.
+ */
+import { toIpynb, toPython, toTypeScript } from '../notebook/files/ipynb';
 import { downloadText, fileNameFor } from '../notebook/files/notebook-files';
-import type { Notebook } from '../notebook/model';
+import { notebookLanguage, type Notebook } from '../notebook/model';
 
 export function downloadIpynb(notebook: Notebook): void {
   downloadText(
@@ -11,6 +14,10 @@ export function downloadIpynb(notebook: Notebook): void {
   );
 }
 
-export function downloadTypeScript(notebook: Notebook): void {
-  downloadText(fileNameFor(notebook.title, 'ts'), toTypeScript(notebook), 'text/typescript');
+export function downloadScript(notebook: Notebook): void {
+  if (notebookLanguage(notebook) === 'python') {
+    downloadText(fileNameFor(notebook.title, 'py'), toPython(notebook), 'text/x-python');
+  } else {
+    downloadText(fileNameFor(notebook.title, 'ts'), toTypeScript(notebook), 'text/typescript');
+  }
 }

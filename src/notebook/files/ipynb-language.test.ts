@@ -7,7 +7,7 @@ import {
   notebookLanguage,
   PYTHON_KERNELSPEC,
 } from '../model';
-import { fromIpynb, parseIpynbText, toIpynb } from './ipynb';
+import { fromIpynb, parseIpynbText, toIpynb, toPython } from './ipynb';
 
 const jupyterPython = {
   nbformat: 4,
@@ -83,5 +83,20 @@ describe('notebook language', () => {
     };
     const exported = toIpynb(fromIpynb(colab));
     expect(exported.metadata.kernelspec).toEqual({ ...PYTHON_KERNELSPEC });
+  });
+});
+
+describe('script download', () => {
+  it('a Python notebook downloads as percent-format Python', () => {
+    const notebook = fromIpynb({
+      ...jupyterPython,
+      cells: [
+        { cell_type: 'markdown', metadata: {}, source: '# Title\nText' },
+        { cell_type: 'code', metadata: {}, source: 'x = 1\nprint(x)' },
+      ],
+    });
+    expect(toPython({ ...notebook, title: 'Demo' })).toBe(
+      '# Demo — exported from gpubook\n\n# %% [markdown]\n# # Title\n# Text\n\n# %%\nx = 1\nprint(x)\n',
+    );
   });
 });

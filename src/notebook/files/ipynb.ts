@@ -300,6 +300,22 @@ export function toTypeScript(notebook: Notebook): string {
   return `// ${notebook.title} — exported from gpubook\n\n${parts.join('\n')}`;
 }
 
+/**
+ * "Download as .py" for Python notebooks: the percent format (`# %%` cells) that VS Code, Spyder
+ * and Jupytext read back as cells; markdown as comments.
+ */
+export function toPython(notebook: Notebook): string {
+  const parts = notebook.cells.map((cell) => {
+    if (cell.type === 'code') return `# %%\n${cell.source}\n`;
+    const body = cell.source
+      .split('\n')
+      .map((line) => `# ${line}`.trimEnd())
+      .join('\n');
+    return `# %% [markdown]\n${body}\n`;
+  });
+  return `# ${notebook.title} — exported from gpubook\n\n${parts.join('\n')}`;
+}
+
 /** Parses file text; invalid JSON becomes a NotebookFileError like every other problem. */
 export function parseIpynbText(text: string, fallbackTitle?: string): Notebook {
   let json: unknown;
