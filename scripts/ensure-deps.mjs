@@ -1,8 +1,9 @@
 /**
  * Installs what is missing before `npm start` / `npm test`, so a newcomer's two commands work on
- * a fresh machine: npm packages when node_modules is absent or older than package.json, and with
- * `--browser` a Chromium to drive (Debian's package when running as root on Debian; otherwise a
- * message saying what to install, since browsers can't be downloaded by the test tool here).
+ * a fresh machine: npm packages (`npm ci`) when node_modules is absent or older than the lockfile,
+ * and with `--browser` what the tests need from Debian (as root on Debian): a Chromium to drive,
+ * the Vulkan loader for Dawn, and real PyTorch to compare with; elsewhere a message saying what to
+ * install, since browsers can't be downloaded by the test tool here.
  */
 import { execSync } from 'node:child_process';
 import { existsSync, statSync } from 'node:fs';
@@ -13,32 +14,43 @@ const lock = existsSync('package-lock.json') ? 'package-lock.json' : 'package.js
 const stamp = 'node_modules/.package-lock.json';
 if (!existsSync(stamp) || statSync(stamp).mtimeMs < statSync(lock).mtimeMs) {
   console.log('Installing npm packages…');
-  // `npm ci` refuses a lockfile missing other platforms' optional packages (the registry here
-  // lacks some); `npm install` then installs from the same lockfile.
-  try {
-    run('npm ci --no-audit --no-fund');
-  } catch {
-    run('npm install --no-audit --no-fund');
-  }
+  // Exactly what the lockfile says: `npm ci` fails (and so does CI) rather than rewrite it.
+  run('npm ci --no-audit --no-fund');
 }
 
 if (process.argv.includes('--browser')) {
   const chromium = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-  if (!existsSync(chromium)) {
-    const isRoot = typeof process.getuid === 'function' && process.getuid() === 0;
-    if (isRoot && existsSync('/usr/bin/apt-get')) {
-      console.log('Installing Debian chromium for the end-to-end tests…');
-      run('apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium');
-    } else {
-      console.error(
-        `No Chromium at ${chromium}. Install one (Debian: sudo apt-get install chromium) or set CHROMIUM_PATH.`,
-      );
-      process.exit(1);
-    }
-  }
+  const isRoot = typeof process.getuid === 'function' && process.getuid() === 0;
+  const debian = isRoot && existsSync('/usr/bin/apt-get');
+  /** Debian packages the tests need: the browser to drive, and the peers some tests compare with. */
+  const missing = [];
+  if (!existsSync(chromium)) missing.push('chromium');
   // Dawn (the `webgpu` package, for kernel tests in Node) needs the Vulkan loader.
-  if (!existsSync('/usr/lib/x86_64-linux-gnu/libvulkan.so.1') && existsSync('/usr/bin/apt-get')) {
-    const isRoot = typeof process.getuid === 'function' && process.getuid() === 0;
-    if (isRoot) run('DEBIAN_FRONTEND=noninteractive apt-get install -y -qq libvulkan1');
+  if (!existsSync('/usr/lib/x86_64-linux-gnu/libvulkan.so.1')) missing.push('libvulkan1');
+  // Real PyTorch (1.13, CPU): the Python faces' tests compare numbers and printouts with it.
+  if (!hasRealTorch()) missing.push('python3-torch');
+  if (missing.length > 0 && debian) {
+    console.log(`Installing Debian packages for the tests: ${missing.join(', ')}…`);
+    run(
+      `apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq ${missing.join(' ')}`,
+    );
+  } else if (!existsSync(chromium)) {
+    console.error(
+      `No Chromium at ${chromium}. Install one (Debian: sudo apt-get install chromium) or set CHROMIUM_PATH.`,
+    );
+    process.exit(1);
+  } else if (missing.includes('python3-torch')) {
+    console.warn(
+      'No PyTorch at /usr/bin/python3: the tests that compare with it will say so and skip.',
+    );
+  }
+}
+
+function hasRealTorch() {
+  try {
+    execSync("/usr/bin/python3 -c 'import torch'", { stdio: 'ignore' });
+    return true;
+  } catch {
+    return false;
   }
 }
