@@ -1,0 +1,116 @@
+/**
+ * The kernel session dispatching Python cells (ExecuteRequest.language) to the real Pyodide from
+ * node_modules, beside TypeScript cells: outputs, Out, errors, interrupt and done statuses as the
+ * page receives them.
+ */
+import { createRequire } from 'node:module';
+import { dirname } from 'node:path';
+import { Worker } from 'node:worker_threads';
+import { describe, expect, it } from 'vitest';
+import {
+  INTERRUPT_BUFFER_BYTES,
+  PYTHON_SIGINT,
+  PYTHON_SIGNAL_SLOT,
+  type CellLanguage,
+  type CellOutput,
+  type DoneEvent,
+  type WorkerEvent,
+} from '../protocol';
+import { KernelSession, type EngineSetup } from '../session';
+import { PythonKernel, type StartPython } from './python-kernel';
+
+const indexURL = `${dirname(createRequire(import.meta.url).resolve('pyodide/package.json'))}/`;
+
+const startNodePython: StartPython = (host) =>
+  PythonKernel.start({
+    ...host,
+    indexURL,
+    importLoader: async () => (await import('pyodide')).loadPyodide,
+  });
+
+const noEngine = async (): Promise<EngineSetup> => ({
+  info: { backend: 'cpu', adapter: null, cooperativeInterrupt: false },
+  globals: {},
+});
+
+function startSession(options: { python?: StartPython; buffer?: SharedArrayBuffer } = {}) {
+  const events: WorkerEvent[] = [];
+  const waiters = new Map<string, (event: DoneEvent) => void>();
+  const session = new KernelSession(
+    (event) => {
+      events.push(event);
+      if (event.type === 'done') waiters.get(event.cellId)?.(event);
+    },
+    noEngine,
+    options.python,
+  );
+  session.handle({ type: 'init', params: {}, interruptFlag: options.buffer ?? null });
+  let count = 0;
+  const run = (code: string, language: CellLanguage = 'python') => {
+    const cellId = `c${++count}`;
+    const done = new Promise<DoneEvent>((resolve) => waiters.set(cellId, resolve));
+    session.handle({ type: 'execute', cellId, code, executionCount: count, language });
+    return done;
+  };
+  const outputsOf = (cellId: string): CellOutput[] =>
+    events.flatMap((e) => (e.type === 'output' && e.cellId === cellId ? e.outputs : []));
+  return { run, outputsOf };
+}
+
+describe('KernelSession with Python cells', () => {
+  it('runs Python and TypeScript cells of one session, each in its own language', async () => {
+    const { run, outputsOf } = startSession({ python: startNodePython });
+    const first = await run('print("py", 1 + 1)\n[1, 2]');
+    expect(first.status).toBe('ok');
+    expect(outputsOf(first.cellId)).toEqual([
+      { kind: 'stream', name: 'stdout', text: 'py 2\n' },
+      { kind: 'result', executionCount: 1, data: { 'text/plain': '[1, 2]' } },
+    ]);
+    const ts = await run('print("ts", 3 * 3)', 'typescript');
+    expect(ts.status).toBe('ok');
+    expect(outputsOf(ts.cellId)).toEqual([{ kind: 'stream', name: 'stdout', text: 'ts 9\n' }]);
+  }, 60_000);
+
+  it('reports a Python error with its traceback and the error status', async () => {
+    const { run, outputsOf } = startSession({ python: startNodePython });
+    const done = await run('x = 1\nraise ValueError("bad shape")');
+    expect(done.status).toBe('error');
+    const [error] = outputsOf(done.cellId);
+    expect(error).toMatchObject({ kind: 'error', ename: 'ValueError', evalue: 'bad shape' });
+    expect(error.kind === 'error' && error.traceback).toEqual([
+      'Traceback (most recent call last):',
+      '  File "Cell In[1]", line 2, in <module>',
+      '    raise ValueError("bad shape")',
+      'ValueError: bad shape',
+    ]);
+  }, 60_000);
+
+  it('ends an interrupted Python cell as interrupted and keeps its variables', async () => {
+    const buffer = new SharedArrayBuffer(INTERRUPT_BUFFER_BYTES);
+    const { run, outputsOf } = startSession({ python: startNodePython, buffer });
+    expect((await run('kept = 41')).status).toBe('ok');
+    const worker = new Worker(
+      `const { workerData: d } = require('node:worker_threads');
+       setTimeout(() => Atomics.store(new Int32Array(d.buffer), d.slot, d.signal), 300);`,
+      { eval: true, workerData: { buffer, slot: PYTHON_SIGNAL_SLOT, signal: PYTHON_SIGINT } },
+    );
+    const stopped = await run('while True:\n    pass');
+    await worker.terminate();
+    expect(stopped.status).toBe('interrupted');
+    expect(outputsOf(stopped.cellId)[0]).toMatchObject({
+      kind: 'error',
+      ename: 'KeyboardInterrupt',
+    });
+    const after = await run('kept + 1');
+    expect(outputsOf(after.cellId)).toEqual([
+      { kind: 'result', executionCount: 3, data: { 'text/plain': '42' } },
+    ]);
+  }, 60_000);
+
+  it('says so when the kernel has no Python', async () => {
+    const { run, outputsOf } = startSession();
+    const done = await run('print(1)');
+    expect(done.status).toBe('error');
+    expect(outputsOf(done.cellId)[0]).toMatchObject({ kind: 'error', ename: 'PythonUnavailable' });
+  });
+});
