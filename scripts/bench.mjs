@@ -21,6 +21,17 @@ const wasmDir = 'node_modules/@tensorflow/tfjs-backend-wasm/dist';
 for (const file of readdirSync(wasmDir).filter((f) => f.endsWith('.wasm'))) {
   cpSync(`${wasmDir}/${file}`, `bench/public/tfjs-wasm/${file}`);
 }
+// Pyodide for the Python engine, served from the bench's own origin as the app serves it.
+mkdirSync('bench/public/pyodide', { recursive: true });
+for (const file of [
+  'pyodide.mjs',
+  'pyodide.asm.mjs',
+  'pyodide.asm.wasm',
+  'python_stdlib.zip',
+  'pyodide-lock.json',
+]) {
+  cpSync(`node_modules/pyodide/${file}`, `bench/public/pyodide/${file}`);
+}
 execSync('npx vite build --config bench/vite.config.ts', { stdio: 'inherit' });
 
 const server = spawn(
@@ -212,6 +223,7 @@ function report(state) {
   ];
   const notes = [];
   for (const [name, e] of byCase) {
+    if (name.startsWith('op-crossing')) continue; // in the Python section below
     const ours = e['ours-webgpu'];
     const pct = peakGflops && gflops(ours) ? `${fmt((100 * gflops(ours)) / peakGflops, 0)}%` : '—';
     lines.push(
@@ -220,6 +232,7 @@ function report(state) {
     for (const r of Object.values(e)) if (r.note) notes.push(`- ${r.engine} ${name}: ${r.note}`);
   }
   lines.push('', ...targetTable(byCase, peakGflops, state.pageLoad, { timed, gflops, fmt }), '');
+  lines.push(...pythonSection(byCase, { timed, cell, fmt }));
   if (state.pageLoad) {
     const p = state.pageLoad;
     lines.push(
@@ -246,6 +259,50 @@ function report(state) {
     '',
   );
   return lines.join('\n');
+}
+
+/**
+ * Issue 15's comparison: the same steps from a Python cell (Pyodide + our torch package) and from
+ * a TypeScript cell, same engine and device, same page load; and what one op's crossing costs.
+ */
+function pythonSection(byCase, { timed, cell, fmt }) {
+  const rows = [];
+  let crossing = null;
+  let load = null;
+  for (const [name, e] of byCase) {
+    const ts = e['ours-webgpu'];
+    const python = e['ours-python'];
+    if (!python) continue;
+    load ??= python.note ?? null;
+    if (name.startsWith('op-crossing')) {
+      if (timed(ts) && timed(python)) {
+        const ops = python.params.ops;
+        const perOp = (r) => (median(r.seconds) / ops) * 1e6;
+        crossing =
+          `One small op (y = y + 1 on a [16] tensor, ${ops} in a row, read back once): ` +
+          `${fmt(perOp(ts), 1)} µs from TypeScript, ${fmt(perOp(python), 1)} µs from Python, so ` +
+          `crossing from Python into the engine costs about ${fmt(perOp(python) - perOp(ts), 1)} µs an op.`;
+      }
+      continue;
+    }
+    const factor = timed(ts) && timed(python) ? median(python.seconds) / median(ts.seconds) : null;
+    rows.push(
+      `| ${name} | ${cell(ts)} | ${cell(python)} | ${factor === null ? '—' : `${fmt(factor, 2)}×`} | ${factor === null ? 'not measured' : factor <= 1.15 ? 'met' : 'NOT met'} |`,
+    );
+  }
+  if (rows.length === 0 && !crossing) return [];
+  return [
+    '## Python cells (issue 15)',
+    '',
+    "The same training steps written in Python (PyTorch spelling, gpubook's `torch` package in Pyodide) and in TypeScript, on the same engine and device in the same page load. Goal: Python within 1.15× of TypeScript (time ratio).",
+    '',
+    '| step | TypeScript | Python | Python / TypeScript | ≤ 1.15× |',
+    '| --- | --- | --- | --- | --- |',
+    ...rows,
+    '',
+    ...(crossing ? [crossing, ''] : []),
+    ...(load ? [`${load}.`, ''] : []),
+  ];
 }
 
 /**

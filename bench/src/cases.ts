@@ -32,6 +32,7 @@ const step = (
 export const ENGINES: EngineName[] = [
   'peak-fma',
   'ours-webgpu',
+  'ours-python',
   'tfjs-webgpu',
   'ours-cpu',
   'tfjs-wasm',
@@ -50,6 +51,23 @@ export function casesFor(engine: EngineName): CaseRequest[] {
         repeats: 5,
         budgetMs: 30_000,
       },
+    ];
+  }
+  // Python cells and TypeScript cells on the same device: the training steps and what one op
+  // costs from each language (2000 small ops read back once).
+  const crossing: CaseRequest = {
+    name: 'op-crossing',
+    flops: 0,
+    params: { ops: 2000 },
+    warmup: 1,
+    repeats: 5,
+    budgetMs: 30_000,
+  };
+  if (engine === 'ours-python') {
+    return [
+      crossing,
+      step('cnn-step', { batch: 128 }, false, 5),
+      step('linreg-step', { points: 1_000_000 }, false, 5),
     ];
   }
   const slow = engine === 'tfjs-cpu' || engine === 'tfjs-webgpu';
@@ -101,5 +119,11 @@ export function casesFor(engine: EngineName): CaseRequest[] {
           },
         ]
       : [];
-  return [...square, ...chapters, ...training, ...memory];
+  return [
+    ...(engine === 'ours-webgpu' ? [crossing] : []),
+    ...square,
+    ...chapters,
+    ...training,
+    ...memory,
+  ];
 }

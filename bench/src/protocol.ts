@@ -1,7 +1,13 @@
 /** Messages between the benchmark page and its per-engine workers. */
 
 export type EngineName =
-  'peak-fma' | 'ours-webgpu' | 'ours-cpu' | 'tfjs-webgpu' | 'tfjs-wasm' | 'tfjs-cpu';
+  | 'peak-fma'
+  | 'ours-webgpu'
+  | 'ours-python'
+  | 'ours-cpu'
+  | 'tfjs-webgpu'
+  | 'tfjs-wasm'
+  | 'tfjs-cpu';
 
 export interface CaseRequest {
   name: string;

@@ -3,6 +3,7 @@ import type { BenchEvent, BenchRequest } from './protocol';
 import { timeCase, type CaseSetup } from './timing';
 import { oursCases, tuningEntries } from './engines/ours';
 import { peakCases } from './engines/peak';
+import { pythonCases } from './engines/python';
 import { tfjsCases } from './engines/tfjs';
 
 const post = (event: BenchEvent) => (self as unknown as Worker).postMessage(event);
@@ -23,6 +24,7 @@ self.onmessage = async (message: MessageEvent<BenchRequest>) => {
           : 'none',
       });
     } else if (engine === 'ours-webgpu') setups = await oursCases('webgpu');
+    else if (engine === 'ours-python') setups = await pythonCases();
     else if (engine === 'ours-cpu') setups = await oursCases('cpu');
     else setups = await tfjsCases(engine.replace('tfjs-', '') as 'webgpu' | 'wasm' | 'cpu');
   } catch (error) {

@@ -100,20 +100,41 @@ function spillNote(device: Device): (() => string) & { count(): void } {
   );
 }
 
-export async function oursCases(kind: 'webgpu' | 'cpu'): Promise<Record<string, CaseSetup>> {
-  let device: Device;
-  let backend: WebGPUBackend | null = null;
+/** Opens our engine's device of this kind in this worker (WebGPU becomes cuda:0). */
+export async function openDevice(
+  kind: 'webgpu' | 'cpu',
+): Promise<{ device: Device; backend: WebGPUBackend | null }> {
   if (kind === 'webgpu') {
     const adapter = await navigator.gpu.requestAdapter();
     if (!adapter) throw new Error('no WebGPU adapter');
-    backend = await createWebGPUBackend(adapter);
+    const backend = await createWebGPUBackend(adapter);
     webgpuBackend = backend;
-    device = addGpuDevice(backend, describeAdapter(backend.info));
-  } else {
-    device = cpu();
-    // Let the GEMM's helper threads boot before timing (in the app they boot with the kernel).
-    await wasmGemm()?.whenHelpersReady();
+    return { device: addGpuDevice(backend, describeAdapter(backend.info)), backend };
   }
+  // Let the GEMM's helper threads boot before timing (in the app they boot with the kernel).
+  await wasmGemm()?.whenHelpersReady();
+  return { device: cpu(), backend: null };
+}
+
+/**
+ * What one small op costs end to end from a program (dispatch, bookkeeping, no waiting): y = x + 1
+ * on a [16] tensor, `ops` times in a row, read back once at the end.
+ */
+export function opCrossingCase(device: Device): CaseSetup {
+  return async ({ ops: count }) => {
+    const x = ops.rand([16], { device }).keep();
+    return {
+      run: async () => {
+        let y = x;
+        for (let i = 0; i < count; i++) y = ops.add(y, 1);
+        await y.data();
+      },
+    };
+  };
+}
+
+export async function oursCases(kind: 'webgpu' | 'cpu'): Promise<Record<string, CaseSetup>> {
+  const { device, backend } = await openDevice(kind);
   const gemm = kind === 'cpu' ? wasmGemm() : null;
   const threadNote = () =>
     gemm
@@ -123,6 +144,7 @@ export async function oursCases(kind: 'webgpu' | 'cpu'): Promise<Record<string, 
   // Warm-up repetitions start autotuning; timed ones wait for it to have chosen.
   const tuned = async () => backend?.tuned();
   return {
+    'op-crossing': opCrossingCase(device),
     matmul: async ({ m, k, n }) => {
       const a = ops.rand([m, k], on).keep();
       const b = ops.rand([k, n], on).keep();
