@@ -197,3 +197,22 @@ test('Python loads offline from the precache', async ({ page, context }) => {
   await expectCellDone(page, 0, 'done', FIRST_PYTHON_CELL_MS);
   await expect(output(page, 0)).toHaveText('offline 3');
 });
+
+test('a shared Python notebook opens as Python and runs after trust', async ({ page, context }) => {
+  await openNewPythonNotebook(page);
+  await setCellSource(page, 0, 'print("shared", 6 * 7)');
+  await page.getByTestId('share-button').click();
+  const linkInput = page.getByTestId('share-link');
+  await expect(linkInput).toHaveValue(/#nb=/);
+  const link = await linkInput.inputValue();
+
+  const reader = await context.newPage();
+  await reader.goto(link);
+  await expect(reader.getByTestId('notebook')).toBeVisible();
+  await expect(reader.getByTestId('notebook-language')).toHaveAttribute('data-language', 'python');
+  await waitForKernelIdle(reader);
+  await reader.getByTestId('run-all').click();
+  await reader.getByTestId('trust-run').click();
+  await expectCellDone(reader, 0, 'done', FIRST_PYTHON_CELL_MS);
+  await expect(output(reader, 0)).toHaveText('shared 42');
+});
