@@ -19,7 +19,7 @@ import sys
 __tracebackhide__ = True
 
 
-def _package_dirs():
+def package_dirs():
     """sys.path entries that hold installed packages: not the stdlib and not the working dir."""
     here = os.getcwd()
     for entry in sys.path:
@@ -31,7 +31,7 @@ def _package_dirs():
 
 def available_packages():
     names = set()
-    for info in pkgutil.iter_modules(list(_package_dirs())):
+    for info in pkgutil.iter_modules(list(package_dirs())):
         if not info.name.startswith("_"):
             names.add(info.name)
     return sorted(names)

@@ -87,6 +87,34 @@ describe('PythonKernel', () => {
     expect(caught.result).toEqual({ status: 'ok', repr: '1' });
   });
 
+  it('hides the frames of installed packages and lists them as available', async () => {
+    // A package installed as ours are: beside the standard library, in site-packages.
+    const setup = await run(
+      [
+        'import os, site, importlib',
+        'root = os.path.join(site.getsitepackages()[0], "gpubook_fake_pkg")',
+        'os.makedirs(root, exist_ok=True)',
+        'with open(os.path.join(root, "__init__.py"), "w") as f:',
+        '    f.write("def boom():\\n    raise RuntimeError(\'shape mismatch\')\\n")',
+        'importlib.invalidate_caches()',
+      ].join('\n'),
+    );
+    expect(setup.result).toEqual({ status: 'ok' });
+    const { result } = await run('import gpubook_fake_pkg\ngpubook_fake_pkg.boom()', 9);
+    expect(result.status === 'error' && result.traceback).toEqual([
+      'Traceback (most recent call last):',
+      '  File "Cell In[9]", line 2, in <module>',
+      '    gpubook_fake_pkg.boom()',
+      '    ~~~~~~~~~~~~~~~~~~~~~^^',
+      'RuntimeError: shape mismatch',
+    ]);
+    const missing = await run('import numpy');
+    // Listed beside whatever else is installed (our packages), in alphabetical order.
+    expect(missing.result.status === 'error' && missing.result.evalue).toMatch(
+      /Available instead: (\w+, )*gpubook_fake_pkg, (\w+, )*the Python standard library\.$/,
+    );
+  });
+
   it('prints a note for shell and magic lines and runs the rest, keeping line numbers', async () => {
     const { result, out } = await run(
       '!pip install torchkeras\n%matplotlib inline\nz = 5\nz / 0',

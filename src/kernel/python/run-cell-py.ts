@@ -19,11 +19,12 @@ import pyodide
 from pyodide.code import eval_code_async
 from pyodide.ffi import JsProxy
 
+from _gpubook_import_guard import package_dirs
+
 __tracebackhide__ = True
 
 # Frames of the machinery between the kernel and the user's code: Pyodide's evaluator, the
-# import system and our own kernel modules. A module (e.g. one of our packages) can hide its
-# frames too by setting __tracebackhide__ = True, the convention IPython and pytest honour.
+# import system and our own kernel modules.
 _HIDDEN_PREFIXES = (
     os.path.dirname(_pyodide.__file__) + "/",
     os.path.dirname(pyodide.__file__) + "/",
@@ -32,16 +33,24 @@ _HIDDEN_PREFIXES = (
 )
 
 
-def _hidden(frame):
-    if frame.f_code.co_filename.startswith(_HIDDEN_PREFIXES):
+def _hidden_prefixes():
+    # Our packages (torch, torchvision, ...: everything installed beside the standard library)
+    # are ours too: an error they raise points at the user's line that called them, as the
+    # engine's errors do in TypeScript cells. The standard library's frames stay, as in CPython.
+    return _HIDDEN_PREFIXES + tuple(entry.rstrip("/") + "/" for entry in package_dirs())
+
+
+def _hidden(frame, prefixes):
+    if frame.f_code.co_filename.startswith(prefixes):
         return True
+    # Any other module can hide its frames the way IPython and pytest let it.
     return bool(frame.f_globals.get("__tracebackhide__"))
 
 
-def _visible(tb):
+def _visible(tb, prefixes):
     kept = []
     while tb is not None:
-        if not _hidden(tb.tb_frame):
+        if not _hidden(tb.tb_frame, prefixes):
             kept.append(tb)
         tb = tb.tb_next
     result = None
@@ -50,20 +59,20 @@ def _visible(tb):
     return result
 
 
-def _strip(error, seen):
+def _strip(error, seen, prefixes):
     if error is None or id(error) in seen:
         return
     seen.add(id(error))
-    error.__traceback__ = _visible(error.__traceback__)
-    _strip(error.__cause__, seen)
-    _strip(error.__context__, seen)
+    error.__traceback__ = _visible(error.__traceback__, prefixes)
+    _strip(error.__cause__, seen, prefixes)
+    _strip(error.__context__, seen, prefixes)
     if isinstance(error, BaseExceptionGroup):
         for inner in error.exceptions:
-            _strip(inner, seen)
+            _strip(inner, seen, prefixes)
 
 
 def _error(error):
-    _strip(error, set())
+    _strip(error, set(), _hidden_prefixes())
     text = "".join(traceback.format_exception(error)).rstrip("\\n")
     return {
         "status": "interrupted" if isinstance(error, KeyboardInterrupt) else "error",
