@@ -65,6 +65,20 @@ test('a new Python notebook prints, shows the last expression as Out and can blo
   await expect(output(page, 2)).toHaveText('6');
 });
 
+test('Python cells reach the engine: torch on WebGPU, read back synchronously', async ({
+  page,
+}) => {
+  await openNewPythonNotebook(page);
+  await setCellSource(
+    page,
+    0,
+    'import torch\nprint(torch.cuda.is_available())\n(torch.ones(2, 3, device="cuda") * 2).sum().item()',
+  );
+  await runCell(page, 0);
+  await expectCellDone(page, 0, 'done', FIRST_PYTHON_CELL_MS);
+  await expect(output(page, 0)).toHaveText(/^True\s+12\.0$/);
+});
+
 test('a Python traceback names the cell and line of the user code', async ({ page }) => {
   await openNewPythonNotebook(page);
   // The function's frame is in the cell that defined it (the editor indents after a body, so
