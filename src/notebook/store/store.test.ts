@@ -1,4 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
+import type { CellLanguage } from '../../kernel/protocol';
 import { createCell, createNotebook, type Cell, type Notebook } from '../model';
 import { InMemoryNotebookRepository } from '../storage/memory-repository';
 import { startAutosave } from './autosave';
@@ -18,7 +19,7 @@ interface Harness {
   cell(index: number): Cell;
 }
 
-function setup(cells: Cell[]): Harness {
+function setup(cells: Cell[], language: CellLanguage = 'typescript'): Harness {
   const kernels: FakeKernel[] = [];
   const clock = { now: 1000 };
   const store = createAppStore({
@@ -29,7 +30,7 @@ function setup(cells: Cell[]): Harness {
     },
     now: () => clock.now,
   });
-  store.getState().openNotebook(createNotebook({ cells, now: 500 }), { trusted: true });
+  store.getState().openNotebook(createNotebook({ cells, now: 500, language }), { trusted: true });
   return {
     store,
     kernels,
@@ -119,6 +120,20 @@ describe('running cells', () => {
     h.kernel().finish([]);
     await settle();
     expect(h.kernel().executed[1].code).toBe('x = 1');
+  });
+
+  it("sends the notebook's language with each run", async () => {
+    const python = (harness = setup([code('print(1)'), code('x = 2')], 'python'));
+    python.store.getState().runAll();
+    python.kernel().ready();
+    python.kernel().finish([]);
+    await settle();
+    expect(python.kernel().executed.map((e) => e.language)).toEqual(['python', 'python']);
+    python.store.getState().stopKernel();
+    const ts = (harness = setup([code('print(1)')]));
+    ts.store.getState().runAll();
+    ts.kernel().ready();
+    expect(ts.kernel().executed.map((e) => e.language)).toEqual(['typescript']);
   });
 
   it('does not queue a cell twice', () => {

@@ -4,13 +4,20 @@
  * listeners, reset before a new worker starts — and lets a test play the worker's side.
  */
 import type { ExecutionResult, KernelListener, KernelState } from '../../../kernel/client';
-import type { CellOutput, DoneEvent, KernelInfo, MimeBundle } from '../../../kernel/protocol';
+import type {
+  CellLanguage,
+  CellOutput,
+  DoneEvent,
+  KernelInfo,
+  MimeBundle,
+} from '../../../kernel/protocol';
 import type { KernelHandle } from '../kernelSlice';
 
 interface Execution {
   cellId: string;
   code: string;
   executionCount: number;
+  language: CellLanguage;
   resolve(result: ExecutionResult): void;
 }
 
@@ -33,11 +40,16 @@ export class FakeKernel implements KernelHandle {
     this.setState('starting');
   }
 
-  execute(cellId: string, code: string, executionCount: number): Promise<ExecutionResult> {
+  execute(
+    cellId: string,
+    code: string,
+    executionCount: number,
+    language: CellLanguage = 'typescript',
+  ): Promise<ExecutionResult> {
     if (this.pending) throw new Error('the store sent a second cell while one was running');
     return new Promise((resolve) => {
-      this.pending = { cellId, code, executionCount, resolve };
-      this.executed.push({ cellId, code, executionCount });
+      this.pending = { cellId, code, executionCount, language, resolve };
+      this.executed.push({ cellId, code, executionCount, language });
       if (this.state === 'idle') this.setState('busy');
     });
   }
