@@ -2,14 +2,15 @@
  * Starts Pyodide for the kernel: the interpreter and standard library come from `indexURL` (our
  * own origin in the browser, node_modules in Node tests), never from a CDN — the lock file and
  * package base URL point at the same place, so even `pyodide.loadPackage` could only ask our
- * server (which has no packages). Then our kernel modules go in (streams, import guard, cell
- * runner), then gpubook's Python packages.
+ * server (which has no packages). Then our kernel modules go in (streams, import guard,
+ * interruptible sleep, cell runner), then gpubook's Python packages.
  */
 import type { PyodideAPI, loadPyodide } from 'pyodide';
 import { installPythonPackages } from '../../api/python/install';
 import type { StreamName } from '../protocol';
 import { IMPORT_GUARD_MODULE, IMPORT_GUARD_SOURCE } from './import-guard-py';
 import { RUN_CELL_MODULE, RUN_CELL_SOURCE } from './run-cell-py';
+import { SLEEP_MODULE, SLEEP_SOURCE } from './sleep-py';
 import { STREAMS_MODULE, STREAMS_SOURCE } from './streams-py';
 
 export type LoadPyodide = typeof loadPyodide;
@@ -59,6 +60,7 @@ export async function startPyodide(options: PyodideLoadOptions): Promise<Pyodide
   const modules: Array<[string, string]> = [
     [STREAMS_MODULE, STREAMS_SOURCE],
     [IMPORT_GUARD_MODULE, IMPORT_GUARD_SOURCE],
+    [SLEEP_MODULE, SLEEP_SOURCE],
     [RUN_CELL_MODULE, RUN_CELL_SOURCE],
   ];
   for (const [name, source] of modules) destroyProxy(define(kernelModuleName(name), source));
@@ -69,7 +71,9 @@ export async function startPyodide(options: PyodideLoadOptions): Promise<Pyodide
   };
   streams.install((name, text) => options.write(name, text));
   destroyProxy(streams);
-  py.runPython(`import ${kernelModuleName(IMPORT_GUARD_MODULE)} as g; g.install(); del g`);
+  for (const name of [IMPORT_GUARD_MODULE, SLEEP_MODULE]) {
+    py.runPython(`import ${kernelModuleName(name)} as m; m.install(); del m`);
+  }
 
   installPythonPackages(py, { globals: options.globals });
   return py;

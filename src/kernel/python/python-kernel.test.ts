@@ -146,4 +146,26 @@ describe('PythonKernel', () => {
     expect(Date.now() - started).toBeLessThan(2_000);
     expect((await run('kept + 1')).result).toEqual({ status: 'ok', repr: '42' });
   });
+
+  it('stops a long time.sleep on interrupt too, and sleeps as long as asked otherwise', async () => {
+    const slept = await run(
+      'import time\nt = time.monotonic()\ntime.sleep(0.2)\ntime.monotonic() - t >= 0.2',
+    );
+    expect(slept.result).toEqual({ status: 'ok', repr: 'True' });
+    const worker = new Worker(
+      `const { workerData } = require('node:worker_threads');
+       setTimeout(() => Atomics.store(new Int32Array(workerData.buffer), workerData.slot, workerData.signal), 300);`,
+      {
+        eval: true,
+        workerData: { buffer: shared, slot: PYTHON_SIGNAL_SLOT, signal: PYTHON_SIGINT },
+      },
+    );
+    const started = Date.now();
+    const { result } = await run('time.sleep(30)');
+    await worker.terminate();
+    expect(result.status).toBe('interrupted');
+    expect(Date.now() - started).toBeLessThan(2_000);
+    const negative = await run('time.sleep(-1)');
+    expect(negative.result.status === 'error' && negative.result.ename).toBe('ValueError');
+  });
 });
