@@ -112,6 +112,43 @@ test('import numpy gives an ImportError that says what is available', async ({ p
   expect(text).not.toContain('micropip');
 });
 
+test("Pyodide's package loader asks only our origin, never a CDN", async ({ page, baseURL }) => {
+  const foreign: string[] = [];
+  const seen: string[] = [];
+  page.context().on('request', (request) => {
+    seen.push(request.url());
+    const url = new URL(request.url());
+    if (url.protocol.startsWith('http') && url.origin !== new URL(baseURL ?? '').origin) {
+      foreign.push(request.url());
+    }
+  });
+  await openNewPythonNotebook(page);
+  await setCellSource(
+    page,
+    0,
+    // One-line compound statements: the editor indents typed lines after a `:` itself.
+    [
+      'import pyodide_js',
+      'try: await pyodide_js.loadPackage("numpy")',
+      'except Exception as error: print("loadPackage failed:", type(error).__name__)',
+    ].join('\n'),
+  );
+  await runCell(page, 0);
+  await expect(cell(page, 0)).not.toHaveAttribute('data-status', /idle|queued|running/, {
+    timeout: FIRST_PYTHON_CELL_MS,
+  });
+  await expect(output(page, 0)).not.toContainText('SyntaxError');
+  await addCodeCell(page, 'import numpy');
+  await runCell(page, 1);
+  await expectCellDone(page, 1, 'error');
+  await expect(output(page, 1)).toContainText("No module named 'numpy'");
+  // The worker's requests are seen here (Pyodide's own files came through this listener)…
+  expect(seen.some((url) => url.endsWith('/pyodide/python_stdlib.zip'))).toBe(true);
+  // …and loadPackage asked our origin for the wheel, nobody else.
+  expect(seen.some((url) => /\/pyodide\/numpy-[^/]*\.whl$/.test(url))).toBe(true);
+  expect(foreign).toEqual([]);
+});
+
 test('an imported Jupyter notebook with a Python kernelspec runs its !pip cell as Python', async ({
   page,
 }, testInfo) => {
