@@ -24,7 +24,8 @@ export const SITE = '/lib/gpubook';
 
 /** Every `.py` file under this folder, keyed by its path relative to it (`torch/__init__.py`). */
 export function pythonSources(): Record<string, string> {
-  const files = import.meta.glob<string>('./**/*.py', {
+  // Test fixtures (testing/) are Python too, but not part of the packages.
+  const files = import.meta.glob<string>(['./**/*.py', '!./testing/**'], {
     query: '?raw',
     import: 'default',
     eager: true,

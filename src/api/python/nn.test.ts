@@ -103,6 +103,7 @@ net = Net()
 p0 = next(net.parameters())
 before = str(p0.device)
 same = net.to(${JSON.stringify(device)}) is net
+after = str(p0.device)
 sd = net.state_dict()
 other = Net().to(${JSON.stringify(device)})
 result = other.load_state_dict(sd)
@@ -117,7 +118,8 @@ net.train()
 dp = nn.DataParallel(net)
 {
   'names': [n for n, _ in net.named_parameters()],
-  'gen': type(net.parameters()).__name__, 'before': before, 'after': str(p0.device),
+  'gen': type(net.parameters()).__name__, 'before': before, 'after': after,
+  'dp_device': str(p0.device),
   'same_param': p0 is next(net.parameters()), 'same': same,
   'sd_type': type(sd).__name__, 'loaded': repr(result),
   'equal': all((sd[k] == v).all().item() if hasattr(sd[k], 'all') else True for k, v in other.state_dict().items()),
@@ -143,6 +145,8 @@ dp = nn.DataParallel(net)
     expect(r.train_after).toBe(true);
     expect(r.dp_module).toBe(true);
     expect(r.dp_ids).toEqual(devices.length > 1 ? [0] : []);
+    // With one GPU, PyTorch's DataParallel puts the module there at once.
+    expect(r.dp_device).toBe(devices.length > 1 ? 'cuda:0' : device);
     expect(r.dp_keys).toEqual(['module.scale']);
     expect(r.n_params).toBe(1 + 4 * 9 + 4 + 36 * 5 + 5);
   });

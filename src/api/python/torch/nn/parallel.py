@@ -18,6 +18,9 @@ class DataParallel(Module):
         self.device_ids = [d.index if hasattr(d, "index") else int(d) for d in device_ids]
         self.output_device = self.device_ids[0] if output_device is None and self.device_ids else output_device
         self.dim = dim
+        # As PyTorch does: with one device the module is put there at once.
+        if len(self.device_ids) == 1:
+            module.to(f"cuda:{self.device_ids[0]}")
 
     def forward(self, *inputs, **kwargs):
         return self.module(*inputs, **kwargs)

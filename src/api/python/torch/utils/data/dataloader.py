@@ -2,7 +2,7 @@
 
 import math
 
-from .dataset import TensorDataset, randperm
+from .dataset import Subset, TensorDataset, randperm
 
 
 def default_collate(samples):
@@ -27,10 +27,19 @@ def default_collate(samples):
 
 
 def _stacked(dataset):
-    """The tensors whose rows are the samples, when the dataset is one (TensorDataset, MNIST)."""
+    """``(tensors, rows)`` when the samples are rows of tensors (TensorDataset, MNIST, a Subset
+    of one): ``rows`` maps dataset positions to rows (None: position i is row i)."""
     if isinstance(dataset, TensorDataset):
-        return dataset.tensors
-    return getattr(dataset, "_stacked", None)
+        return dataset.tensors, None
+    if isinstance(dataset, Subset):
+        inner = _stacked(dataset.dataset)
+        if inner is None:
+            return None
+        tensors, rows = inner
+        indices = dataset.indices if rows is None else [rows[i] for i in dataset.indices]
+        return tensors, indices
+    tensors = getattr(dataset, "_stacked", None)
+    return None if tensors is None else (tensors, None)
 
 
 class DataLoader:
@@ -72,13 +81,16 @@ class DataLoader:
         order = self._order()
         size = self.batch_size or 1
         stop = len(order) - (len(order) % size if self.drop_last else 0)
+        stacked = _stacked(self.dataset) if self.collate_fn is None else None
         for start in range(0, stop, size):
             batch = order[start : start + size]
             if self.batch_size is None:
                 yield self.dataset[batch[0]]
-            elif self.collate_fn is None and _stacked(self.dataset) is not None:
+            elif stacked is not None:
                 # One gather per tensor instead of one select per sample and a stack.
-                yield [t[batch] for t in _stacked(self.dataset)]
+                tensors, rows = stacked
+                picked = batch if rows is None else [rows[i] for i in batch]
+                yield [t[picked] for t in tensors]
             else:
                 collate = self.collate_fn or default_collate
                 yield collate([self.dataset[i] for i in batch])
