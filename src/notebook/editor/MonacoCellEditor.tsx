@@ -44,6 +44,9 @@ const OPTIONS: monaco.editor.IStandaloneEditorConstructionOptions = {
   ariaLabel: 'Cell source',
 };
 
+/** Python cells indent by four spaces (PEP 8, and what Jupyter and Colab do). */
+const PYTHON_OPTIONS: typeof OPTIONS = { ...OPTIONS, tabSize: 4 };
+
 export interface EditorHandle {
   /**
    * Gives the editor keyboard focus with the cursor at `offset` (characters) or at the end, or
@@ -129,7 +132,7 @@ export default function MonacoCellEditor(props: MonacoCellEditorProps) {
       language={props.language}
       value={props.source}
       theme={THEME}
-      options={OPTIONS}
+      options={props.language === 'python' ? PYTHON_OPTIONS : OPTIONS}
       keepCurrentModel
       saveViewState={false}
       loading={null}
