@@ -42,6 +42,15 @@ export function pythonHeldCount(): number {
   return wrappers.size;
 }
 
+/**
+ * The engine tensors Python variables hold: roots for the engine's step sweeps
+ * (`setRootProvider`), as the notebook's TypeScript variables are, so a tensor a Python cell
+ * keeps but has not used for two steps stays on its device instead of being spilled to host.
+ */
+export function pythonHeldTensors(): Iterable<Tensor> {
+  return wrappers.keys();
+}
+
 export function isTensor(value: unknown): value is Tensor {
   return value instanceof Tensor;
 }

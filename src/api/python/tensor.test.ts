@@ -119,6 +119,94 @@ s = 1.75
     expect(r.argmax1).toEqual(a.map((row) => row.indexOf(Math.max(...row))));
   });
 
+  it("API.md's tensor functions and members under their PyTorch names", async () => {
+    const r = (await python.run(`
+import torch
+t = torch.rand(2, 3, device=${JSON.stringify(device)}) + 0.5
+values, indices = t.max(1)
+{
+  't': t.tolist(), 'exp': t.exp().tolist(), 'log': torch.log(t).tolist(), 'sqrt': t.sqrt().tolist(),
+  'sigmoid': t.sigmoid().tolist(), 'tanh': torch.tanh(t).tolist(), 'relu': (t - 1).relu().tolist(),
+  'sum_keep': t.sum(dim=1, keepdim=True).tolist(), 'mean0': t.mean(0).tolist(),
+  'max_values': values.tolist(), 'max_indices': indices.tolist(), 'tt': t.t().tolist(),
+  'view': t.view(3, 2).tolist(), 'reshape': t.reshape(-1).tolist(),
+  'unsq': list(t.unsqueeze(0).shape), 'sq': list(t.unsqueeze(0).squeeze(0).shape),
+  'softmax': torch.softmax(t, dim=1).tolist(), 'mm': torch.matmul(t, t.t()).tolist(),
+  'argmax': torch.argmax(t, dim=1).tolist(), 'zeros_like': torch.zeros_like(t).tolist(),
+  'full': torch.full((2, 2), 1.5).tolist(), 'arange': torch.arange(0, 5, 2).tolist(),
+  'cat': list(torch.cat([t, t], dim=0).shape), 'stack': list(torch.stack([t, t]).shape),
+  'clamp': t.clamp(0.7, 1.2).tolist(), 'randn_like': list(torch.randn_like(t).shape),
+  'normal': list(torch.normal(0.0, 2.0, size=(4, 1)).shape), 'numel': t.numel(),
+}
+`)) as Record<string, unknown>;
+    const t = r.t as M;
+    const rows = (f: (row: number[]) => number[]) => t.map(f);
+    expectClose(r.exp, map2(t, Math.exp));
+    expectClose(r.log, map2(t, Math.log));
+    expectClose(r.sqrt, map2(t, Math.sqrt));
+    expectClose(
+      r.sigmoid,
+      map2(t, (v) => 1 / (1 + Math.exp(-v))),
+    );
+    expectClose(r.tanh, map2(t, Math.tanh));
+    expectClose(
+      r.relu,
+      map2(t, (v) => Math.max(0, v - 1)),
+    );
+    expectClose(
+      r.sum_keep,
+      rows((row) => [row.reduce((a, b) => a + b, 0)]),
+    );
+    expectClose(
+      r.mean0,
+      t[0].map((v, j) => (v + t[1][j]) / 2),
+    );
+    expectClose(r.max_values, rows((row) => [Math.max(...row)]).flat());
+    expect(r.max_indices).toEqual(t.map((row) => row.indexOf(Math.max(...row))));
+    expect(r.argmax).toEqual(r.max_indices);
+    expectClose(
+      r.tt,
+      [0, 1, 2].map((j) => [t[0][j], t[1][j]]),
+    );
+    expectClose(r.view, [t.flat().slice(0, 2), t.flat().slice(2, 4), t.flat().slice(4, 6)]);
+    expectClose(r.reshape, t.flat());
+    expect(r.unsq).toEqual([1, 2, 3]);
+    expect(r.sq).toEqual([2, 3]);
+    expectClose(
+      r.softmax,
+      rows((row) => {
+        const e = row.map(Math.exp);
+        const z = e.reduce((a, b) => a + b, 0);
+        return e.map((v) => v / z);
+      }),
+    );
+    expectClose(
+      r.mm,
+      matmul(
+        t,
+        [0, 1, 2].map((j) => [t[0][j], t[1][j]]),
+      ),
+    );
+    expect(r.zeros_like).toEqual([
+      [0, 0, 0],
+      [0, 0, 0],
+    ]);
+    expect(r.full).toEqual([
+      [1.5, 1.5],
+      [1.5, 1.5],
+    ]);
+    expect(r.arange).toEqual([0, 2, 4]);
+    expect(r.cat).toEqual([4, 3]);
+    expect(r.stack).toEqual([2, 2, 3]);
+    expectClose(
+      r.clamp,
+      map2(t, (v) => Math.min(1.2, Math.max(0.7, v))),
+    );
+    expect(r.randn_like).toEqual([2, 3]);
+    expect(r.normal).toEqual([4, 1]);
+    expect(r.numel).toBe(6);
+  });
+
   it('indexing, len, iteration, item and tolist', async () => {
     const r = (await python.run(`
 import torch
