@@ -1,5 +1,6 @@
 /**
- * The contract every backend (CPU, WebGPU) fulfils: memory blocks and a small set of kernels.
+ * The contract every backend (CPU, WebGPU) fulfils, as three tables: memory (BackendMemory), the
+ * kernels (Kernels, all required) and named optional extras (BackendCapabilities).
  *
  * Ops (shape rule, forward, backward) are defined once in `ops/` and call only these kernels, so a
  * backend never knows about autograd, broadcasting rules or dtypes promotion. Kernels read strided
@@ -159,41 +160,36 @@ export interface AdamStep {
   readonly maximize: boolean;
 }
 
-export interface Backend {
-  readonly kind: 'cpu' | 'webgpu';
-
-  // Memory. Accounting and limits live in the Device that owns the backend, not here.
+/**
+ * Memory: blocks of device memory and the copies between them and the host. Accounting and limits
+ * live in the Device that owns the backend, not here.
+ */
+export interface BackendMemory {
   allocate(bytes: number): DeviceBuffer;
   release(buffer: DeviceBuffer): void;
   /** Writes host data at element 0 of a buffer. */
   write(buffer: DeviceBuffer, data: TypedArray): void;
+  /**
+   * Fills a buffer from host data that is not ready yet (a read from another device). Work enqueued
+   * on this backend after the call must observe the data, as if `write` had run at call time.
+   */
+  writeAsync(buffer: DeviceBuffer, data: Promise<TypedArray>): void;
   /** Reads a contiguous range back to the host; the only call that waits for the device. */
   read(buffer: DeviceBuffer, dtype: DType, offset: number, length: number): Promise<TypedArray>;
   /** Resolves when all queued work has finished. */
   synchronize(): Promise<void>;
   /** Gives pooled, unused memory back to the device. */
   emptyCache(): void;
+}
 
-  /**
-   * Optional spilling (memory.ts, layer 4). `spill` takes ownership of the buffers and frees their
-   * device memory at once, keeping their contents, as they stand after all work enqueued before
-   * the call, in host memory; it returns one block per buffer, or null (owning nothing) when it
-   * cannot spill now. `restore` consumes a block and returns a device buffer holding its contents,
-   * seen by all work enqueued after the call even if the host copy is still on its way. `discard`
-   * forgets a block nobody will restore. Without them, step sweeps leave tensors on the device.
-   */
-  spill?(buffers: readonly DeviceBuffer[]): HostBlock[] | null;
-  restore?(block: HostBlock): DeviceBuffer;
-  discard?(block: HostBlock): void;
-
-  /**
-   * Fills a buffer from host data that is not ready yet (a read from another device). Work enqueued
-   * on this backend after the call must observe the data, as if `write` had run at call time.
-   * Optional: without it, copies from another device into this one throw a clear error.
-   */
-  writeAsync?(buffer: DeviceBuffer, data: Promise<TypedArray>): void;
-
-  // Kernels. Inputs are strided views already broadcast to the output's shape where that applies.
+/**
+ * Every kernel the ops use, fused ones included: all required, so an op has one path and a
+ * backend without a fast path for one supplies its own composition (the CPU's convolution is
+ * im2col + GEMM inside the CPU backend). Inputs are strided views already broadcast to the
+ * output's shape where that applies. Every kernel returns nothing, which is what lets wrappers
+ * (backends/kernel-table.ts) forward the whole table generically.
+ */
+export interface Kernels {
   fill(out: OutView, value: number): void;
   /**
    * Copies x into `out`, a strided view (any strides > 0, any offset) into an existing buffer, with
@@ -218,25 +214,23 @@ export interface Backend {
    */
   matmul(a: View, b: View, out: OutView): void;
   /**
-   * matmul with a fused epilogue (GemmOptions): convolutions as GEMMs write their NCHW output with
-   * the bias added in one pass, and their weight gradient sums over images without a batch
-   * intermediate. Shapes as matmul, except out is [1, M, N] with sumBatches and [M / pixels, N,
-   * pixels] with nchwPixels.
+   * matmul with a fused epilogue (GemmOptions): a bias per column, relu, an NCHW output, or a sum
+   * over the batch without a batch intermediate. Shapes as matmul, except out is [1, M, N] with
+   * sumBatches and [M / pixels, N, pixels] with nchwPixels.
    */
   gemm(a: View, b: View, out: OutView, options: GemmOptions): void;
   /**
-   * Optional fused Adam: updates param, m and v (contiguous, offset 0, same shape as the
-   * contiguous grad) in place in one pass: m = b1 m + (1 - b1) g; v = b2 v + (1 - b2) g²;
-   * p -= stepSize * m / (sqrt(v) * vScale + eps). Without it, optimizers compose ops.
+   * One Adam step: updates param, m and v (contiguous, offset 0, same shape as the contiguous grad)
+   * in place: m = b1 m + (1 - b1) g; v = b2 v + (1 - b2) g²;
+   * p -= stepSize * m / (sqrt(v) * vScale + eps).
    */
-  adam?(param: View, grad: View, m: View, v: View, step: AdamStep): void;
+  adam(param: View, grad: View, m: View, v: View, step: AdamStep): void;
   /**
-   * Optional fused softmax cross-entropy of logits [R, C] against int32 labels [R]: losses [R]
-   * (contiguous) = logsumexp(row) - row[label]; with `grad` ([R, C], contiguous) also the loss's
-   * gradient softmax(row) - onehot(label), in the same pass. Without it, crossEntropy composes
-   * logSoftmax and a column gather.
+   * Softmax cross-entropy of logits [R, C] against int32 labels [R]: losses [R] (contiguous) =
+   * logsumexp(row) - row[label]; with `grad` ([R, C], contiguous) also the loss's gradient
+   * softmax(row) - onehot(label), in the same pass.
    */
-  softmaxCrossEntropy?(logits: View, labels: View, losses: OutView, grad: OutView | null): void;
+  softmaxCrossEntropy(logits: View, labels: View, losses: OutView, grad: OutView | null): void;
   /** Row-wise over the last dimension of a 2-D view [rows, cols]. */
   softmax(x: View, out: OutView, log: boolean): void;
   /** out[r] = x[r, index[r]] for x: [R, C], index int32 [R]. */
@@ -248,17 +242,15 @@ export interface Backend {
   /** out (zero-filled by the kernel) [V, D] += values[i, :] at row index[i], values: [N, D]. */
   indexAdd(values: View, index: View, out: OutView): void;
   /**
-   * Optional implicit-GEMM convolution: out [N, O, oH, oW] = x [N, C, H, W] (any strides) ⊛
-   * weight [O, C, kH, kW] (dense) + bias [O], reading x's windows in place (zeros in the padding)
-   * instead of writing im2col columns. Comes with conv2dWeightGrad; without them convolutions run im2col
-   * and a GEMM.
+   * out [N, O, oH, oW] = x [N, C, H, W] (any strides) ⊛ weight [O, C, kH, kW] (dense) + bias [O],
+   * zeros in the padding. WebGPU reads x's windows in place (implicit GEMM); the CPU unfolds them.
    */
-  conv2d?(x: View, weight: View, bias: View | null, geometry: Conv2dGeometry, out: OutView): void;
+  conv2d(x: View, weight: View, bias: View | null, geometry: Conv2dGeometry, out: OutView): void;
   /**
    * The weight gradient of conv2d: out [O, C * kH * kW] (dense) = Σ over images of grad[n]
-   * [O, oH * oW] (grad dense) times x[n]'s unfolded columns, without writing the columns.
+   * [O, oH * oW] (grad dense) times x[n]'s unfolded columns.
    */
-  conv2dWeightGrad?(x: View, grad: View, geometry: Conv2dGeometry, out: OutView): void;
+  conv2dWeightGrad(x: View, grad: View, geometry: Conv2dGeometry, out: OutView): void;
   /** x: [N, C, H, W] → columns [N * outH * outW, C * kH * kW]. */
   im2col(x: View, geometry: Conv2dGeometry, out: OutView): void;
   /** Inverse scatter of im2col, summed (gather form, no atomics): columns → [N, C, H, W]. */
@@ -267,4 +259,72 @@ export interface Backend {
   maxPool2d(x: View, geometry: Pool2dGeometry, out: OutView, indices: OutView): void;
   /** Routes gradOut back to the argmax positions, summing overlaps: → [N, C, H, W]. */
   maxPool2dBackward(gradOut: View, indices: View, geometry: Pool2dGeometry, out: OutView): void;
+}
+
+/**
+ * Spilling (memory.ts, layer 4). `spill` takes ownership of the buffers and frees their device
+ * memory at once, keeping their contents, as they stand after all work enqueued before the call,
+ * in host memory; it returns one block per buffer, or null (owning nothing) when it cannot spill
+ * now. `restore` consumes a block and returns a device buffer holding its contents, seen by all
+ * work enqueued after the call even if the host copy is still on its way. `discard` forgets a
+ * block nobody will restore.
+ */
+export interface Spilling {
+  spill(buffers: readonly DeviceBuffer[]): HostBlock[] | null;
+  restore(block: HostBlock): DeviceBuffer;
+  discard(block: HostBlock): void;
+}
+
+/** Total GPU time and count of one kernel variant over a profiled stretch. */
+export interface KernelTime {
+  label: string;
+  ms: number;
+  count: number;
+}
+
+/** Timing every dispatch (timestamp queries). */
+export interface Profiling {
+  /** Starts timing; the returned function stops and resolves to totals per kernel, largest first. */
+  profileDispatches(): () => Promise<KernelTime[]>;
+}
+
+/** Why a device was lost, as the driver says. */
+export interface LossInfo {
+  reason: string;
+  message: string;
+}
+
+/** A backend whose device can be lost (and destroyed on purpose). */
+export interface LossState {
+  /** Resolves when the device is lost; never, if it never is. */
+  readonly lost: Promise<LossInfo>;
+  destroy(): void;
+}
+
+/**
+ * What a backend may offer beyond memory and kernels, each asked for by name
+ * (`backend.capability('profiling')`) instead of probing concrete classes.
+ */
+export interface BackendCapabilities {
+  /** Moving device memory to the host and back; without it step sweeps leave tensors in place. */
+  spilling: Spilling;
+  /** A copy of a contiguous range now, or null while queued work may still change it. */
+  syncRead: {
+    readSync(buffer: DeviceBuffer, dtype: DType, offset: number, length: number): TypedArray | null;
+  };
+  profiling: Profiling;
+  /** Bytes of freed buffers kept for reuse. */
+  poolStats: { poolStats(): { freeBytes: number } };
+  /** Background kernel tuning (matmul variants, row modes). */
+  tuning: { tuned(): Promise<void> };
+  loss: LossState;
+}
+
+export type CapabilityName = keyof BackendCapabilities;
+
+/** The contract every backend (CPU, WebGPU) and every wrapper of one fulfils. */
+export interface Backend extends BackendMemory, Kernels {
+  readonly kind: 'cpu' | 'webgpu';
+  /** The named extra, or null when this backend (now) has none. */
+  capability<K extends CapabilityName>(name: K): BackendCapabilities[K] | null;
 }

@@ -3,7 +3,6 @@
  * over tensors sharing their first dimension, and `Subset`. Tensor-backed datasets also tell the
  * DataLoader where their rows live, so a batch is one gather on the data's device.
  */
-import { CpuBackend } from '../backends/cpu';
 import { formatShape, ShapeError } from '../shape';
 import { select } from '../ops/shape-ops';
 import { Tensor } from '../tensor';
@@ -83,13 +82,13 @@ export class TensorDataset extends Dataset<Tensor[]> {
 /** Indices given as a list, a typed array or a cpu int tensor. */
 function indexList(indices: unknown): Int32Array {
   if (indices instanceof Tensor) {
-    const backend = indices.deviceObject.backend;
-    if (!(backend instanceof CpuBackend) || !indices.isContiguous()) {
+    const reader = indices.deviceObject.capability('syncRead');
+    if (!reader || !indices.isContiguous()) {
       throw new TypeError(
         'Subset: indices on a GPU must be read first: pass await indices.tolist()',
       );
     }
-    const values = backend.readSync(
+    const values = reader.readSync(
       indices.res.storage.buffer,
       indices.dtype,
       indices.offset,

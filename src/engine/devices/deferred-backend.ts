@@ -6,20 +6,22 @@
  */
 import type {
   Backend,
-  BinaryOp,
-  Conv2dGeometry,
+  BackendCapabilities,
+  CapabilityName,
   DType,
   DeviceBuffer,
-  GemmOptions,
   HostBlock,
-  OutView,
-  Pool2dGeometry,
-  RandomParams,
-  ReduceOp,
+  LossState,
   TypedArray,
-  UnaryOp,
   View,
 } from '../backend';
+import {
+  callKernel,
+  mapViews,
+  RoutedKernels,
+  type KernelArgs,
+  type KernelName,
+} from '../backends/kernel-table';
 
 /** A buffer handed out before the real backend existed; `real` is set when the log replays. */
 class PendingBuffer implements DeviceBuffer {
@@ -27,7 +29,11 @@ class PendingBuffer implements DeviceBuffer {
   constructor(readonly bytes: number) {}
 }
 
-export class DeferredBackend<T extends Backend = Backend> implements Backend {
+/**
+ * Every kernel is forwarded (recorded until the backend exists) by name, so the real backend's
+ * whole kernel table, fused kernels included, stays in use behind this wrapper.
+ */
+export class DeferredBackend<T extends Backend = Backend> extends RoutedKernels implements Backend {
   readonly kind = 'webgpu' as const;
   /** Resolves with the real backend (or rejects with why it could not be made). */
   readonly ready: Promise<T>;
@@ -36,8 +42,23 @@ export class DeferredBackend<T extends Backend = Backend> implements Backend {
   private log: ((backend: T) => void)[] = [];
   /** Reads waiting in the log: told when the backend cannot be made. */
   private readonly waiting = new Set<(error: Error) => void>();
+  /** Loss is known ahead of the backend: it is the real backend's loss, once that exists. */
+  private readonly loss: LossState;
+  /** The real backend's spilling, with placeholder buffers swapped for their real ones. */
+  private readonly spilling: BackendCapabilities['spilling'] = {
+    spill: (buffers) =>
+      this.backend?.capability('spilling')?.spill(buffers.map((b) => this.real(b))) ?? null,
+    restore: (block: HostBlock) => {
+      if (this.failure) throw this.failure;
+      const spilling = this.backend?.capability('spilling');
+      if (!spilling) throw new Error('restore: this backend never spilled');
+      return spilling.restore(block);
+    },
+    discard: (block) => this.backend?.capability('spilling')?.discard(block),
+  };
 
   constructor(pending: Promise<T>) {
+    super();
     this.ready = pending.then(
       (backend) => {
         this.backend = backend;
@@ -57,11 +78,40 @@ export class DeferredBackend<T extends Backend = Backend> implements Backend {
     );
     // Failures surface on the next read or kernel call, not as an unhandled rejection.
     this.ready.catch(() => {});
+    this.loss = {
+      lost: this.ready.then((b) => b.capability('loss')?.lost ?? new Promise<never>(() => {})),
+      destroy: () => {
+        this.ready.then((b) => b.capability('loss')?.destroy()).catch(() => {});
+      },
+    };
   }
 
   /** The real backend once it exists. */
   get target(): T | null {
     return this.backend;
+  }
+
+  protected route<K extends KernelName>(name: K, args: KernelArgs<K>): void {
+    this.run((b) =>
+      callKernel(
+        b,
+        name,
+        mapViews(args, (v) => this.view(v)),
+      ),
+    );
+  }
+
+  /**
+   * The real backend's extras once it exists (spilling waits for it: until then its buffers are
+   * placeholders), and its loss from the start.
+   */
+  capability<K extends CapabilityName>(name: K): BackendCapabilities[K] | null {
+    if (name === 'loss') return this.loss as BackendCapabilities[K];
+    if (name === 'spilling')
+      return this.backend?.capability('spilling')
+        ? (this.spilling as BackendCapabilities[K])
+        : null;
+    return this.backend?.capability(name) ?? null;
   }
 
   private run(call: (backend: T) => void): void {
@@ -104,7 +154,6 @@ export class DeferredBackend<T extends Backend = Backend> implements Backend {
 
   writeAsync(buffer: DeviceBuffer, data: Promise<TypedArray>): void {
     this.run((b) => {
-      if (!b.writeAsync) throw new Error('the backend has no asynchronous writes');
       b.writeAsync(this.real(buffer), data);
     });
   }
@@ -122,22 +171,6 @@ export class DeferredBackend<T extends Backend = Backend> implements Backend {
     });
   }
 
-  /** Spills only once the real backend exists (until then its buffers are placeholders). */
-  spill(buffers: readonly DeviceBuffer[]): HostBlock[] | null {
-    if (!this.backend?.spill) return null;
-    return this.backend.spill(buffers.map((b) => this.real(b)));
-  }
-
-  restore(block: HostBlock): DeviceBuffer {
-    if (this.failure) throw this.failure;
-    if (!this.backend?.restore) throw new Error('restore: this backend never spilled');
-    return this.backend.restore(block);
-  }
-
-  discard(block: HostBlock): void {
-    this.backend?.discard?.(block);
-  }
-
   async synchronize(): Promise<void> {
     const backend = await this.ready;
     await backend.synchronize();
@@ -146,84 +179,5 @@ export class DeferredBackend<T extends Backend = Backend> implements Backend {
   emptyCache(): void {
     if (this.failure) return;
     this.run((b) => b.emptyCache());
-  }
-
-  fill(out: OutView, value: number): void {
-    this.run((b) => b.fill(this.view(out), value));
-  }
-
-  assign(x: View, out: View): void {
-    this.run((b) => b.assign(this.view(x), this.view(out)));
-  }
-
-  random(out: OutView, params: RandomParams): void {
-    this.run((b) => b.random(this.view(out), params));
-  }
-
-  unary(op: UnaryOp, x: View, out: OutView): void {
-    this.run((b) => b.unary(op, this.view(x), this.view(out)));
-  }
-
-  binary(op: BinaryOp, a: View, other: View, out: OutView): void {
-    this.run((b) => b.binary(op, this.view(a), this.view(other), this.view(out)));
-  }
-
-  binaryScalar(op: BinaryOp, a: View, scalar: number, scalarFirst: boolean, out: OutView): void {
-    this.run((b) => b.binaryScalar(op, this.view(a), scalar, scalarFirst, this.view(out)));
-  }
-
-  reduce(op: ReduceOp, x: View, reducedDims: number, out: OutView): void {
-    this.run((b) => b.reduce(op, this.view(x), reducedDims, this.view(out)));
-  }
-
-  matmul(a: View, other: View, out: OutView): void {
-    this.run((b) => b.matmul(this.view(a), this.view(other), this.view(out)));
-  }
-
-  gemm(a: View, other: View, out: OutView, options: GemmOptions): void {
-    this.run((b) =>
-      b.gemm(this.view(a), this.view(other), this.view(out), {
-        ...options,
-        bias: options.bias ? this.view(options.bias) : null,
-      }),
-    );
-  }
-
-  softmax(x: View, out: OutView, log: boolean): void {
-    this.run((b) => b.softmax(this.view(x), this.view(out), log));
-  }
-
-  gatherColumns(x: View, index: View, out: OutView): void {
-    this.run((b) => b.gatherColumns(this.view(x), this.view(index), this.view(out)));
-  }
-
-  scatterColumns(values: View, index: View, out: OutView): void {
-    this.run((b) => b.scatterColumns(this.view(values), this.view(index), this.view(out)));
-  }
-
-  indexSelect(table: View, index: View, out: OutView): void {
-    this.run((b) => b.indexSelect(this.view(table), this.view(index), this.view(out)));
-  }
-
-  indexAdd(values: View, index: View, out: OutView): void {
-    this.run((b) => b.indexAdd(this.view(values), this.view(index), this.view(out)));
-  }
-
-  im2col(x: View, geometry: Conv2dGeometry, out: OutView): void {
-    this.run((b) => b.im2col(this.view(x), geometry, this.view(out)));
-  }
-
-  col2im(columns: View, geometry: Conv2dGeometry, out: OutView): void {
-    this.run((b) => b.col2im(this.view(columns), geometry, this.view(out)));
-  }
-
-  maxPool2d(x: View, geometry: Pool2dGeometry, out: OutView, indices: OutView): void {
-    this.run((b) => b.maxPool2d(this.view(x), geometry, this.view(out), this.view(indices)));
-  }
-
-  maxPool2dBackward(gradOut: View, indices: View, geometry: Pool2dGeometry, out: OutView): void {
-    this.run((b) =>
-      b.maxPool2dBackward(this.view(gradOut), this.view(indices), geometry, this.view(out)),
-    );
   }
 }

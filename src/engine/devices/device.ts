@@ -3,7 +3,13 @@
  * kernels, and the memory account every allocation on it passes through. Logical GPUs are simply
  * several Devices, each with its own backend instance (its own GPUDevice) and limit.
  */
-import type { Backend, DeviceBuffer, HostBlock } from '../backend';
+import type {
+  Backend,
+  BackendCapabilities,
+  CapabilityName,
+  DeviceBuffer,
+  HostBlock,
+} from '../backend';
 import type { DeviceKind } from './device-name';
 import { lostBackend } from './lost-backend';
 import { MemoryAccount } from './memory-account';
@@ -40,6 +46,11 @@ export class Device {
     return this.currentBackend;
   }
 
+  /** The backend's named extra (profiling, pool statistics, …), or null when it has none now. */
+  capability<K extends CapabilityName>(name: K): BackendCapabilities[K] | null {
+    return this.currentBackend.capability(name);
+  }
+
   /** The one accounting point: every buffer on this device is allocated here. */
   allocate(bytes: number): DeviceBuffer {
     this.memory.reserve(bytes);
@@ -63,19 +74,20 @@ export class Device {
    * null when this device cannot spill (no spilling backend, lost, or not opened yet).
    */
   spill(buffers: readonly DeviceBuffer[], bytes: readonly number[]): HostBlock[] | null {
-    if (this.lostReason !== null || !this.currentBackend.spill) return null;
-    const blocks = this.currentBackend.spill(buffers);
+    const spilling = this.lostReason === null ? this.capability('spilling') : null;
+    if (!spilling) return null;
+    const blocks = spilling.spill(buffers);
     if (blocks !== null) for (const b of bytes) this.memory.spill(b);
     return blocks;
   }
 
   /** Brings a spilled block back as device memory, within the limit (or throws, keeping it). */
   restore(block: HostBlock, bytes: number): DeviceBuffer {
-    const backend = this.currentBackend;
-    if (!backend.restore) throw new Error(`${this.name} cannot restore spilled memory`);
+    const spilling = this.capability('spilling');
+    if (!spilling) throw new Error(`${this.name} cannot restore spilled memory`);
     this.memory.restore(bytes);
     try {
-      return backend.restore(block);
+      return spilling.restore(block);
     } catch (error) {
       this.memory.free(bytes);
       this.memory.spilled += bytes;
@@ -86,7 +98,7 @@ export class Device {
 
   discard(block: HostBlock, bytes: number): void {
     this.memory.forgetSpilled(bytes);
-    this.currentBackend.discard?.(block);
+    this.capability('spilling')?.discard(block);
   }
 
   /** From now on every use of this device fails with a DeviceLostError naming the reason. */

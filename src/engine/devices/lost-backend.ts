@@ -3,7 +3,14 @@
  * read fails with one clear error naming the device and why, instead of WebGPU's silent no-ops on
  * a dead device; releasing memory still works so lifetimes unwind quietly.
  */
-import type { Backend } from '../backend';
+import type {
+  Backend,
+  BackendCapabilities,
+  CapabilityName,
+  DeviceBuffer,
+  TypedArray,
+} from '../backend';
+import { RoutedKernels } from '../backends/kernel-table';
 
 export class DeviceLostError extends Error {
   override name = 'DeviceLostError';
@@ -18,22 +25,48 @@ export class DeviceLostError extends Error {
   }
 }
 
-// Spilled blocks of a lost device are simply forgotten; nothing is spilled from it.
-const QUIET = new Set<PropertyKey>(['release', 'emptyCache', 'discard']);
-const ASYNC = new Set<PropertyKey>(['read', 'synchronize']);
+class LostBackend extends RoutedKernels implements Backend {
+  readonly kind = 'webgpu' as const;
+  // Spilled blocks of a lost device are simply forgotten; nothing is spilled from it.
+  private readonly spilling: BackendCapabilities['spilling'] = {
+    spill: () => null,
+    restore: () => {
+      throw this.error;
+    },
+    discard: () => {},
+  };
+
+  constructor(private readonly error: DeviceLostError) {
+    super();
+  }
+
+  protected route(): void {
+    throw this.error;
+  }
+
+  capability<K extends CapabilityName>(name: K): BackendCapabilities[K] | null {
+    return name === 'spilling' ? (this.spilling as BackendCapabilities[K]) : null;
+  }
+
+  allocate(): DeviceBuffer {
+    throw this.error;
+  }
+  release(): void {}
+  write(): void {
+    throw this.error;
+  }
+  writeAsync(): void {
+    throw this.error;
+  }
+  read(): Promise<TypedArray> {
+    return Promise.reject(this.error);
+  }
+  synchronize(): Promise<void> {
+    return Promise.reject(this.error);
+  }
+  emptyCache(): void {}
+}
 
 export function lostBackend(device: string, reason: string): Backend {
-  const error = new DeviceLostError(device, reason);
-  return new Proxy({} as Backend, {
-    get(_target, property) {
-      if (property === 'kind') return 'webgpu';
-      if (property === 'then') return undefined;
-      if (property === 'spill') return () => null;
-      if (QUIET.has(property)) return () => {};
-      if (ASYNC.has(property)) return () => Promise.reject(error);
-      return () => {
-        throw error;
-      };
-    },
-  });
+  return new LostBackend(new DeviceLostError(device, reason));
 }

@@ -180,29 +180,21 @@ async function openBackend(index: number): Promise<WebGPUBackend> {
   return (await createGpuBackend(adapter)).backend;
 }
 
-function realBackend(device: Device): Promise<WebGPUBackend> | null {
-  const backend = device.backend;
-  if (backend instanceof DeferredBackend) return backend.ready as Promise<WebGPUBackend>;
-  return 'lost' in backend ? Promise.resolve(backend as WebGPUBackend) : null;
-}
-
 /** Destroys the registry's own GPUDevices of the current logical GPUs (nothing uses them). */
 function retireAll(): void {
   for (const device of gpus) {
     retired.add(device);
     if (!owned.has(device)) continue;
-    realBackend(device)
-      ?.then((backend) => backend.device.destroy())
-      .catch(() => {});
+    device.capability('loss')?.destroy();
   }
   gpus = [];
 }
 
 function watchAll(devices: readonly Device[]): void {
   for (const device of devices) {
-    realBackend(device)
-      ?.then((backend) => backend.lost)
-      .then((info) => {
+    device
+      .capability('loss')
+      ?.lost.then((info) => {
         if (retired.has(device) || device.lostReason !== null) return;
         const reason = info.message ? `${info.reason}: ${info.message}` : info.reason;
         device.markLost(reason);

@@ -2,7 +2,6 @@
  * Plain-data views of the devices for hosts (the kernel posts them to the device panel): what the
  * physical GPUs are and how they are split, and a memory snapshot per device.
  */
-import { DeferredBackend } from './deferred-backend';
 import type { Device } from './device';
 import {
   currentDeviceSettings,
@@ -98,18 +97,9 @@ export function deviceReport(): DeviceReport {
   };
 }
 
-interface PoolStatsSource {
-  poolStats(): { freeBytes: number };
-}
-
 /** Bytes of freed buffers a device's backend keeps pooled for reuse. */
 export function pooledBytes(device: Device): number {
-  let backend: unknown = device.backend;
-  if (backend instanceof DeferredBackend) backend = backend.target;
-  if (backend !== null && typeof backend === 'object' && 'poolStats' in backend) {
-    return (backend as PoolStatsSource).poolStats().freeBytes;
-  }
-  return 0;
+  return device.capability('poolStats')?.poolStats().freeBytes ?? 0;
 }
 
 export function memorySnapshot(): MemorySnapshot[] {

@@ -1,12 +1,10 @@
 /**
- * Convolution products as fused ops, in two forms. Over unfolded columns [N*oH*oW, C*kH*kW]
- * (convColumnsGemm): the columns times the flattened weight, with the bias added and the NCHW
- * output written by the product's epilogue (no permute copy, no separate bias pass); its backward
- * is GEMMs too: the columns' gradient is a batched product per image, and the weight gradient sums
- * per-image products inside one kernel (Backend.gemm with sumBatches), so no [N, O, CKK]
- * intermediate exists. In place (convImplicitGemm), where the backend reads the image's windows
- * itself: no columns at all, and a stride-1 input gradient is a convolution as well. Bias
- * gradients are two row reductions in both.
+ * The convolution op over the backend's convolution kernels (Kernels.conv2d, conv2dWeightGrad):
+ * the product, bias and NCHW layout are one kernel, the weight gradient another, and a stride-1
+ * input gradient is itself a convolution (of the output gradient with the flipped weight); only a
+ * strided convolution's input gradient goes through a column matrix, folded back by col2im. Bias
+ * gradients are two row reductions. How a backend convolves (WebGPU reads the image's windows in
+ * place, the CPU unfolds them into columns) is its own business.
  */
 import { withGrad } from '../autograd';
 import type { Conv2dGeometry, View } from '../backend';
@@ -21,63 +19,6 @@ function viewAs(t: Tensor, shape: number[], strides: number[]): View {
 }
 
 const dense = (t: Tensor): Tensor => (isContiguous(t.shape, t.strides) ? t : clone(t));
-
-/**
- * columns [P, CKK] (P = N*oH*oW) and weight [O, C, kH, kW] (+ bias [O]) → [N, O, oH, oW].
- * Gradients flow to columns, weight and bias.
- */
-export function convColumnsGemm(
-  columns: Tensor,
-  weight: Tensor,
-  bias: Tensor | null,
-  g: Conv2dGeometry,
-): Tensor {
-  const device = inputsDevice('conv2d', columns, weight, bias);
-  const outChannels = weight.shape[0];
-  const ckk = g.inChannels * g.kernelHeight * g.kernelWidth;
-  const pixels = g.outHeight * g.outWidth;
-  const rows = g.batch * pixels;
-  const cols = dense(columns);
-  const w = dense(weight);
-  const b = bias ? dense(bias) : null;
-  const out = emptyTensor(device, 'float32', [g.batch, outChannels, g.outHeight, g.outWidth]);
-  if (out.numel() > 0) {
-    device.backend.gemm(
-      viewAs(cols, [1, rows, ckk], [0, ckk, 1]),
-      // Wᵀ: [CKK, O] read straight from the [O, CKK] weight.
-      viewAs(w, [1, ckk, outChannels], [0, 1, ckk]),
-      kernelView(out),
-      { bias: b ? kernelView(b) : null, nchwPixels: pixels },
-    );
-  }
-  return withGrad('ConvolutionBackward0', [columns, weight, bias], out, (save) => {
-    const savedCols = weight.requiresGrad ? save(cols) : null;
-    const savedW = columns.requiresGrad ? save(w) : null;
-    const needBias = bias?.requiresGrad ?? false;
-    return (grad) => {
-      const gd = dense(grad);
-      const dColumns = savedW ? columnsGrad(gd, savedW, g) : null;
-      let dWeight: Tensor | null = null;
-      if (savedCols) {
-        const flat = emptyTensor(device, 'float32', [outChannels, ckk]);
-        device.backend.gemm(
-          imagesOf(gd, g),
-          viewAs(savedCols, [g.batch, pixels, ckk], [pixels * ckk, ckk, 1]),
-          viewAs(flat, [1, outChannels, ckk], [0, ckk, 1]),
-          { sumBatches: true },
-        );
-        dWeight = reshape(flat, weight.shape);
-      }
-      return [dColumns, dWeight, needBias ? biasGrad(gd, g) : null];
-    };
-  });
-}
-
-/** The output gradient (dense, NCHW) as per-image [O, HW] matrices. */
-function imagesOf(gd: Tensor, g: Conv2dGeometry): View {
-  const [outChannels, pixels] = [gd.shape[1], g.outHeight * g.outWidth];
-  return viewAs(gd, [g.batch, outChannels, pixels], [outChannels * pixels, pixels, 1]);
-}
 
 /** The columns' gradient [N*oH*oW, CKK]: per image, gradᵀ [HW, O] @ weight [O, CKK]. */
 function columnsGrad(gd: Tensor, w: Tensor, g: Conv2dGeometry): Tensor {
@@ -135,7 +76,7 @@ function inputGradIsConv(g: Conv2dGeometry): boolean {
 /**
  * The input gradient of a stride-1 convolution, written into dx: itself a convolution, of the
  * output gradient padded by the kernel's reach (less the forward padding) with the weight flipped
- * in space and transposed to [C, O, kH, kW], so it runs as an implicit GEMM too: no columns, no
+ * in space and transposed to [C, O, kH, kW], so it runs as the backend's convolution too: no
  * col2im pass, no padded copy (the kernel reads zeros outside the image).
  */
 function inputGradAsConv(gd: Tensor, w: Tensor, g: Conv2dGeometry, dx: Tensor): void {
@@ -169,22 +110,13 @@ function inputGradAsConv(gd: Tensor, w: Tensor, g: Conv2dGeometry, dx: Tensor): 
     outHeight: g.inHeight,
     outWidth: g.inWidth,
   };
-  backend.conv2d!(kernelView(gd), kernelView(flipped), null, reverse, kernelView(dx));
-}
-
-/** Whether `conv2d` can read the input's windows in place (implicit GEMM) on this device. */
-export function canConvImplicit(x: Tensor): boolean {
-  const backend = inputsDevice('conv2d', x).backend;
-  return !!backend.conv2d && !!backend.conv2dWeightGrad;
+  backend.conv2d(kernelView(gd), kernelView(flipped), null, reverse, kernelView(dx));
 }
 
 /**
- * x [N, C, H, W] ⊛ weight [O, C, kH, kW] + bias → [N, O, oH, oW] as an implicit GEMM: the
- * backend reads x's windows in place for the product and for the weight gradient, and x's own
- * gradient is a convolution too at stride 1; only a strided convolution's input gradient still
- * goes through a column matrix (folded back by col2im).
+ * x [N, C, H, W] ⊛ weight [O, C, kH, kW] + bias → [N, O, oH, oW], differentiable in all three.
  */
-export function convImplicitGemm(
+export function convolve(
   x: Tensor,
   weight: Tensor,
   bias: Tensor | null,
@@ -198,7 +130,7 @@ export function convImplicitGemm(
   const b = bias ? dense(bias) : null;
   const out = emptyTensor(device, 'float32', [g.batch, outChannels, g.outHeight, g.outWidth]);
   if (out.numel() > 0) {
-    backend.conv2d!(kernelView(x), kernelView(w), b ? kernelView(b) : null, g, kernelView(out));
+    backend.conv2d(kernelView(x), kernelView(w), b ? kernelView(b) : null, g, kernelView(out));
   }
   return withGrad('ConvolutionBackward0', [x, weight, bias], out, (save) => {
     const savedX = weight.requiresGrad ? save(x) : null;
@@ -215,7 +147,7 @@ export function convImplicitGemm(
       let dWeight: Tensor | null = null;
       if (savedX) {
         const flat = emptyTensor(device, 'float32', [outChannels, ckk]);
-        backend.conv2dWeightGrad!(kernelView(savedX), kernelView(gd), g, kernelView(flat));
+        backend.conv2dWeightGrad(kernelView(savedX), kernelView(gd), g, kernelView(flat));
         dWeight = reshape(flat, weight.shape);
       }
       return [dx, dWeight, needBias ? biasGrad(gd, g) : null];

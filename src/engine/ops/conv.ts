@@ -1,18 +1,13 @@
 /**
- * Convolutions as GEMMs: conv2d = im2col (patches to columns) → one fused GEMM with the flattened
- * weight that adds the bias and writes NCHW (conv-gemm.ts). im2col's backward is col2im, so the
- * whole gradient (GEMMs + col2im) comes from composition. Where the backend reads windows in place
- * (implicit GEMM), no columns are written at all: not for the forward pass, not for the weight
- * gradient, and not for a stride-1 input gradient (itself a convolution). conv1d is conv2d over a
- * height of 1.
+ * Convolutions: argument checks and geometry here, the product and its gradients in conv-gemm.ts
+ * over the backend's convolution kernels. conv1d is conv2d over a height of 1.
  */
-import { withGrad } from '../autograd';
 import type { Conv2dGeometry } from '../backend';
 import { formatShape, ShapeError } from '../shape';
 import type { Tensor } from '../tensor';
-import { canConvImplicit, convColumnsGemm, convImplicitGemm } from './conv-gemm';
+import { convolve } from './conv-gemm';
 import { squeeze, unsqueeze } from './shape-ops';
-import { emptyTensor, inputsDevice, kernelView, requireFloat, scoped } from './support';
+import { inputsDevice, requireFloat, scoped } from './support';
 
 export type Pair = [number, number];
 
@@ -21,23 +16,6 @@ export interface Conv2dOptions {
   /** Symmetric zero padding per side, or 'valid' (none) / 'same' (output size = input size). */
   padding?: Pair | 'same' | 'valid';
   dilation?: Pair;
-}
-
-function im2col(x: Tensor, g: Conv2dGeometry): Tensor {
-  const device = inputsDevice('conv2d', x);
-  const out = emptyTensor(device, 'float32', [
-    g.batch * g.outHeight * g.outWidth,
-    g.inChannels * g.kernelHeight * g.kernelWidth,
-  ]);
-  if (out.numel() > 0) device.backend.im2col(kernelView(x), g, kernelView(out));
-  return withGrad('Im2ColBackward0', [x], out, () => (grad) => [col2im(grad, g)]);
-}
-
-function col2im(columns: Tensor, g: Conv2dGeometry): Tensor {
-  const device = inputsDevice('conv2d backward', columns);
-  const out = emptyTensor(device, 'float32', [g.batch, g.inChannels, g.inHeight, g.inWidth]);
-  if (out.numel() > 0) device.backend.col2im(kernelView(columns), g, kernelView(out));
-  return withGrad('Col2ImBackward0', [columns], out, () => (grad) => [im2col(grad, g)]);
 }
 
 function samePadding(kernel: number, dilation: number, stride: number, op: string): number {
@@ -125,10 +103,8 @@ export function conv2d(
     outHeight,
     outWidth,
   };
-  // The product, bias and NCHW layout are one fused GEMM (conv-gemm.ts), reading x's windows in
-  // place where the backend can (implicit GEMM), else over im2col columns.
-  if (canConvImplicit(x)) return scoped(() => convImplicitGemm(x, weight, bias, geometry));
-  return scoped(() => convColumnsGemm(im2col(x, geometry), weight, bias, geometry));
+  // The product, bias and NCHW layout are one backend kernel (conv-gemm.ts).
+  return scoped(() => convolve(x, weight, bias, geometry));
 }
 
 export interface Conv1dOptions {

@@ -3,7 +3,6 @@
  * values are read synchronously, so an out-of-range label fails with a message naming the op and
  * the position. On a GPU the values are out of reach until awaited, and kernels guard themselves.
  */
-import { CpuBackend } from '../backends/cpu';
 import type { Tensor } from '../tensor';
 
 export function checkIndexRange(
@@ -13,13 +12,13 @@ export function checkIndexRange(
   limit: number,
   limitName: string,
 ): void {
-  const backend = index.deviceObject.backend;
-  if (!(backend instanceof CpuBackend) || index.dtype !== 'int32') return;
+  const reader = index.deviceObject.capability('syncRead');
+  if (!reader || index.dtype !== 'int32') return;
   const n = index.numel();
   if (n === 0) return;
   const contiguous = index.isContiguous();
   const values = contiguous
-    ? backend.readSync(index.res.storage.buffer, 'int32', index.offset, n)
+    ? reader.readSync(index.res.storage.buffer, 'int32', index.offset, n)
     : null;
   if (values === null) return;
   for (let i = 0; i < n; i++) {

@@ -86,7 +86,7 @@ function fusedCrossEntropy(logits: Tensor, labels: Tensor): Tensor {
   const losses = emptyTensor(device, 'float32', [rows]);
   const grad = needsGrad(logits) ? emptyTensor(device, 'float32', [rows, cols]) : null;
   if (rows > 0) {
-    backend.softmaxCrossEntropy?.(
+    backend.softmaxCrossEntropy(
       kernelView(logits),
       kernelView(labels),
       kernelView(losses),
@@ -147,9 +147,7 @@ export function crossEntropy(input: Tensor, target: Tensor, reduction: Reduction
     checkIndexRange('crossEntropy', 'label', labels, classes, 'classes');
     const flatLabels = reshape(labels, [-1]);
     const flatLogits = reshape(movedim(logits, 1, logits.ndim - 1), [-1, classes]);
-    const perSample = logits.deviceObject.backend.softmaxCrossEntropy
-      ? fusedCrossEntropy(flatLogits, flatLabels)
-      : neg(gatherColumns(logSoftmax(flatLogits, 1), flatLabels));
+    const perSample = fusedCrossEntropy(flatLogits, flatLabels);
     const losses = reshape(perSample, input.ndim === 1 ? [] : expected);
     return reduce('crossEntropy', losses, reduction);
   });

@@ -9,7 +9,6 @@
  * staged read followed by the target's `writeBuffer`, with only the target's later work waiting.
  */
 import { withGrad } from '../autograd';
-import { CpuBackend } from '../backends/cpu';
 import type { Device } from '../devices/device';
 import type { Tensor } from '../tensor';
 import { contiguous } from './shape-ops';
@@ -25,19 +24,13 @@ export function toDevice(x: Tensor, device: Device): Tensor {
     if (n > 0) {
       const from = source.backend;
       const buffer = src.res.storage.buffer;
-      const now = from instanceof CpuBackend ? from.readSync(buffer, x.dtype, src.offset, n) : null;
+      const now = source.capability('syncRead')?.readSync(buffer, x.dtype, src.offset, n) ?? null;
       if (now !== null) device.backend.write(out.res.storage.buffer, now);
-      else {
-        const writeAsync = device.backend.writeAsync?.bind(device.backend);
-        if (!writeAsync) {
-          throw new Error(
-            `Cannot copy a tensor from ${source.name} to ${device.name} without waiting: the ` +
-              `${device.name} backend has no asynchronous writes. Copy through the cpu with ` +
-              `\`await\` (torch.tensor(await t.data())) instead.`,
-          );
-        }
-        writeAsync(out.res.storage.buffer, from.read(buffer, x.dtype, src.offset, n));
-      }
+      else
+        device.backend.writeAsync(
+          out.res.storage.buffer,
+          from.read(buffer, x.dtype, src.offset, n),
+        );
     }
     return withGrad('ToCopyBackward0', [x], out, () => (g) => [toDevice(g, source)]);
   });

@@ -5,38 +5,17 @@
  */
 import type {
   Backend,
-  BinaryOp,
-  Conv2dGeometry,
+  BackendCapabilities,
+  CapabilityName,
   DType,
   DeviceBuffer,
-  OutView,
-  Pool2dGeometry,
-  RandomParams,
-  ReduceOp,
-  TypedArray,
-  UnaryOp,
-  View,
-  GemmOptions,
-  AdamStep,
   HostBlock,
+  TypedArray,
 } from '../../backend';
-import { randomFill } from '../../random';
-import { CpuBuffer, arrayOf, asCpuBuffer } from './buffer';
+import { RoutedKernels, runKernel, type KernelArgs, type KernelName } from '../kernel-table';
+import { CpuBuffer, asCpuBuffer } from './buffer';
 import { CpuBufferPool } from './buffer-pool';
-import { col2imKernel, im2colKernel, maxPool2dBackwardKernel, maxPool2dKernel } from './conv';
-import { binaryKernel, binaryScalarKernel, unaryKernel } from './elementwise';
-import { matmulKernel } from './matmul';
-import { gemmKernel } from './gemm';
-import { adamKernel } from './adam';
-import { reduceKernel } from './reduce';
-import {
-  gatherColumnsKernel,
-  indexAddKernel,
-  indexSelectKernel,
-  scatterColumnsKernel,
-  softmaxKernel,
-} from './rows';
-import { softmaxCrossEntropyKernel } from './softmax-cross-entropy';
+import { cpuKernels } from './kernels';
 
 export { CpuBuffer };
 
@@ -53,13 +32,26 @@ function hostBlockOf(block: HostBlock): CpuHostBlock {
   return block;
 }
 
-export class CpuBackend implements Backend {
+export class CpuBackend extends RoutedKernels implements Backend {
   readonly kind = 'cpu' as const;
   /** Tail of queued work; null when everything has run (the usual case). */
   private pending: Promise<void> | null = null;
   private queuedError: unknown = null;
   /** Released buffers for reuse (see buffer-pool.ts). */
   readonly pool = new CpuBufferPool();
+
+  private readonly capabilities: Partial<BackendCapabilities> = {
+    spilling: this,
+    syncRead: this,
+  };
+
+  capability<K extends CapabilityName>(name: K): BackendCapabilities[K] | null {
+    return this.capabilities[name] ?? null;
+  }
+
+  protected route<K extends KernelName>(name: K, args: KernelArgs<K>): void {
+    this.run(() => runKernel(cpuKernels, this.pool, name, args));
+  }
 
   /** Runs now, or after queued work when a cross-device copy is still on its way. */
   private run(kernel: () => void): void {
@@ -178,97 +170,4 @@ export class CpuBackend implements Backend {
   emptyCache(): void {
     this.pool.clear();
   }
-
-  fill(out: OutView, value: number): void {
-    this.run(() => {
-      const o = arrayOf(out);
-      o.fill(value, out.offset, out.offset + sizeOf(out));
-    });
-  }
-
-  random(out: OutView, params: RandomParams): void {
-    this.run(() => {
-      const o = arrayOf(out);
-      if (!(o instanceof Float32Array)) throw new TypeError('random: output must be float32');
-      randomFill(o.subarray(out.offset, out.offset + sizeOf(out)), params);
-    });
-  }
-
-  assign(x: View, out: View): void {
-    this.run(() => unaryKernel('copy', x, out));
-  }
-
-  unary(op: UnaryOp, x: View, out: OutView): void {
-    this.run(() => unaryKernel(op, x, out));
-  }
-
-  binary(op: BinaryOp, a: View, b: View, out: OutView): void {
-    this.run(() => binaryKernel(op, a, b, out));
-  }
-
-  binaryScalar(op: BinaryOp, a: View, scalar: number, scalarFirst: boolean, out: OutView): void {
-    this.run(() => binaryScalarKernel(op, a, scalar, scalarFirst, out));
-  }
-
-  reduce(op: ReduceOp, x: View, reducedDims: number, out: OutView): void {
-    this.run(() => reduceKernel(op, x, reducedDims, out));
-  }
-
-  matmul(a: View, b: View, out: OutView): void {
-    this.run(() => matmulKernel(a, b, out));
-  }
-
-  gemm(a: View, b: View, out: OutView, options: GemmOptions): void {
-    this.run(() => gemmKernel(a, b, out, options));
-  }
-
-  adam(param: View, grad: View, m: View, v: View, step: AdamStep): void {
-    this.run(() => adamKernel(param, grad, m, v, step));
-  }
-
-  softmaxCrossEntropy(logits: View, labels: View, losses: OutView, grad: OutView | null): void {
-    this.run(() => softmaxCrossEntropyKernel(logits, labels, losses, grad));
-  }
-
-  softmax(x: View, out: OutView, log: boolean): void {
-    this.run(() => softmaxKernel(x, out, log));
-  }
-
-  gatherColumns(x: View, index: View, out: OutView): void {
-    this.run(() => gatherColumnsKernel(x, index, out));
-  }
-
-  scatterColumns(values: View, index: View, out: OutView): void {
-    this.run(() => scatterColumnsKernel(values, index, out));
-  }
-
-  indexSelect(table: View, index: View, out: OutView): void {
-    this.run(() => indexSelectKernel(table, index, out));
-  }
-
-  indexAdd(values: View, index: View, out: OutView): void {
-    this.run(() => indexAddKernel(values, index, out));
-  }
-
-  im2col(x: View, geometry: Conv2dGeometry, out: OutView): void {
-    this.run(() => im2colKernel(x, geometry, out));
-  }
-
-  col2im(columns: View, geometry: Conv2dGeometry, out: OutView): void {
-    this.run(() => col2imKernel(columns, geometry, out));
-  }
-
-  maxPool2d(x: View, geometry: Pool2dGeometry, out: OutView, indices: OutView): void {
-    this.run(() => maxPool2dKernel(x, geometry, out, indices));
-  }
-
-  maxPool2dBackward(gradOut: View, indices: View, geometry: Pool2dGeometry, out: OutView): void {
-    this.run(() => maxPool2dBackwardKernel(gradOut, indices, geometry, out));
-  }
-}
-
-function sizeOf(view: View): number {
-  let n = 1;
-  for (const d of view.shape) n *= d;
-  return n;
 }

@@ -5,31 +5,20 @@
 
 import type {
   Backend,
-  BinaryOp,
-  Conv2dGeometry,
+  BackendCapabilities,
+  CapabilityName,
   DType,
-  GemmOptions,
-  HostBlock,
-  AdamStep,
   DeviceBuffer,
-  OutView,
-  Pool2dGeometry,
-  RandomParams,
-  ReduceOp,
+  HostBlock,
+  KernelTime,
   TypedArray,
-  UnaryOp,
-  View,
 } from '../../backend';
+import { RoutedKernels, runKernel, type KernelArgs, type KernelName } from '../kernel-table';
 import commonSource from '../../../../kernels/common.wgsl?raw';
 import { BufferPool, type PoolStats } from './buffer-pool';
 import { CommandQueue } from './command-queue';
 import { KernelContext } from './context';
-import { col2im, im2col } from './conv';
-import { conv2dImplicit, conv2dWeightGradImplicit } from './conv-implicit';
-import { assign, binary, binaryScalar, fill, unary } from './elementwise';
-import { gatherColumns, scatterColumns } from './gather-scatter';
 import { unwrap, WebGPUBuffer } from './gpu-buffer';
-import { indexAdd, indexSelect } from './index-select';
 import {
   createTuneCache,
   indexedDbStore,
@@ -37,15 +26,9 @@ import {
   type TuneCache,
   type TuneStore,
 } from './autotune';
-import { matmul } from './matmul';
-import { adam } from './adam';
 import { PipelineCache } from './pipeline-cache';
 import { KernelProfiler, summarizeTimings } from './profiler';
-import { maxPool2d, maxPool2dBackward } from './pool';
-import { random } from './random';
-import { reduce } from './reduce';
-import { softmax } from './softmax';
-import { softmaxCrossEntropy } from './softmax-cross-entropy';
+import { webgpuKernels } from './kernels';
 import { hostBlockOf, spillBuffers } from './spill';
 import type { KernelOverrides } from './variants';
 
@@ -69,7 +52,7 @@ const RAISED_LIMITS = [
   'maxStorageBuffersPerShaderStage',
 ] as const;
 
-export class WebGPUBackend implements Backend {
+export class WebGPUBackend extends RoutedKernels implements Backend {
   readonly kind = 'webgpu' as const;
   /** Resolves when the device is lost (driver reset, `destroy()`); the backend is then unusable. */
   readonly lost: Promise<GPUDeviceLostInfo>;
@@ -80,12 +63,14 @@ export class WebGPUBackend implements Backend {
   private readonly pool: BufferPool;
   private readonly staging: BufferPool;
   private deviceError: Error | null = null;
+  private readonly capabilities: Partial<BackendCapabilities>;
 
   constructor(
     readonly device: GPUDevice,
     readonly info: GPUAdapterInfo,
     tuner: TuneCache = createTuneCache(memoryStore(), device.features.has('subgroups')),
   ) {
+    super();
     this.lost = device.lost;
     this.limits = device.limits;
     this.pool = new BufferPool(device, storageUsage(), 'tensor');
@@ -93,6 +78,17 @@ export class WebGPUBackend implements Backend {
     const pipelines = new PipelineCache(device, commonSource);
     this.ctx = new KernelContext(device, pipelines, new CommandQueue(device), this.pool, tuner);
     this.overrides = this.ctx.overrides;
+    this.capabilities = {
+      spilling: this,
+      poolStats: this,
+      tuning: this,
+      loss: {
+        lost: device.lost.then((info) => ({ reason: info.reason, message: info.message })),
+        destroy: () => device.destroy(),
+      },
+      // Timing needs timestamp queries, which not every adapter offers.
+      ...(KernelProfiler.supported(device) ? { profiling: this } : {}),
+    };
     device.addEventListener('uncapturederror', (event) => {
       this.deviceError ??= new Error(`WebGPU error: ${event.error.message}`);
     });
@@ -103,6 +99,14 @@ export class WebGPUBackend implements Backend {
     return this.ctx;
   }
 
+  protected route<K extends KernelName>(name: K, args: KernelArgs<K>): void {
+    runKernel(webgpuKernels, this.ctx, name, args);
+  }
+
+  capability<K extends CapabilityName>(name: K): BackendCapabilities[K] | null {
+    return this.capabilities[name] ?? null;
+  }
+
   poolStats(): PoolStats {
     return this.pool.stats();
   }
@@ -111,7 +115,7 @@ export class WebGPUBackend implements Backend {
    * Starts timing every dispatch (timestamp queries; throws where the adapter has none). The
    * returned function stops and resolves to total GPU milliseconds per kernel, largest first.
    */
-  profileDispatches(): () => Promise<{ label: string; ms: number; count: number }[]> {
+  profileDispatches(): () => Promise<KernelTime[]> {
     if (!KernelProfiler.supported(this.device))
       throw new Error('profileDispatches: no timestamp queries');
     this.ctx.queue.flush();
@@ -254,100 +258,6 @@ export class WebGPUBackend implements Backend {
       this.deviceError = null;
       throw error;
     }
-  }
-
-  fill(out: OutView, value: number): void {
-    fill(this.ctx, out, value);
-  }
-
-  assign(x: View, out: View): void {
-    assign(this.ctx, x, out);
-  }
-
-  random(out: OutView, params: RandomParams): void {
-    random(this.ctx, out, params);
-  }
-
-  unary(op: UnaryOp, x: View, out: OutView): void {
-    unary(this.ctx, op, x, out);
-  }
-
-  binary(op: BinaryOp, a: View, b: View, out: OutView): void {
-    binary(this.ctx, op, a, b, out);
-  }
-
-  binaryScalar(op: BinaryOp, a: View, scalar: number, scalarFirst: boolean, out: OutView): void {
-    binaryScalar(this.ctx, op, a, scalar, scalarFirst, out);
-  }
-
-  reduce(op: ReduceOp, x: View, reducedDims: number, out: OutView): void {
-    reduce(this.ctx, op, x, reducedDims, out);
-  }
-
-  matmul(a: View, b: View, out: OutView): void {
-    matmul(this.ctx, a, b, out);
-  }
-
-  adam(param: View, grad: View, m: View, v: View, step: AdamStep): void {
-    adam(this.ctx, param, grad, m, v, step);
-  }
-
-  gemm(a: View, b: View, out: OutView, options: GemmOptions): void {
-    matmul(this.ctx, a, b, out, {
-      bias: options.bias ?? null,
-      relu: options.relu,
-      nchw: options.nchwPixels !== undefined,
-      pixels: options.nchwPixels,
-      sumBatches: options.sumBatches,
-    });
-  }
-
-  softmaxCrossEntropy(logits: View, labels: View, losses: OutView, grad: OutView | null): void {
-    softmaxCrossEntropy(this.ctx, logits, labels, losses, grad);
-  }
-
-  softmax(x: View, out: OutView, log: boolean): void {
-    softmax(this.ctx, x, out, log);
-  }
-
-  gatherColumns(x: View, index: View, out: OutView): void {
-    gatherColumns(this.ctx, x, index, out);
-  }
-
-  scatterColumns(values: View, index: View, out: OutView): void {
-    scatterColumns(this.ctx, values, index, out);
-  }
-
-  indexSelect(table: View, index: View, out: OutView): void {
-    indexSelect(this.ctx, table, index, out);
-  }
-
-  indexAdd(values: View, index: View, out: OutView): void {
-    indexAdd(this.ctx, values, index, out);
-  }
-
-  conv2d(x: View, weight: View, bias: View | null, geometry: Conv2dGeometry, out: OutView): void {
-    conv2dImplicit(this.ctx, x, weight, bias, geometry, out);
-  }
-
-  conv2dWeightGrad(x: View, grad: View, geometry: Conv2dGeometry, out: OutView): void {
-    conv2dWeightGradImplicit(this.ctx, x, grad, geometry, out);
-  }
-
-  im2col(x: View, geometry: Conv2dGeometry, out: OutView): void {
-    im2col(this.ctx, x, geometry, out);
-  }
-
-  col2im(columns: View, geometry: Conv2dGeometry, out: OutView): void {
-    col2im(this.ctx, columns, geometry, out);
-  }
-
-  maxPool2d(x: View, geometry: Pool2dGeometry, out: OutView, indices: OutView): void {
-    maxPool2d(this.ctx, x, geometry, out, indices);
-  }
-
-  maxPool2dBackward(gradOut: View, indices: View, geometry: Pool2dGeometry, out: OutView): void {
-    maxPool2dBackward(this.ctx, gradOut, indices, geometry, out);
   }
 }
 

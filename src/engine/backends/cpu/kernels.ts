@@ -1,0 +1,64 @@
+/**
+ * The CPU backend's kernel table: one entry per kernel of the contract (backend.ts), each a plain
+ * typed-array loop or the WebAssembly GEMM. The context is the backend's buffer pool, the source
+ * of scratch memory for kernels composed of others (the convolution).
+ */
+import type { OutView, View } from '../../backend';
+import { randomFill } from '../../random';
+import type { KernelTable } from '../kernel-table';
+import { adamKernel } from './adam';
+import { arrayOf } from './buffer';
+import type { CpuBufferPool } from './buffer-pool';
+import { col2imKernel, im2colKernel, maxPool2dBackwardKernel, maxPool2dKernel } from './conv';
+import { conv2dColumns, conv2dWeightGradColumns } from './conv-gemm';
+import { binaryKernel, binaryScalarKernel, unaryKernel } from './elementwise';
+import { gemmKernel } from './gemm';
+import { matmulKernel } from './matmul';
+import { reduceKernel } from './reduce';
+import {
+  gatherColumnsKernel,
+  indexAddKernel,
+  indexSelectKernel,
+  scatterColumnsKernel,
+  softmaxKernel,
+} from './rows';
+import { softmaxCrossEntropyKernel } from './softmax-cross-entropy';
+
+function sizeOf(view: View): number {
+  let n = 1;
+  for (const d of view.shape) n *= d;
+  return n;
+}
+
+function fill(_: CpuBufferPool, out: OutView, value: number): void {
+  arrayOf(out).fill(value, out.offset, out.offset + sizeOf(out));
+}
+
+export const cpuKernels: KernelTable<CpuBufferPool> = {
+  fill,
+  assign: (_, x, out) => unaryKernel('copy', x, out),
+  random: (_, out, params) => {
+    const o = arrayOf(out);
+    if (!(o instanceof Float32Array)) throw new TypeError('random: output must be float32');
+    randomFill(o.subarray(out.offset, out.offset + sizeOf(out)), params);
+  },
+  unary: (_, ...args) => unaryKernel(...args),
+  binary: (_, ...args) => binaryKernel(...args),
+  binaryScalar: (_, ...args) => binaryScalarKernel(...args),
+  reduce: (_, ...args) => reduceKernel(...args),
+  matmul: (_, ...args) => matmulKernel(...args),
+  gemm: (_, ...args) => gemmKernel(...args),
+  adam: (_, ...args) => adamKernel(...args),
+  softmaxCrossEntropy: (_, ...args) => softmaxCrossEntropyKernel(...args),
+  softmax: (_, ...args) => softmaxKernel(...args),
+  gatherColumns: (_, ...args) => gatherColumnsKernel(...args),
+  scatterColumns: (_, ...args) => scatterColumnsKernel(...args),
+  indexSelect: (_, ...args) => indexSelectKernel(...args),
+  indexAdd: (_, ...args) => indexAddKernel(...args),
+  conv2d: conv2dColumns,
+  conv2dWeightGrad: conv2dWeightGradColumns,
+  im2col: (_, ...args) => im2colKernel(...args),
+  col2im: (_, ...args) => col2imKernel(...args),
+  maxPool2d: (_, ...args) => maxPool2dKernel(...args),
+  maxPool2dBackward: (_, ...args) => maxPool2dBackwardKernel(...args),
+};
