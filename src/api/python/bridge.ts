@@ -27,6 +27,17 @@ function kind(value: unknown): JsKind {
 }
 
 /**
+ * `kind(value)`, and for a tensor also `retain` (ownership.ts) — one crossing per op result
+ * instead of two, as every result Python wraps passes here.
+ */
+function adopt(value: unknown, fresh: boolean): JsKind {
+  const k = kind(value);
+  if (k === 'tensor') retain(value as Tensor, fresh);
+  else if (k === 'parameter') retain(value as Tensor, false);
+  return k;
+}
+
+/**
  * Moves a parameter's (or buffer's) memory to `device` in place, as the engine's Module.to does,
  * so the Python Parameter object, the optimizer and the module keep seeing the same tensor.
  */
@@ -57,6 +68,7 @@ export function createBridge(globals: Record<string, unknown>) {
     pythonHeldCount,
     isTensor,
     kind,
+    adopt,
     moveInPlace,
     /** `ds.get(i)` (Pyodide would read a JS `get` method as a Python mapping's `get`). */
     datasetItem: (ds: { get(i: number): unknown }, i: number): unknown => ds.get(i),

@@ -20,6 +20,9 @@ _tensor_type = None  # set by torch._tensor: the Python Tensor class
 _parameter_type = None  # set by torch.nn.parameter: the Python Parameter class
 
 
+_PLAIN = (int, float, str, bool)
+
+
 def camel(name):
     """PyTorch's snake_case keyword → the TS layer's camelCase (``requires_grad`` → ``requiresGrad``)."""
     if name.endswith("_"):
@@ -53,7 +56,7 @@ def to_js_value(value):
 
 
 def options(kwargs):
-    """Keyword arguments as the TS layer's trailing options object, camelCased."""
+    """Keyword arguments as the TS layer's trailing options object, camelCased (None: absent)."""
     return to_js(
         {camel(k): to_js_value(v) for k, v in kwargs.items() if v is not None},
         dict_converter=js.Object.fromEntries,
@@ -65,13 +68,14 @@ def from_js(value, fresh=True):
     """A JS result as Python sees it. ``fresh``: a tensor the call made (Python owns it)."""
     if value is None or value is jsnull:
         return None
-    if not isinstance(value, JsProxy):
+    # Plain values first: isinstance(…, JsProxy) is slow in Pyodide (a metaclass check).
+    if type(value) in _PLAIN or not isinstance(value, JsProxy):
         return value
-    kind = host.kind(value)
+    kind = host.adopt(value, fresh)  # retains a tensor for the wrapper made below
     if kind == "tensor":
-        return _tensor_type._wrap(value, fresh)
+        return _tensor_type._adopted(value)
     if kind == "parameter":
-        return _parameter_type._wrap(value, False)
+        return _parameter_type._adopted(value)
     if kind == "values_indices":
         from torch._tensor import return_types
 
@@ -95,7 +99,7 @@ def translate(error):
 def call(fn, *args, **kwargs):
     """Calls a JS function with Python arguments; returns its result as Python."""
     js_args = [to_js_value(a) for a in args]
-    if kwargs:
+    if kwargs and any(v is not None for v in kwargs.values()):
         js_args.append(options(kwargs))
     try:
         result = fn(*js_args)

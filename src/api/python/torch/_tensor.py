@@ -56,8 +56,13 @@ class Tensor:
 
     @classmethod
     def _wrap(cls, js, fresh, is_bool=False):
-        t = object.__new__(cls)
         host.retain(js, fresh)
+        return cls._adopted(js, is_bool)
+
+    @classmethod
+    def _adopted(cls, js, is_bool=False):
+        """The wrapper of an engine tensor already retained for it (bridge.ts ``adopt``)."""
+        t = object.__new__(cls)
         t._js = js
         t._bool = is_bool
         return t
@@ -212,7 +217,10 @@ class Tensor:
 
     # ------------------------------------------------------------------ autograd
     def backward(self, gradient=None, retain_graph=None, create_graph=False, inputs=None):
-        b.call(self._js.backward, gradient, retain_graph=retain_graph, inputs=inputs)
+        if gradient is None and retain_graph is None and inputs is None:
+            b.call(self._js.backward)
+        else:
+            b.call(self._js.backward, gradient, retain_graph=retain_graph, inputs=inputs)
 
     def detach(self):
         return self._op("detach")

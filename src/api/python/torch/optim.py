@@ -83,7 +83,10 @@ class Optimizer:
         return self._js.defaults.to_py()
 
     def zero_grad(self, set_to_none=True):
-        b.call(self._js.zeroGrad, set_to_none=set_to_none)
+        if set_to_none:
+            self._js.zeroGrad()  # the engine's default is PyTorch's: grads to None
+        else:
+            b.call(self._js.zeroGrad, set_to_none=False)
 
     def step(self, closure=None):
         loss = None
