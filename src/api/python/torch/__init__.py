@@ -296,3 +296,40 @@ from . import nn  # noqa: E402,F401
 from . import optim  # noqa: E402,F401
 from . import utils  # noqa: E402,F401
 from .nn.parameter import Parameter as _Parameter  # noqa: E402,F401
+
+
+# ---------------------------------------------------------------------------------------------
+# Functions PyTorch users write that the TS layer has no name for, composed of engine ops.
+
+
+def randint(low=0, high=None, size=None, *, generator=None, dtype=None, device=None, requires_grad=False):
+    """Uniform integers in [low, high) from the engine's seeded generator (floor of a scaled
+    uniform draw: seeded and repeatable, though not PyTorch's own random stream)."""
+    if size is None:
+        low, high, size = 0, low, high
+    if high is None:
+        low, high = 0, low
+    u = rand(*_shape_args((size,)), device=device)
+    return (u * (high - low) + low).floor().to(dtype or int64)
+
+
+def randperm(n, *, generator=None, dtype=None, device=None, requires_grad=False):
+    from .utils.data.dataset import randperm as _randperm
+
+    return tensor(_randperm(n), dtype=dtype or int64, device=device)
+
+
+def linspace(start, end, steps, *, dtype=None, device=None, requires_grad=False):
+    if steps == 1:
+        return tensor([builtins.float(start)], device=device)
+    step = (end - start) / (steps - 1)
+    out = arange(steps, device=device).float() * step + start
+    return out.to(dtype) if dtype is not None else out
+
+
+def allclose(input, other, rtol=1e-05, atol=1e-08, equal_nan=False):
+    return builtins.bool(((input - other).abs() <= atol + rtol * other.abs()).all())
+
+
+def equal(input, other):
+    return tuple(input.shape) == tuple(other.shape) and builtins.bool((input == other).all())

@@ -419,6 +419,16 @@ class Tensor:
     def repeat(self, *sizes):
         raise RuntimeError("repeat() is not supported by the engine yet: use expand()")
 
+    def all(self, dim=None, keepdim=False):
+        out = (self != 0).min() if dim is None else (self != 0).amin(dim, keepdim=keepdim or None)
+        out._bool = True
+        return out
+
+    def any(self, dim=None, keepdim=False):
+        out = (self != 0).max() if dim is None else (self != 0).amax(dim, keepdim=keepdim or None)
+        out._bool = True
+        return out
+
     def max(self, dim=None, keepdim=False):
         if isinstance(dim, Tensor):
             return self._op("maximum", dim)

@@ -4,8 +4,8 @@ changes the rate the next ``step()`` uses."""
 
 from collections.abc import MutableMapping
 
-from . import _bridge as b
-from ._tensor import Tensor
+from .. import _bridge as b
+from .._tensor import Tensor
 
 _optim = b.host.torch.optim
 _IGNORED = ("foreach", "fused", "capturable", "differentiable")
@@ -91,7 +91,7 @@ class Optimizer:
     def step(self, closure=None):
         loss = None
         if closure is not None:
-            from ._grad_mode import enable_grad
+            from .._grad_mode import enable_grad
 
             with enable_grad():
                 loss = closure()
@@ -121,3 +121,6 @@ class Adam(Optimizer):
 
 class NAdam(Optimizer):
     _js_name = "NAdam"
+
+
+from . import lr_scheduler  # noqa: E402,F401
