@@ -5,7 +5,7 @@
  * through Pyodide's JsProxy; nothing here computes what the engine already does.
  */
 import { getDevice, isGradEnabled, setGradEnabled, Tensor, ValuesIndices } from '../../engine';
-import { adoptStorage, Module, Parameter } from '../../engine/nn';
+import { adoptStorage, formatSummary, Module, Parameter } from '../../engine/nn';
 import { toDevice } from '../../engine/ops/transfer';
 import { noGrad } from '../../engine';
 import { randperm } from '../../engine/data';
@@ -75,6 +75,8 @@ export function createBridge(globals: Record<string, unknown>) {
     /** A permutation of 0..n-1 from the engine's seeded generator, as a plain array. */
     randpermList: (n: number): number[] => Array.from(randperm(n)),
     formatTensor: formatForPython,
+    /** torchsummary's table, as TypeScript cells print it (Python collects the rows). */
+    formatSummary,
     torchDeviceName,
     isGradEnabled,
     setGradEnabled,

@@ -21,6 +21,11 @@ from .history import History
 __version__ = "3.9.9+gpubook"
 
 
+def summary(model, input_shape=None, input_data=None):
+    """``torchkeras.summary(net, input_shape=(1, 28, 28))``: torchsummary's table."""
+    return model.summary(input_shape=input_shape, input_data=input_data)
+
+
 def _batch(batch, device):
     features, labels = batch[0], batch[1]
     return features.to(device), labels.to(device)
@@ -124,6 +129,9 @@ class KerasModel(torch.nn.Module):
     def evaluate(self, val_data, quiet=False):
         device = self._device()
         return _Stage(self, "val", self.metrics_dict, device).run(val_data, "val")
+
+    def summary(self, input_shape=None, input_data=None):
+        return self.net.summary(input_shape=input_shape, input_data=input_data)
 
     @torch.no_grad()
     def predict(self, data):

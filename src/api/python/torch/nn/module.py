@@ -20,6 +20,14 @@ class _IncompatibleKeys(namedtuple("IncompatibleKeys", ["missing_keys", "unexpec
     __str__ = __repr__
 
 
+class _RemovableHandle:
+    def __init__(self, table, key):
+        self._table, self._key = table, key
+
+    def remove(self):
+        self._table.pop(self._key, None)
+
+
 def _addindent(text, spaces):
     lines = text.split("\n")
     if len(lines) == 1:
@@ -59,7 +67,26 @@ class Module:
         )
 
     def __call__(self, *args, **kwargs):
-        return self.forward(*args, **kwargs)
+        output = self.forward(*args, **kwargs)
+        hooks = self.__dict__.get("_forward_hooks")
+        if hooks:
+            for hook in list(hooks.values()):
+                result = hook(self, args, output)
+                if result is not None:
+                    output = result
+        return output
+
+    def register_forward_hook(self, hook):
+        hooks = self.__dict__.setdefault("_forward_hooks", OrderedDict())
+        key = object()
+        hooks[key] = hook
+        return _RemovableHandle(hooks, key)
+
+    def summary(self, input_shape=None, input_data=None):
+        """torchsummary's table (as torchkeras prints it) for one input shape, e.g. (1, 28, 28)."""
+        from .summary import summary
+
+        return summary(self, input_shape=input_shape, input_data=input_data)
 
     # ------------------------------------------------------------------ registration
     def _check_init(self):
