@@ -216,6 +216,30 @@ test('interrupt stops `while True: pass` within 2 s keeping variables; restart g
   await expect(output(page, 2)).toContainText("NameError: name 'kept' is not defined");
 });
 
+test('interrupt stops a cell waiting on an await, keeping variables', async ({ page }) => {
+  await openNewPythonNotebook(page);
+  await setCellSource(
+    page,
+    0,
+    'kept = 7\nimport asyncio\nprint("waiting")\nawait asyncio.sleep(60)',
+  );
+  await runCell(page, 0);
+  // Python has loaded and reached the await (an interrupt while Pyodide still loads replaces
+  // the worker, as for any cell that does not stop within a second).
+  await expect(output(page, 0)).toContainText('waiting', { timeout: FIRST_PYTHON_CELL_MS });
+  await page.waitForTimeout(300);
+  const started = Date.now();
+  await page.getByTestId('interrupt').click();
+  await expectCellDone(page, 0, 'error', 2_000);
+  expect(Date.now() - started).toBeLessThan(2_000);
+  await expect(output(page, 0)).toContainText('KeyboardInterrupt');
+  await expect(page.getByText('Kernel restarted')).toHaveCount(0);
+  await addCodeCell(page, 'kept * 6');
+  await runCell(page, 1);
+  await expectCellDone(page, 1);
+  await expect(output(page, 1)).toHaveText('42');
+});
+
 test('Python loads offline from the precache', async ({ page, context }) => {
   await openNewPythonNotebook(page);
   const id = await openNotebookId(page);

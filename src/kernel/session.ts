@@ -65,6 +65,8 @@ export class KernelSession {
   private interruptBuffer: SharedArrayBuffer | null = null;
   /** Started by the first Python cell; a failed start is forgotten so the next cell retries. */
   private python: Promise<PythonKernel> | null = null;
+  /** The same kernel once it has started (interrupt must reach it synchronously). */
+  private pythonStarted: PythonKernel | null = null;
 
   constructor(
     private readonly post: (event: WorkerEvent) => void,
@@ -85,6 +87,7 @@ export class KernelSession {
         break;
       case 'interrupt':
         this.active?.interrupted();
+        if (this.active?.request.language === 'python') this.interruptPython();
         break;
       case 'empty-cache':
         this.monitor?.emptyCache();
@@ -244,7 +247,23 @@ export class KernelSession {
       globals: this.cellGlobals,
       write: (name, text) => this.active?.sink.add({ kind: 'stream', name, text }),
     });
-    this.python.catch(() => (this.python = null));
+    this.python.then(
+      (kernel) => (this.pythonStarted = kernel),
+      () => (this.python = null),
+    );
     return this.python;
+  }
+
+  /** Reaches a Python cell that waits on an await (running Python stops by the buffer). */
+  private interruptPython(): void {
+    try {
+      this.pythonStarted?.interrupt();
+    } catch (error) {
+      this.active?.sink.add({
+        kind: 'stream',
+        name: 'stderr',
+        text: `Interrupt could not reach Python: ${error instanceof Error ? error.message : String(error)}\n`,
+      });
+    }
   }
 }

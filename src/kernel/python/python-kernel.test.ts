@@ -147,6 +147,28 @@ describe('PythonKernel', () => {
     expect((await run('kept + 1')).result).toEqual({ status: 'ok', repr: '42' });
   });
 
+  it('stops a cell waiting on an await when interrupted, keeping the variables', async () => {
+    await run('waiting = 7');
+    const started = Date.now();
+    const timer = setTimeout(() => kernel.interrupt(), 300);
+    const { result } = await run('import asyncio\nawait asyncio.sleep(30)', 12);
+    clearTimeout(timer);
+    expect(result.status).toBe('interrupted');
+    expect(result.status === 'interrupted' && result.ename).toBe('KeyboardInterrupt');
+    expect(result.status === 'interrupted' && result.traceback.join('\n')).toContain(
+      'File "Cell In[12]", line 2, in <module>',
+    );
+    expect(Date.now() - started).toBeLessThan(2_000);
+    expect((await run('waiting * 6')).result).toEqual({ status: 'ok', repr: '42' });
+    // An interrupt with nothing running changes nothing; a cancellation the cell asked for
+    // itself stays an ordinary error.
+    kernel.interrupt();
+    const own = await run(
+      'import asyncio\nasync def f():\n    asyncio.current_task().cancel()\n    await asyncio.sleep(0)\nawait f()',
+    );
+    expect(own.result.status === 'error' && own.result.ename).toBe('CancelledError');
+  });
+
   it('stops a long time.sleep on interrupt too, and sleeps as long as asked otherwise', async () => {
     const slept = await run(
       'import time\nt = time.monotonic()\ntime.sleep(0.2)\ntime.monotonic() - t >= 0.2',

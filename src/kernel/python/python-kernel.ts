@@ -7,7 +7,7 @@
  * GPU results back that way for `.item()` or `print(tensor)`), which a plain `runPython` cannot.
  */
 import type { PyodideAPI } from 'pyodide';
-import type { PyDict, PyProxy } from 'pyodide/ffi';
+import type { PyCallable, PyDict, PyProxy } from 'pyodide/ffi';
 import type { StreamName } from '../protocol';
 import { kernelModuleName, startPyodide, type PyodideLoadOptions } from './pyodide-loader';
 import { RUN_CELL_MODULE } from './run-cell-py';
@@ -40,19 +40,34 @@ export class PythonKernel {
     /** The namespace the one-line driver runs in: run_cell, the notebook's namespace, args. */
     private readonly driver: PyDict,
     private readonly interruptBuffer: Int32Array | null,
+    /** Cancels the running cell's task when it waits on an await (run-cell-py.ts). */
+    private readonly interruptAwait: PyCallable,
   ) {}
 
   static async start(options: PyodideLoadOptions): Promise<PythonKernel> {
     const py = await startPyodide(options);
     const driver = py.runPython(
       `import __main__, ${kernelModuleName(RUN_CELL_MODULE)} as r\n` +
-        `{"run_cell": r.run_cell, "namespace": __main__.__dict__}`,
+        `{"run_cell": r.run_cell, "namespace": __main__.__dict__, "interrupt": r.interrupt}`,
     ) as PyDict;
-    return new PythonKernel(py, driver, options.interruptBuffer);
+    const interruptAwait = driver.get('interrupt') as PyCallable;
+    return new PythonKernel(py, driver, options.interruptBuffer, interruptAwait);
   }
 
   get pyodide(): PyodideAPI {
     return this.py;
+  }
+
+  /**
+   * The page asked to interrupt. Python code that is running stops by itself (the interrupt
+   * buffer); this reaches a cell that is waiting on an await, where no Python runs to see it.
+   * It can only be called then: while Python runs, the worker handles no messages.
+   */
+  interrupt(): void {
+    // The page set the buffer too; no Python is running for it to stop, and left set it would
+    // raise KeyboardInterrupt inside this very call instead of cancelling the cell.
+    if (this.interruptBuffer) Atomics.store(this.interruptBuffer, 0, 0);
+    this.interruptAwait();
   }
 
   async run(source: string, executionCount: number): Promise<PythonCellResult> {

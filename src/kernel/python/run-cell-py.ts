@@ -8,6 +8,7 @@
 export const RUN_CELL_MODULE = 'run_cell';
 
 export const RUN_CELL_SOURCE = `
+import asyncio
 import builtins
 import os
 import sys
@@ -82,7 +83,31 @@ def _error(error):
     }
 
 
+# The task running the current cell, and whether the user interrupted it while it waited.
+_task = None
+_interrupted = False
+
+
+def interrupt():
+    """The page asked to interrupt. Running Python gets KeyboardInterrupt from the interrupt
+    buffer; a cell waiting on an await (asyncio.sleep, a promise) runs no Python that could see
+    it, so its task is cancelled instead and the cell ends the same way."""
+    global _interrupted
+    if _task is not None and not _task.done():
+        _interrupted = True
+        _task.cancel()
+
+
+def _keyboard_interrupt(cancelled):
+    error = KeyboardInterrupt()
+    error.__traceback__ = cancelled.__traceback__
+    return error
+
+
 async def run_cell(source, filename, namespace):
+    global _task, _interrupted
+    _task = asyncio.current_task()
+    _interrupted = False
     try:
         value = await eval_code_async(
             source,
@@ -98,6 +123,16 @@ async def run_cell(source, filename, namespace):
         if isinstance(value, JsProxy):
             return {"status": "ok", "js": value}
         return {"status": "ok", "repr": repr(value)}
+    except asyncio.CancelledError as cancelled:
+        if not _interrupted:
+            return _error(cancelled)
+        return _error(_keyboard_interrupt(cancelled))
     except BaseException as error:
         return _error(error)
+    finally:
+        # Our cancel is withdrawn, so the task ends with the result above even when the cell
+        # stopped another way first (KeyboardInterrupt from the buffer while in run_sync).
+        if _interrupted and _task is not None and _task.cancelling():
+            _task.uncancel()
+        _task = None
 `;

@@ -54,7 +54,7 @@ function startSession(options: { python?: StartPython; buffer?: SharedArrayBuffe
   };
   const outputsOf = (cellId: string): CellOutput[] =>
     events.flatMap((e) => (e.type === 'output' && e.cellId === cellId ? e.outputs : []));
-  return { run, outputsOf };
+  return { session, run, outputsOf };
 }
 
 describe('KernelSession with Python cells', () => {
@@ -104,6 +104,28 @@ describe('KernelSession with Python cells', () => {
     const after = await run('kept + 1');
     expect(outputsOf(after.cellId)).toEqual([
       { kind: 'result', executionCount: 3, data: { 'text/plain': '42' } },
+    ]);
+  }, 60_000);
+
+  it('an interrupt message stops a Python cell waiting on an await', async () => {
+    const buffer = new SharedArrayBuffer(INTERRUPT_BUFFER_BYTES);
+    const { session, run, outputsOf } = startSession({ python: startNodePython, buffer });
+    expect((await run('kept = 5')).status).toBe('ok');
+    const waiting = run('import asyncio\nawait asyncio.sleep(30)');
+    setTimeout(() => {
+      // As the page does: the signal in the buffer, then the message.
+      Atomics.store(new Int32Array(buffer), PYTHON_SIGNAL_SLOT, PYTHON_SIGINT);
+      session.handle({ type: 'interrupt' });
+    }, 300);
+    const stopped = await waiting;
+    expect(stopped.status).toBe('interrupted');
+    expect(outputsOf(stopped.cellId)[0]).toMatchObject({
+      kind: 'error',
+      ename: 'KeyboardInterrupt',
+    });
+    const after = await run('kept');
+    expect(outputsOf(after.cellId)).toEqual([
+      { kind: 'result', executionCount: 3, data: { 'text/plain': '5' } },
     ]);
   }, 60_000);
 
