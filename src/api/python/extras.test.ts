@@ -29,7 +29,8 @@ a = torch.rand(3, 3) + 0.5
   'equal': torch.equal(a, a.clone()), 'unequal': torch.equal(a, a * 2),
   'all': (a > 0.5).all().item(), 'any': (a > 1.4).any().item() == any(v > 1.4 for row in a.tolist() for v in row),
   'none': (a > 2).any().item(), 'all_dim': (a > 0.9).all(dim=1).tolist(),
-  'a': a.tolist(),
+  'a': a.tolist(), 'std': a.std().item(), 'var1': a.var(1).tolist(),
+  'std0': torch.std(a, 0, unbiased=False).tolist(),
 }
 `)) as Record<string, unknown>;
     expect(r.ri_min).toBeGreaterThanOrEqual(3);
@@ -42,7 +43,25 @@ a = torch.rand(3, 3) + 0.5
     (r.lin as number[]).forEach((v, i) => expect(v).toBeCloseTo(-1 + i * 0.5, 6));
     expect([r.close, r.far, r.equal, r.unequal]).toEqual([true, false, true, false]);
     expect([r.all, r.any, r.none]).toEqual([true, true, false]);
-    expect(r.all_dim).toEqual((r.a as number[][]).map((row) => row.every((v) => v > 0.9)));
+    const a = r.a as number[][];
+    expect(r.all_dim).toEqual(a.map((row) => row.every((v) => v > 0.9)));
+    const variance = (xs: number[], correction: number) => {
+      const m = xs.reduce((s, v) => s + v, 0) / xs.length;
+      return xs.reduce((s, v) => s + (v - m) ** 2, 0) / (xs.length - correction);
+    };
+    expect(r.std).toBeCloseTo(Math.sqrt(variance(a.flat(), 1)), 5);
+    (r.var1 as number[]).forEach((v, i) => expect(v).toBeCloseTo(variance(a[i], 1), 5));
+    (r.std0 as number[]).forEach((v, j) =>
+      expect(v).toBeCloseTo(
+        Math.sqrt(
+          variance(
+            a.map((row) => row[j]),
+            0,
+          ),
+        ),
+        5,
+      ),
+    );
   });
 
   it('item assignment writes into the tensor', async () => {

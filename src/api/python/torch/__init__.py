@@ -327,6 +327,14 @@ def linspace(start, end, steps, *, dtype=None, device=None, requires_grad=False)
     return out.to(dtype) if dtype is not None else out
 
 
+def var(input, dim=None, unbiased=True, keepdim=False, *, correction=None):
+    return input.var(dim, unbiased, keepdim, correction=correction)
+
+
+def std(input, dim=None, unbiased=True, keepdim=False, *, correction=None):
+    return input.std(dim, unbiased, keepdim, correction=correction)
+
+
 def allclose(input, other, rtol=1e-05, atol=1e-08, equal_nan=False):
     return builtins.bool(((input - other).abs() <= atol + rtol * other.abs()).all())
 

@@ -419,6 +419,24 @@ class Tensor:
     def repeat(self, *sizes):
         raise RuntimeError("repeat() is not supported by the engine yet: use expand()")
 
+    def var(self, dim=None, unbiased=True, keepdim=False, *, correction=None):
+        """Variance from engine ops (mean of squared deviations, Bessel-corrected by default)."""
+        if correction is None:
+            correction = 1 if unbiased else 0
+        if dim is None:
+            n = self.numel()
+            deviation = self - self.mean()
+            return (deviation * deviation).sum() / (n - correction)
+        dims = [dim] if isinstance(dim, builtins.int) else list(dim)
+        n = 1
+        for d in dims:
+            n *= self.shape[d]
+        deviation = self - self.mean(dims, keepdim=True)
+        return (deviation * deviation).sum(dims, keepdim=keepdim or None) / (n - correction)
+
+    def std(self, dim=None, unbiased=True, keepdim=False, *, correction=None):
+        return self.var(dim, unbiased, keepdim, correction=correction).sqrt()
+
     def all(self, dim=None, keepdim=False):
         out = (self != 0).min() if dim is None else (self != 0).amin(dim, keepdim=keepdim or None)
         out._bool = True
