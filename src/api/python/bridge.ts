@@ -12,7 +12,7 @@ import { randperm } from '../../engine/data';
 import { torch } from '../torch';
 import { torchkeras, torchmetrics, torchvision, transforms } from '../torch/index';
 import { formatForPython, torchDeviceName } from './format';
-import { isTensor, pythonHeldCount, release, retain } from './ownership';
+import { disown, isTensor, pythonHeldCount, release, retain } from './ownership';
 
 /** What a JavaScript value is, as Python needs to know to wrap it (one call, not several). */
 export type JsKind = 'tensor' | 'parameter' | 'values_indices' | 'module' | 'array' | 'other';
@@ -65,6 +65,7 @@ export function createBridge(globals: Record<string, unknown>) {
     globals,
     retain,
     release,
+    disown,
     pythonHeldCount,
     isTensor,
     kind,

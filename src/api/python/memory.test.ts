@@ -38,6 +38,9 @@ w = lin.weight
 g = lin.weight.grad
 del w, g
 `);
+    // A tensor given to the engine to hold (p.grad = t) outlives its Python handle.
+    await python.run('lin.bias.grad = torch.ones(2, device=dev) * 3');
+    expect(await python.run('lin.bias.grad.tolist()')).toEqual([3, 3]);
     const afterGrad = allocated();
     await python.run('lin.weight.grad.sum().item(), lin.weight.sum().item()');
     expect(allocated()).toBe(afterGrad);

@@ -37,6 +37,14 @@ export function release(t: Tensor): void {
   }
 }
 
+/**
+ * Python handed `t` to the engine to keep (`p.grad = t`): its wrappers going away must no
+ * longer dispose it; the engine's own lifetimes take over.
+ */
+export function disown(t: Tensor): void {
+  owned.delete(t);
+}
+
 /** Engine tensors some Python wrapper holds now (for tests and the memory panel). */
 export function pythonHeldCount(): number {
   return wrappers.size;

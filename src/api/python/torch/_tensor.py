@@ -140,6 +140,8 @@ class Tensor:
 
     @grad.setter
     def grad(self, value):
+        if value is not None:
+            host.disown(value._js)  # the engine holds the gradient now
         self._js.grad = None if value is None else value._js
 
     @property
