@@ -6,7 +6,8 @@
  * Two projects: `unit` (everything else) and `python` (src/api/python: Pyodide over the engine).
  * Python reads GPU values synchronously through JavaScript Promise Integration (Pyodide's
  * `run_sync`), which Node 20 has only behind `--experimental-wasm-stack-switching`; only the
- * python project's workers get that flag, so the other tests run as before.
+ * python project's workers get that flag (when this Node needs it), so the other tests run as
+ * before.
  */
 import { defineConfig } from 'vitest/config';
 
@@ -15,6 +16,8 @@ process.env.VK_ICD_FILENAMES ??= swiftshaderIcd;
 process.env.XDG_RUNTIME_DIR ??= '/tmp';
 
 const python = ['src/api/python/**/*.test.ts'];
+// Newer Node versions ship JSPI (WebAssembly.Suspending) and may not know the old flag.
+const jspi = 'Suspending' in WebAssembly ? [] : ['--experimental-wasm-stack-switching'];
 
 export default defineConfig({
   test: {
@@ -36,7 +39,7 @@ export default defineConfig({
         test: {
           name: 'python',
           include: python,
-          execArgv: ['--experimental-wasm-stack-switching'],
+          execArgv: jspi,
         },
       },
     ],
