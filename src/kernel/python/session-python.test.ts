@@ -71,6 +71,16 @@ describe('KernelSession with Python cells', () => {
     expect(outputsOf(ts.cellId)).toEqual([{ kind: 'stream', name: 'stdout', text: 'ts 9\n' }]);
   }, 60_000);
 
+  it('shows a JavaScript value a Python cell ends with as a TypeScript cell would', async () => {
+    const { run, outputsOf } = startSession({ python: startNodePython });
+    const done = await run('import js\njs.Map.new([["epochs", 3]])');
+    expect(done.status).toBe('ok');
+    const [result] = outputsOf(done.cellId);
+    expect(result).toMatchObject({ kind: 'result', executionCount: 1 });
+    expect(result.kind === 'result' && result.data['text/plain']).toContain('epochs');
+    expect(result.kind === 'result' && result.data['text/plain']).not.toContain('JsProxy');
+  }, 60_000);
+
   it('reports a Python error with its traceback and the error status', async () => {
     const { run, outputsOf } = startSession({ python: startNodePython });
     const done = await run('x = 1\nraise ValueError("bad shape")');
