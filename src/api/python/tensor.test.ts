@@ -334,6 +334,14 @@ i = torch.tensor([1, 2])
         'torch.tensor(V, device=D, requires_grad=True) * 2',
         'torch.tensor(V, device=D).reshape(-1)',
         'torch.tensor(V, device=D).shape',
+        'torch.tensor(V, device=D) * 1e-5',
+        'torch.tensor(V, device=D) * 1e9',
+        'torch.arange(2000, device=D).reshape(40, 50) / 7',
+        'torch.arange(3000, device=D).reshape(3, 1000)',
+        'torch.tensor([[1.0, -2.0], [3.0, 4.0]], device=D)',
+        'torch.tensor([], device=D)',
+        'torch.tensor(2.5, device=D)',
+        'torch.tensor([True, False, True], device=D)',
       ];
       const values = (await python.run(`
 import torch
