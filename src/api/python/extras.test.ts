@@ -31,6 +31,9 @@ a = torch.rand(3, 3) + 0.5
   'none': (a > 2).any().item(), 'all_dim': (a > 0.9).all(dim=1).tolist(),
   'a': a.tolist(), 'std': a.std().item(), 'var1': a.var(1).tolist(),
   'std0': torch.std(a, 0, unbiased=False).tolist(),
+  'legacy': [torch.Tensor([1, 2]).tolist(), str(torch.Tensor([1, 2]).dtype), list(torch.Tensor(2, 3).shape),
+             torch.LongTensor([3, 4]).tolist(), str(torch.LongTensor([3, 4]).dtype),
+             isinstance(torch.FloatTensor([1.5]), torch.Tensor)],
 }
 `)) as Record<string, unknown>;
     expect(r.ri_min).toBeGreaterThanOrEqual(3);
@@ -43,6 +46,7 @@ a = torch.rand(3, 3) + 0.5
     (r.lin as number[]).forEach((v, i) => expect(v).toBeCloseTo(-1 + i * 0.5, 6));
     expect([r.close, r.far, r.equal, r.unequal]).toEqual([true, false, true, false]);
     expect([r.all, r.any, r.none]).toEqual([true, true, false]);
+    expect(r.legacy).toEqual([[1, 2], 'torch.float32', [2, 3], [3, 4], 'torch.int64', true]);
     const a = r.a as number[][];
     expect(r.all_dim).toEqual(a.map((row) => row.every((v) => v > 0.9)));
     const variance = (xs: number[], correction: number) => {

@@ -45,7 +45,13 @@ __version__ = "2.5.0+gpubook"
 
 _t = b.host.torch
 FloatTensor = Tensor
-LongTensor = Tensor
+
+
+def LongTensor(*args, device=None):
+    """PyTorch's legacy ``torch.LongTensor([1, 2])``: int64 data (or a size)."""
+    if len(args) == 1 and isinstance(args[0], (list, tuple)):
+        return tensor(args[0], dtype=int64, device=device)
+    return zeros(*args, dtype=int64, device=device)
 
 
 def _creation(dtype=None, device=None, requires_grad=False):

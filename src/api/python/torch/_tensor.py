@@ -54,6 +54,15 @@ def _shape_args(args):
 class Tensor:
     __slots__ = ("_js", "_bool", "__weakref__")
 
+    def __new__(cls, *args, device=None):
+        """PyTorch's legacy constructor: ``torch.Tensor([1, 2])`` (float data) or
+        ``torch.Tensor(2, 3)`` (a tensor of that size; zeros here)."""
+        import torch
+
+        if len(args) == 1 and isinstance(args[0], (list, tuple)):
+            return torch.tensor(args[0], dtype=torch.float32, device=device)
+        return torch.zeros(*args, device=device)
+
     @classmethod
     def _wrap(cls, js, fresh, is_bool=False):
         host.retain(js, fresh)
