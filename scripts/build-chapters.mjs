@@ -4,8 +4,10 @@
  * for the home page's gallery.
  *
  * Source format: a YAML-less header of `key: value` lines up to the first blank line (title,
- * summary, minutes), then markdown; every fenced ```ts block is one code cell and the text between
- * fences is one markdown cell (a line `<!-- cell -->` splits markdown into several cells).
+ * summary, minutes; `language: python` and `edition: <id>` for the Python edition of chapter <id>),
+ * then markdown; every fenced ```ts (or, in a Python chapter, ```python) block is one code cell and
+ * the text between fences is one markdown cell (a line `<!-- cell -->` splits markdown into several
+ * cells).
  * Outputs recorded from a real run (scripts/record-chapters.mjs) are kept for code cells whose
  * source did not change.
  */
@@ -29,7 +31,8 @@ export function parseChapter(text) {
   );
   const body = rest.join('\n\n');
   const cells = [];
-  const fence = /^```ts\n([\s\S]*?)^```\s*$/gm;
+  const tag = meta.language === 'python' ? 'python' : 'ts';
+  const fence = new RegExp('^```' + tag + '\\n([\\s\\S]*?)^```\\s*$', 'gm');
   let last = 0;
   const pushMarkdown = (md) => {
     for (const part of md.split(/^<!-- cell -->\s*$/m)) {
@@ -59,8 +62,19 @@ function build(id) {
     nbformat: 4,
     nbformat_minor: 5,
     metadata: {
-      kernelspec: { name: 'gpubook', display_name: 'TypeScript (WebGPU)', language: 'typescript' },
-      language_info: { name: 'typescript' },
+      ...(meta.language === 'python'
+        ? {
+            kernelspec: { name: 'python3', display_name: 'Python 3', language: 'python' },
+            language_info: { name: 'python' },
+          }
+        : {
+            kernelspec: {
+              name: 'gpubook',
+              display_name: 'TypeScript (WebGPU)',
+              language: 'typescript',
+            },
+            language_info: { name: 'typescript' },
+          }),
       gpubook: {
         ...(previous?.metadata?.gpubook?.recorded
           ? { recorded: previous.metadata.gpubook.recorded }
@@ -89,14 +103,21 @@ function build(id) {
     }),
   };
   writeFileSync(target, `${JSON.stringify(notebook, null, 1)}\n`);
-  return { id, title: meta.title, summary: meta.summary, minutes: Number(meta.minutes) };
+  return {
+    id,
+    title: meta.title,
+    summary: meta.summary,
+    minutes: Number(meta.minutes),
+    language: meta.language === 'python' ? 'python' : 'typescript',
+    ...(meta.edition ? { edition: meta.edition } : {}),
+  };
 }
 
 const ids = readdirSync(SRC)
   .filter((f) => f.endsWith('.md'))
   .map((f) => f.slice(0, -3))
   .sort();
-const order = ['torch-gpu', 'tf-single-gpu', 'tf-multi-gpu'];
+const order = ['torch-gpu', 'torch-gpu-py', 'tf-single-gpu', 'tf-multi-gpu'];
 ids.sort((a, b) => (order.indexOf(a) + 1 || 99) - (order.indexOf(b) + 1 || 99));
 const index = ids.map(build);
 writeFileSync(`${OUT}/index.json`, `${JSON.stringify({ chapters: index }, null, 2)}\n`);
