@@ -68,6 +68,45 @@ a = torch.rand(3, 3) + 0.5
     );
   });
 
+  it('nn.init writes PyTorch-bounded values into parameters in place', async () => {
+    const r = (await python.run(`
+import math, torch
+from torch import nn
+torch.manual_seed(3)
+lin = nn.Linear(300, 200)
+w = lin.weight
+same = nn.init.xavier_uniform_(w) is w
+xb = math.sqrt(6 / 500)
+x = [w.abs().max().item(), w.std().item()]
+nn.init.kaiming_normal_(w, nonlinearity='relu')
+k = [w.mean().item(), w.std().item()]
+nn.init.zeros_(lin.bias)
+z = lin.bias.abs().sum().item()
+nn.init.constant_(lin.bias, 0.25)
+c = lin.bias.tolist()
+conv = nn.Conv2d(3, 8, 5)
+nn.init.kaiming_uniform_(conv.weight, a=math.sqrt(5))
+kb = math.sqrt(6 / ((1 + 5) * 75))
+{'same': same, 'x': x, 'xb': xb, 'k': k, 'z': z, 'c': c,
+ 'conv_max': conv.weight.abs().max().item(), 'kb': kb, 'rg': w.requires_grad,
+ 'gain': [nn.init.calculate_gain('relu'), nn.init.calculate_gain('tanh')]}
+`)) as Record<string, unknown>;
+    const x = r.x as number[];
+    const k = r.k as number[];
+    expect(r.same).toBe(true);
+    expect(x[0]).toBeLessThanOrEqual(r.xb as number);
+    expect(x[0]).toBeGreaterThan(0.95 * (r.xb as number));
+    expect(x[1]).toBeCloseTo((r.xb as number) / Math.sqrt(3), 2);
+    expect(Math.abs(k[0])).toBeLessThan(0.002);
+    expect(k[1]).toBeCloseTo(Math.sqrt(2 / 300), 2);
+    expect(r.z).toBe(0);
+    expect(r.c).toEqual(new Array(200).fill(0.25));
+    expect(r.conv_max).toBeLessThanOrEqual(r.kb as number);
+    expect(r.conv_max).toBeGreaterThan(0.9 * (r.kb as number));
+    expect(r.rg).toBe(true);
+    expect(r.gain).toEqual([Math.SQRT2, 5 / 3]);
+  });
+
   it('item assignment writes into the tensor', async () => {
     const r = (await python.run(`
 import torch

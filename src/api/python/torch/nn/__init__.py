@@ -25,4 +25,4 @@ from .layers import (  # noqa: F401
     Tanh,
 )
 from .parallel import DataParallel  # noqa: F401
-from . import functional  # noqa: F401
+from . import functional, init  # noqa: F401
