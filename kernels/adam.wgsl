@@ -1,7 +1,6 @@
 // Fused Adam step over one parameter, in place: reads p, g, m, v once and writes p, m, v once
 // (the composed form is a dozen element-wise passes and dispatches per parameter).
-// Params: 0 count | 1 beta1 | 2 beta2 | 3 step size | 4 v scale | 5 eps | 6 weight decay |
-//         7 maximize (0 | 1)
+// Params: ADAM in src/engine/backends/webgpu/param-layouts.ts.
 
 @group(0) @binding(1) var<storage, read_write> PARAM: array<f32>;
 @group(0) @binding(2) var<storage, read_write> M: array<f32>;
@@ -11,20 +10,20 @@
 @compute @workgroup_size(64)
 fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>) {
   let i = flatId(gid, nwg);
-  if (i >= P(0u)) {
+  if (i >= P(P_count)) {
     return;
   }
-  let b1 = PF(1u);
-  let b2 = PF(2u);
+  let b1 = PF(P_beta1);
+  let b2 = PF(P_beta2);
   let p = PARAM[i];
   var g = GRAD[i];
-  if (P(7u) != 0u) {
+  if (P(P_maximize) != 0u) {
     g = -g;
   }
-  g += PF(6u) * p;
+  g += PF(P_weightDecay) * p;
   let m = M[i] + (g - M[i]) * (1.0 - b1);
   let v = V[i] * b2 + g * g * (1.0 - b2);
   M[i] = m;
   V[i] = v;
-  PARAM[i] = p - PF(3u) * (m / (sqrt(v) * PF(4u) + PF(5u)));
+  PARAM[i] = p - PF(P_stepSize) * (m / (sqrt(v) * PF(P_vScale) + PF(P_eps)));
 }

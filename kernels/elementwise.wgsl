@@ -8,8 +8,7 @@
 // OUT_STRIDED (output strides and offset in params),
 // VEC4 (contiguous fast path: four elements per invocation through vec4 loads and stores; each
 // tensor input is contiguous with a 4-aligned offset, or a broadcast scalar: A_SPLAT / B_SPLAT).
-// Params: 0 n | 2..7 out shape | 8..13 a strides | 14 a offset | 15..20 b strides | 21 b offset |
-//         22 scalar bits (as C) | 23..28 out strides | 29 out offset
+// Params: ELEMENTWISE in src/engine/backends/webgpu/param-layouts.ts.
 
 //#if VEC4
 @group(0) @binding(1) var<storage, read_write> OUT: array<vec4</*OUT_T*/>>;
@@ -62,27 +61,27 @@ fn op(a: /*C*/, b: /*C*/) -> /*OUT_T*/ {
 @compute @workgroup_size(64)
 fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>) {
   let q = flatId(gid, nwg);
-  let n = P(0u);
+  let n = P(P_n);
   if (q * 4u >= n) {
     return;
   }
 //#if A_SPLAT
-  let x = vec4</*C*/>(/*C*/(A[P(14u)]));
+  let x = vec4</*C*/>(/*C*/(A[P(P_aOffset)]));
 //#else
-  let x = vec4</*C*/>(A[(P(14u) >> 2u) + q]);
+  let x = vec4</*C*/>(A[(P(P_aOffset) >> 2u) + q]);
 //#endif
 //#if HAS_B && B_SPLAT
   let a = x;
-  let b = vec4</*C*/>(/*C*/(B[P(21u)]));
+  let b = vec4</*C*/>(/*C*/(B[P(P_bOffset)]));
 //#elif HAS_B
   let a = x;
-  let b = vec4</*C*/>(B[(P(21u) >> 2u) + q]);
+  let b = vec4</*C*/>(B[(P(P_bOffset) >> 2u) + q]);
 //#elif SCALAR_FIRST
-  let a = vec4</*C*/>(bitcast</*C*/>(P(22u)));
+  let a = vec4</*C*/>(bitcast</*C*/>(P(P_scalar)));
   let b = x;
 //#elif SCALAR_B
   let a = x;
-  let b = vec4</*C*/>(bitcast</*C*/>(P(22u)));
+  let b = vec4</*C*/>(bitcast</*C*/>(P(P_scalar)));
 //#else
   let a = x;
   let b = x;
@@ -102,30 +101,30 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgroups) 
 //#else
 // Element offsets (a, b, out) of flat output index i.
 fn offsetsOf(i: u32) -> vec3<u32> {
-  var ia = P(14u);
-  var ib = P(21u);
+  var ia = P(P_aOffset);
+  var ib = P(P_bOffset);
 //#if OUT_STRIDED
-  var io = P(29u);
+  var io = P(P_outOffset);
 //#else
   var io = i;
 //#endif
 //#if RANK1
-  ia += i * P(8u);
-  ib += i * P(15u);
+  ia += i * P(P_aStrides);
+  ib += i * P(P_bStrides);
 //#if OUT_STRIDED
-  io += i * P(23u);
+  io += i * P(P_outStrides);
 //#endif
 //#else
   var rest = i;
   for (var d = /*RANK*/u; d > 0u; d--) {
-    let size = P(1u + d);
+    let size = P(P_shape + d - 1u);
     let next = rest / size;
     let index = rest - next * size;
     rest = next;
-    ia += index * P(7u + d);
-    ib += index * P(14u + d);
+    ia += index * P(P_aStrides + d - 1u);
+    ib += index * P(P_bStrides + d - 1u);
 //#if OUT_STRIDED
-    io += index * P(22u + d);
+    io += index * P(P_outStrides + d - 1u);
 //#endif
   }
 //#endif
@@ -137,15 +136,15 @@ fn offsetsOf(i: u32) -> vec3<u32> {
 @compute @workgroup_size(64)
 fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>) {
   let first = flatId(gid, nwg) * 4u;
-  let n = P(0u);
+  let n = P(P_n);
   if (first >= n) {
     return;
   }
-  let innerSize = P(1u + /*RANK*/u);
+  let innerSize = P(P_shape + /*RANK*/u - 1u);
 //#if OUT_STRIDED
-  let step = vec3<u32>(P(7u + /*RANK*/u), P(14u + /*RANK*/u), P(22u + /*RANK*/u));
+  let step = vec3<u32>(P(P_aStrides + /*RANK*/u - 1u), P(P_bStrides + /*RANK*/u - 1u), P(P_outStrides + /*RANK*/u - 1u));
 //#else
-  let step = vec3<u32>(P(7u + /*RANK*/u), P(14u + /*RANK*/u), 1u);
+  let step = vec3<u32>(P(P_aStrides + /*RANK*/u - 1u), P(P_bStrides + /*RANK*/u - 1u), 1u);
 //#endif
   var at = offsetsOf(first);
   var inner = first % innerSize;
@@ -164,9 +163,9 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgroups) 
 //#if HAS_B
     OUT[at.z] = op(x, /*C*/(B[at.y]));
 //#elif SCALAR_FIRST
-    OUT[at.z] = op(bitcast</*C*/>(P(22u)), x);
+    OUT[at.z] = op(bitcast</*C*/>(P(P_scalar)), x);
 //#elif SCALAR_B
-    OUT[at.z] = op(x, bitcast</*C*/>(P(22u)));
+    OUT[at.z] = op(x, bitcast</*C*/>(P(P_scalar)));
 //#else
     OUT[at.z] = op(x, x);
 //#endif

@@ -1,7 +1,7 @@
 // Fills a contiguous output with one 32-bit pattern (the f32 or i32 value's bits), so one
 // pipeline serves both dtypes.
 // Flags: VEC4 (4-aligned offset: four elements per invocation, keeping what lies past the end).
-// Params: 0 n | 1 value bits | 2 output offset
+// Params: FILL in src/engine/backends/webgpu/param-layouts.ts.
 
 //#if VEC4
 @group(0) @binding(1) var<storage, read_write> OUT: array<vec4<u32>>;
@@ -12,25 +12,25 @@
 @compute @workgroup_size(64)
 fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>) {
   let i = flatId(gid, nwg);
-  let n = P(0u);
+  let n = P(P_n);
 //#if VEC4
   if (i * 4u >= n) {
     return;
   }
-  let at = (P(2u) >> 2u) + i;
+  let at = (P(P_offset) >> 2u) + i;
   if (i * 4u + 4u <= n) {
-    OUT[at] = vec4<u32>(P(1u));
+    OUT[at] = vec4<u32>(P(P_bits));
     return;
   }
   var merged = OUT[at];
   for (var j = 0u; i * 4u + j < n; j++) {
-    merged[j] = P(1u);
+    merged[j] = P(P_bits);
   }
   OUT[at] = merged;
 //#else
   if (i >= n) {
     return;
   }
-  OUT[P(2u) + i] = P(1u);
+  OUT[P(P_offset) + i] = P(P_bits);
 //#endif
 }

@@ -3,8 +3,7 @@
 // SCATTER: out[r, c] = c == index[r] ? values[r] : 0, one invocation per output element.
 // Out-of-range indices read or write 0 (a GPU cannot throw).
 // Placeholders: T (f32 | i32).
-// Params: 0 rows | 1 cols | 2 x (or values) offset | 3 x row stride (values stride) |
-//         4 x column stride | 5 index offset | 6 index stride
+// Params: GATHER_SCATTER in src/engine/backends/webgpu/param-layouts.ts.
 
 @group(0) @binding(1) var<storage, read_write> OUT: array</*T*/>;
 @group(0) @binding(2) var<storage, read> X: array</*T*/>;
@@ -13,27 +12,27 @@
 @compute @workgroup_size(64)
 fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>) {
   let i = flatId(gid, nwg);
-  let cols = P(1u);
+  let cols = P(P_cols);
 //#if SCATTER
-  if (i >= P(0u) * cols) {
+  if (i >= P(P_rows) * cols) {
     return;
   }
   let row = i / cols;
   let col = i - row * cols;
-  let picked = INDEX[P(5u) + row * P(6u)];
+  let picked = INDEX[P(P_indexOffset) + row * P(P_indexStride)];
   var v = /*T*/(0);
   if (picked == i32(col)) {
-    v = X[P(2u) + row * P(3u)];
+    v = X[P(P_xOffset) + row * P(P_xRowStride)];
   }
   OUT[i] = v;
 //#else
-  if (i >= P(0u)) {
+  if (i >= P(P_rows)) {
     return;
   }
-  let picked = INDEX[P(5u) + i * P(6u)];
+  let picked = INDEX[P(P_indexOffset) + i * P(P_indexStride)];
   var v = /*T*/(0);
   if (picked >= 0 && u32(picked) < cols) {
-    v = X[P(2u) + i * P(3u) + u32(picked) * P(4u)];
+    v = X[P(P_xOffset) + i * P(P_xRowStride) + u32(picked) * P(P_xColStride)];
   }
   OUT[i] = v;
 //#endif

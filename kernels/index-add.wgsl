@@ -4,8 +4,7 @@
 // keeps the work O(N * D) with no sort; the price is that duplicate rows are summed in an
 // unspecified order (float results may differ in the last bit between runs).
 // Flags: INT (int32 values: a plain atomicAdd).
-// Params: 0 N | 1 D | 2 values offset | 3 values row stride | 4 values column stride |
-//         5 index offset | 6 index stride | 7 V (output rows)
+// Params: INDEX_ROWS in src/engine/backends/webgpu/param-layouts.ts.
 
 //#if INT
 @group(0) @binding(1) var<storage, read_write> OUT: array<atomic<i32>>;
@@ -19,17 +18,17 @@
 @compute @workgroup_size(64)
 fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>) {
   let i = flatId(gid, nwg);
-  let D = P(1u);
-  if (i >= P(0u) * D) {
+  let D = P(P_width);
+  if (i >= P(P_n) * D) {
     return;
   }
   let n = i / D;
   let d = i - n * D;
-  let row = INDEX[P(5u) + n * P(6u)];
-  if (row < 0 || u32(row) >= P(7u)) {
+  let row = INDEX[P(P_indexOffset) + n * P(P_indexStride)];
+  if (row < 0 || u32(row) >= P(P_tableRows)) {
     return;
   }
-  let value = VALUES[P(2u) + n * P(3u) + d * P(4u)];
+  let value = VALUES[P(P_offset) + n * P(P_rowStride) + d * P(P_colStride)];
   let at = u32(row) * D + d;
 //#if INT
   atomicAdd(&OUT[at], value);

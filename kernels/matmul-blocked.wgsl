@@ -12,17 +12,11 @@
 // Placeholders: WGX, WGY workgroup shape; TILE_COLS (WGX * C), TILE_ROWS (WGY * R), ROWS (R);
 //               SETUP, BODY, TAIL, STORE generated statements.
 // Flags: QUAD (subgroups), BIAS (out += bias[col]), RELU, NCHW (row = n * P + p is written to
-//        out[n, col, p]: a convolution's output layout; P in param 12), A_GATHER / B_GATHER
+//        out[n, col, p]: a convolution's output layout; P in P_pixels), A_GATHER / B_GATHER
 //        (that operand's element (i, k) is at base + rowTable[i] + kTable[k]: an image read as
 //        its im2col columns without writing them).
 // Placeholders also: GATHER_BINDING.
-// Params: 0 M | 1 N | 2 K | 3 batch base | 4 a offset | 5 a batch stride | 6 a row stride |
-//         7 a k stride | 8 b offset | 9 b batch stride | 10 b k stride | 11 b column stride |
-//         12 NCHW pixels per image | 13 bias offset | 14 batches summed into one output (1 for
-//         a plain product: a convolution's weight gradient sums its per-image products) |
-//         17 products in all (summed pieces stop there) |
-//         15, 16 with A_GATHER / B_GATHER: where the gathered operand's row (column) offsets and
-//         its k offsets start in GATHER (its row / k strides are then unused)
+// Params: MATMUL in src/engine/backends/webgpu/param-layouts.ts.
 
 //#if QUAD
 enable subgroups;
@@ -35,7 +29,7 @@ enable subgroups;
 @group(0) @binding(4) var<storage, read> BIAS: array<f32>;
 //#endif
 //#if A_GATHER || B_GATHER
-// Offset tables of the gathered operand: P(15) indexes its row (A) or column (B) offsets, P(16)
+// Offset tables of the gathered operand: P_tableOuter indexes its row (A) or column (B) offsets, P_tableK
 // its offsets per k step (u32 arithmetic wraps, so negative offsets are stored as their bits).
 @group(0) @binding(/*GATHER_BINDING*/) var<storage, read> GATHER: array<u32>;
 //#endif
@@ -44,7 +38,7 @@ enable subgroups;
 // layout), not per element.
 fn rowStart(batch: u32, row: u32, M: u32, N: u32) -> u32 {
 //#if NCHW
-  let pixels = P(12u);
+  let pixels = P(P_pixels);
   let image = row / pixels;
   return batch * M * N + image * N * pixels + (row - image * pixels);
 //#else
@@ -56,7 +50,7 @@ fn rowStart(batch: u32, row: u32, M: u32, N: u32) -> u32 {
 fn finish(col: u32, value: f32) -> f32 {
   var v = value;
 //#if BIAS
-  v += BIAS[P(13u) + col];
+  v += BIAS[P(P_biasOffset) + col];
 //#endif
 //#if RELU
   v = max(v, 0.0);
@@ -66,24 +60,24 @@ fn finish(col: u32, value: f32) -> f32 {
 
 @compute @workgroup_size(/*WGX*/, /*WGY*/)
 fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_id) lid: vec3<u32>) {
-  let M = P(0u);
-  let N = P(1u);
-  let K = P(2u);
-  let batch = wid.z + P(3u);
-  let sak = P(7u);
-  let sbk = P(10u);
+  let M = P(P_m);
+  let N = P(P_n);
+  let K = P(P_k);
+  let batch = wid.z + P(P_batchBase);
+  let sak = P(P_aKStride);
+  let sbk = P(P_bKStride);
   let col0 = wid.x * /*TILE_COLS*/u + lid.x;
   let row0 = wid.y * /*TILE_ROWS*/u + lid.y * /*ROWS*/u;
 /*ACCUMULATORS*/
-  let summed = P(14u);
+  let summed = P(P_summed);
   // Workgroup z sums products batch * summed ... + summed - 1 (the last piece may be short).
   for (var s = 0u; s < summed; s++) {
   let product = batch * summed + s;
-  if (product >= P(17u)) {
+  if (product >= P(P_total)) {
     break;
   }
-  let aBase = P(4u) + product * P(5u);
-  let bBase = P(8u) + product * P(9u);
+  let aBase = P(P_aOffset) + product * P(P_aBatchStride);
+  let bBase = P(P_bOffset) + product * P(P_bBatchStride);
 /*SETUP*/
   var k = 0u;
 //#if QUAD
@@ -103,7 +97,7 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_id) lid
   }
   }
 //#if NCHW
-  let colStep = P(12u);
+  let colStep = P(P_pixels);
 //#else
   let colStep = 1u;
 //#endif

@@ -3,7 +3,7 @@
 // in workgroup memory so each global element is read once per tile instead of 64 times.
 // Flags: A_K_MAJOR (A contiguous along k: neighbouring invocations load neighbouring k),
 //        B_N_MAJOR (B contiguous along n).
-// Params: as matmul.wgsl.
+// Params: MATMUL in src/engine/backends/webgpu/param-layouts.ts.
 
 @group(0) @binding(1) var<storage, read_write> OUT: array<f32>;
 @group(0) @binding(2) var<storage, read> A: array<f32>;
@@ -20,16 +20,16 @@ fn main(
   @builtin(local_invocation_id) lid: vec3<u32>,
   @builtin(local_invocation_index) li: u32,
 ) {
-  let M = P(0u);
-  let N = P(1u);
-  let K = P(2u);
-  let batch = wid.z + P(3u);
-  let aBase = P(4u) + batch * P(5u);
-  let sam = P(6u);
-  let sak = P(7u);
-  let bBase = P(8u) + batch * P(9u);
-  let sbk = P(10u);
-  let sbn = P(11u);
+  let M = P(P_m);
+  let N = P(P_n);
+  let K = P(P_k);
+  let batch = wid.z + P(P_batchBase);
+  let aBase = P(P_aOffset) + batch * P(P_aBatchStride);
+  let sam = P(P_aRowStride);
+  let sak = P(P_aKStride);
+  let bBase = P(P_bOffset) + batch * P(P_bBatchStride);
+  let sbk = P(P_bKStride);
+  let sbn = P(P_bColStride);
   let tileRow = wid.y * 64u;
   let tileCol = wid.x * 64u;
   var acc = mat4x4<f32>();

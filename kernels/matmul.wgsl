@@ -10,8 +10,7 @@
 //        A_VEC_M (A contiguous along m, M % 4 == 0: one vec4 holds 4 rows at one k),
 //        B_VEC_N (B contiguous along n, N % 4 == 0), B_VEC_K (B contiguous along k, K % 4 == 0),
 //        OUT_VEC (N % 4 == 0: vec4 stores).
-// Params: 0 M | 1 N | 2 K | 3 batch base | 4 a offset | 5 a batch stride | 6 a row stride |
-//         7 a k stride | 8 b offset | 9 b batch stride | 10 b k stride | 11 b column stride
+// Params: MATMUL in src/engine/backends/webgpu/param-layouts.ts.
 
 //#if OUT_VEC
 @group(0) @binding(1) var<storage, read_write> OUT: array<vec4<f32>>;
@@ -82,9 +81,9 @@ fn storeRow(row: u32, col0: u32, M: u32, N: u32, at: u32, lo: vec4<f32>, hi: vec
 
 @compute @workgroup_size(/*WGX*/, /*WGY*/)
 fn main(@builtin(global_invocation_id) gid: vec3<u32>) {
-  let M = P(0u);
-  let N = P(1u);
-  let K = P(2u);
+  let M = P(P_m);
+  let N = P(P_n);
+  let K = P(P_k);
   let col0 = gid.x * 8u;
 //#if TM4
   let row0 = gid.y * 4u;
@@ -94,13 +93,13 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>) {
   if (row0 >= M || col0 >= N) {
     return;
   }
-  let batch = gid.z + P(3u);
-  let aBase = P(4u) + batch * P(5u);
-  let sam = P(6u);
-  let sak = P(7u);
-  let bBase = P(8u) + batch * P(9u);
-  let sbk = P(10u);
-  let sbn = P(11u);
+  let batch = gid.z + P(P_batchBase);
+  let aBase = P(P_aOffset) + batch * P(P_aBatchStride);
+  let sam = P(P_aRowStride);
+  let sak = P(P_aKStride);
+  let bBase = P(P_bOffset) + batch * P(P_bBatchStride);
+  let sbk = P(P_bKStride);
+  let sbn = P(P_bColStride);
   let lanes = vec4<u32>(0u, 1u, 2u, 3u);
   // Element offsets of A(row, 0) for the tile's rows and B(0, col) for its columns, clamped.
   let aLo = vec4<u32>(aBase) + min(vec4<u32>(row0) + lanes, vec4<u32>(M - 1u)) * sam;

@@ -1,8 +1,7 @@
 // Zero-padded copy of an image batch: x [N, C, H, W] (strided) -> out [N, C, H + 2 padH,
 // W + 2 padW] (contiguous), zeros in the border. One invocation writes a run of up to 64 elements
 // of one output row, so the index divisions happen once per run, not once per element.
-// Params: 0 N | 1 C | 2 H | 3 W | 4 padH | 5 padW | 6 runs per row | 7 x offset |
-//         8..11 x strides (n, c, h, w)
+// Params: PAD in src/engine/backends/webgpu/param-layouts.ts.
 
 @group(0) @binding(1) var<storage, read_write> OUT: array<f32>;
 @group(0) @binding(2) var<storage, read> X: array<f32>;
@@ -12,16 +11,16 @@ const RUN = 64u;
 @compute @workgroup_size(64)
 fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>) {
   let i = flatId(gid, nwg);
-  let C = P(1u);
-  let H = P(2u);
-  let W = P(3u);
-  let padH = P(4u);
-  let padW = P(5u);
+  let C = P(P_channels);
+  let H = P(P_height);
+  let W = P(P_width);
+  let padH = P(P_padH);
+  let padW = P(P_padW);
   let outH = H + 2u * padH;
   let outW = W + 2u * padW;
-  let runs = P(6u);
+  let runs = P(P_runs);
   let row = i / runs;
-  if (row >= P(0u) * C * outH) {
+  if (row >= P(P_batch) * C * outH) {
     return;
   }
   let start = (i - row * runs) * RUN;
@@ -39,8 +38,8 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgroups) 
     }
     return;
   }
-  let base = P(7u) + n * P(8u) + c * P(9u) + h * P(10u);
-  let sw = P(11u);
+  let base = P(P_xOffset) + n * P(P_xStrides) + c * P(P_xStrides + 1u) + h * P(P_xStrides + 2u);
+  let sw = P(P_xStrides + 3u);
   for (var w = start; w < end; w++) {
     let iw = w - padW;
     var v = 0.0;

@@ -3,8 +3,8 @@
 // every input pixel of them — the gradient at the recorded max, 0 elsewhere — so no invocation
 // searches for the windows covering a pixel. The last window of a row / column also zeroes the
 // pixels no window covers.
-// Params: as pool-backward.wgsl (6 kH, 7 kW are the window size; strides equal them) |
-//         23 runs per output row (ceil(outW / RUN))
+// Params: POOL_BACKWARD in src/engine/backends/webgpu/param-layouts.ts; kernelH, kernelW are the
+// window size (strides equal them), runs = ceil(outW / RUN).
 
 @group(0) @binding(1) var<storage, read_write> OUT: array<f32>;
 @group(0) @binding(2) var<storage, read> GRAD: array<f32>;
@@ -16,14 +16,14 @@ const RUN = 4u;
 @compute @workgroup_size(64)
 fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>) {
   let i = flatId(gid, nwg);
-  let C = P(1u);
-  let H = P(2u);
-  let W = P(3u);
-  let outH = P(4u);
-  let outW = P(5u);
-  let runs = P(23u);
+  let C = P(P_channels);
+  let H = P(P_height);
+  let W = P(P_width);
+  let outH = P(P_outH);
+  let outW = P(P_outW);
+  let runs = P(P_runs);
   let row = i / runs;
-  if (row >= P(0u) * C * outH) {
+  if (row >= P(P_batch) * C * outH) {
     return;
   }
   let start = (i - row * runs) * RUN;
@@ -32,16 +32,16 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgroups) 
   let nc = row / outH;
   let c = nc % C;
   let n = nc / C;
-  let h0 = oh * P(6u);
-  let h1 = select(h0 + P(6u), H, oh + 1u == outH);
+  let h0 = oh * P(P_kernelH);
+  let h1 = select(h0 + P(P_kernelH), H, oh + 1u == outH);
   let base = nc * H * W;
-  let gradRow = P(13u) + n * P(14u) + c * P(15u) + oh * P(16u);
-  let indexRow = P(18u) + n * P(19u) + c * P(20u) + oh * P(21u);
+  let gradRow = P(P_gradOffset) + n * P(P_gradStrides) + c * P(P_gradStrides + 1u) + oh * P(P_gradStrides + 2u);
+  let indexRow = P(P_indicesOffset) + n * P(P_indicesStrides) + c * P(P_indicesStrides + 1u) + oh * P(P_indicesStrides + 2u);
   for (var ow = start; ow < end; ow++) {
-    let grad = GRAD[gradRow + ow * P(17u)];
-    let at = INDICES[indexRow + ow * P(22u)];
-    let w0 = ow * P(7u);
-    let w1 = select(w0 + P(7u), W, ow + 1u == outW);
+    let grad = GRAD[gradRow + ow * P(P_gradStrides + 3u)];
+    let at = INDICES[indexRow + ow * P(P_indicesStrides + 3u)];
+    let w0 = ow * P(P_kernelW);
+    let w1 = select(w0 + P(P_kernelW), W, ow + 1u == outW);
     for (var h = h0; h < h1; h++) {
       for (var w = w0; w < w1; w++) {
         let own = h * W + w;

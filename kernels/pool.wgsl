@@ -1,9 +1,7 @@
 // Max pooling of x [N, C, H, W] (strided) into out and indices [N, C, outH, outW]: each
 // invocation scans RUN neighbouring windows of one output row and records the flat h * W + w of
 // each window's first maximum. Positions in the padding are skipped (as if -infinity).
-// Params: 0 N | 1 C | 2 H | 3 W | 4 outH | 5 outW | 6 kH | 7 kW | 8 strideH | 9 strideW |
-//         10 padH | 11 padW | 12 adaptive (0 | 1) | 13 x offset | 14..17 x strides (n, c, h, w) |
-//         18 runs per output row (ceil(outW / RUN))
+// Params: POOL in src/engine/backends/webgpu/param-layouts.ts.
 
 @group(0) @binding(1) var<storage, read_write> OUT: array<f32>;
 @group(0) @binding(2) var<storage, read_write> INDICES: array<i32>;
@@ -11,7 +9,7 @@
 
 // [start, end) of window `o` along an axis of `size` inputs, clipped to the input.
 fn window(o: u32, size: u32, outSize: u32, kernel: u32, stride: u32, pad: u32) -> vec2<u32> {
-  if (P(12u) != 0u) {
+  if (P(P_adaptive) != 0u) {
     return vec2<u32>((o * size) / outSize, ((o + 1u) * size + outSize - 1u) / outSize);
   }
   let start = i32(o * stride) - i32(pad);
@@ -25,14 +23,14 @@ const RUN = 4u;
 @compute @workgroup_size(64)
 fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>) {
   let i = flatId(gid, nwg);
-  let C = P(1u);
-  let H = P(2u);
-  let W = P(3u);
-  let outH = P(4u);
-  let outW = P(5u);
-  let runs = P(18u);
+  let C = P(P_channels);
+  let H = P(P_height);
+  let W = P(P_width);
+  let outH = P(P_outH);
+  let outW = P(P_outW);
+  let runs = P(P_runs);
   let row = i / runs;
-  if (row >= P(0u) * C * outH) {
+  if (row >= P(P_batch) * C * outH) {
     return;
   }
   let start = (i - row * runs) * RUN;
@@ -40,15 +38,15 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgroups) 
   let oh = row % outH;
   let c = (row / outH) % C;
   let n = row / (outH * C);
-  let rows = window(oh, H, outH, P(6u), P(8u), P(10u));
-  let base = P(13u) + n * P(14u) + c * P(15u);
+  let rows = window(oh, H, outH, P(P_kernelH), P(P_strideH), P(P_padH));
+  let base = P(P_xOffset) + n * P(P_xStrides) + c * P(P_xStrides + 1u);
   for (var ow = start; ow < end; ow++) {
-    let cols = window(ow, W, outW, P(7u), P(9u), P(11u));
+    let cols = window(ow, W, outW, P(P_kernelW), P(P_strideW), P(P_padW));
     var best = -infinity();
     var bestAt = -1;
     for (var h = rows.x; h < rows.y; h++) {
       for (var w = cols.x; w < cols.y; w++) {
-        let v = X[base + h * P(16u) + w * P(17u)];
+        let v = X[base + h * P(P_xStrides + 2u) + w * P(P_xStrides + 3u)];
         if (bestAt < 0 || v > best) {
           best = v;
           bestAt = i32(h * W + w);

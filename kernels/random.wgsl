@@ -10,7 +10,7 @@
 // the first word, angle 2 pi u2 from the second; lanes 0 / 2 take r cos, lanes 1 / 3 take r sin;
 // a + b * z.
 // Flags: NORMAL.
-// Params: 0 n | 1 seed lo | 2 seed hi | 3 counter lo | 4 counter hi | 5 a (f32) | 6 b (f32)
+// Params: RANDOM in src/engine/backends/webgpu/param-layouts.ts.
 
 @group(0) @binding(1) var<storage, read_write> OUT: array<f32>;
 
@@ -71,19 +71,19 @@ fn unit(word: u32) -> f32 {
 @compute @workgroup_size(64)
 fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>) {
   let t = flatId(gid, nwg);
-  let n = P(0u);
-  let first = P(3u) & 3u;
+  let n = P(P_n);
+  let first = P(P_counterLo) & 3u;
   if (t * 4u >= first + n) {
     return;
   }
   // Block index (counter / 4 + t) as a 64-bit (lo, hi) pair.
-  let baseLo = (P(3u) >> 2u) | (P(4u) << 30u);
-  let baseHi = P(4u) >> 2u;
+  let baseLo = (P(P_counterLo) >> 2u) | (P(P_counterHi) << 30u);
+  let baseHi = P(P_counterHi) >> 2u;
   let low = baseLo + t;
   let high = baseHi + select(0u, 1u, low < t);
-  let bits = philox4x32_10(vec4<u32>(low, high, 0u, 0u), vec2<u32>(P(1u), P(2u)));
-  let a = PF(5u);
-  let b = PF(6u);
+  let bits = philox4x32_10(vec4<u32>(low, high, 0u, 0u), vec2<u32>(P(P_seedLo), P(P_seedHi)));
+  let a = PF(P_a);
+  let b = PF(P_b);
 //#if NORMAL
   let r01 = sqrt(-2.0 * log(unit(bits.x) + TWO_POW_MINUS_24));
   let r23 = sqrt(-2.0 * log(unit(bits.z) + TWO_POW_MINUS_24));

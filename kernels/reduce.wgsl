@@ -9,8 +9,7 @@
 // Flags: OP_SUM | OP_MAX | OP_MIN; WRITE_VAL, WRITE_IDX (which outputs exist); READ_IDX (second
 // pass of an arg-reduction: element indices come from the partial-index input); RED1 (reduced
 // block is one strided run); WORKGROUP.
-// Params: 0 rows | 1 inner | 2 chunkLen | 3 chunks | 4 x offset | 5..10 kept shape | 11..16 kept
-//         strides | 17..22 reduced shape | 23..28 reduced strides
+// Params: REDUCE in src/engine/backends/webgpu/param-layouts.ts.
 
 //#if WRITE_VAL && WRITE_IDX
 @group(0) @binding(1) var<storage, read_write> OUT_VAL: array</*T*/>;
@@ -79,9 +78,9 @@ fn keptOffset(row: u32) -> u32 {
   var offset = 0u;
   var rest = row;
   for (var d = /*KEEP_RANK*/u; d > 0u; d--) {
-    let size = P(4u + d);
+    let size = P(P_keptShape + d - 1u);
     let next = rest / size;
-    offset += (rest - next * size) * P(10u + d);
+    offset += (rest - next * size) * P(P_keptStrides + d - 1u);
     rest = next;
   }
   return offset;
@@ -89,14 +88,14 @@ fn keptOffset(row: u32) -> u32 {
 
 fn reducedOffset(j: u32) -> u32 {
 //#if RED1
-  return j * P(23u);
+  return j * P(P_reducedStrides);
 //#else
   var offset = 0u;
   var rest = j;
   for (var d = /*RED_RANK*/u; d > 0u; d--) {
-    let size = P(16u + d);
+    let size = P(P_reducedShape + d - 1u);
     let next = rest / size;
-    offset += (rest - next * size) * P(22u + d);
+    offset += (rest - next * size) * P(P_reducedStrides + d - 1u);
     rest = next;
   }
   return offset;
@@ -137,14 +136,14 @@ fn main(
   @builtin(local_invocation_index) lid: u32,
 ) {
   let task = flatGroup(wid, nwg);
-  let chunks = P(3u);
-  if (task >= P(0u) * chunks) {
+  let chunks = P(P_chunks);
+  if (task >= P(P_rows) * chunks) {
     return;
   }
   let row = task / chunks;
-  let start = (task - row * chunks) * P(2u);
-  let end = min(P(1u), start + P(2u));
-  let acc = reduceRun(P(4u) + keptOffset(row), start + lid, end, 64u);
+  let start = (task - row * chunks) * P(P_chunkLen);
+  let end = min(P(P_inner), start + P(P_chunkLen));
+  let acc = reduceRun(P(P_offset) + keptOffset(row), start + lid, end, 64u);
   sharedVal[lid] = acc.v;
   sharedIdx[lid] = acc.i;
   for (var s = 32u; s > 0u; s >>= 1u) {
@@ -163,13 +162,13 @@ fn main(
 @compute @workgroup_size(64)
 fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>) {
   let task = flatId(gid, nwg);
-  let chunks = P(3u);
-  if (task >= P(0u) * chunks) {
+  let chunks = P(P_chunks);
+  if (task >= P(P_rows) * chunks) {
     return;
   }
   let row = task / chunks;
-  let start = (task - row * chunks) * P(2u);
-  let end = min(P(1u), start + P(2u));
-  store(task, reduceRun(P(4u) + keptOffset(row), start, end, 1u));
+  let start = (task - row * chunks) * P(P_chunkLen);
+  let end = min(P(P_inner), start + P(P_chunkLen));
+  store(task, reduceRun(P(P_offset) + keptOffset(row), start, end, 1u));
 }
 //#endif

@@ -6,8 +6,7 @@
 // softmax, a scatter and four element-wise kernels. An out-of-range label gives a NaN loss (a GPU
 // cannot throw; the CPU backend checks labels before dispatch).
 // Flags: GRAD.
-// Params: 0 rows | 1 cols | 2 x offset | 3 x row stride | 4 x column stride | 5 label offset |
-//         6 label stride
+// Params: SOFTMAX_CROSS_ENTROPY in src/engine/backends/webgpu/param-layouts.ts.
 
 @group(0) @binding(1) var<storage, read_write> LOSS: array<f32>;
 //#if GRAD
@@ -22,13 +21,13 @@
 @compute @workgroup_size(64)
 fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>) {
   let row = flatId(gid, nwg);
-  if (row >= P(0u)) {
+  if (row >= P(P_rows)) {
     return;
   }
-  let cols = P(1u);
-  let sc = P(4u);
-  let base = P(2u) + row * P(3u);
-  let label = LABELS[P(5u) + row * P(6u)];
+  let cols = P(P_cols);
+  let sc = P(P_colStride);
+  let base = P(P_offset) + row * P(P_rowStride);
+  let label = LABELS[P(P_labelsOffset) + row * P(P_labelsStride)];
   var m = -infinity();
   for (var c = 0u; c < cols; c++) {
     m = max(m, X[base + c * sc]);

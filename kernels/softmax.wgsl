@@ -3,14 +3,14 @@
 // WORKGROUP: 64 invocations per row with shared-memory trees (long rows); otherwise one
 // invocation per row (short rows, where barriers would cost more than the work).
 // Flags: LOG (log-softmax), WORKGROUP.
-// Params: 0 rows | 1 cols | 2 x offset | 3 x row stride | 4 x column stride
+// Params: SOFTMAX in src/engine/backends/webgpu/param-layouts.ts.
 
 @group(0) @binding(1) var<storage, read_write> OUT: array<f32>;
 @group(0) @binding(2) var<storage, read> X: array<f32>;
 
 fn writeRow(row: u32, base: u32, first: u32, step: u32, rowMax: f32, rowSum: f32) {
-  let cols = P(1u);
-  let sc = P(4u);
+  let cols = P(P_cols);
+  let sc = P(P_colStride);
   let out = row * cols;
 //#if LOG
   let shift = rowMax + log(rowSum);
@@ -51,12 +51,12 @@ fn main(
   @builtin(local_invocation_index) lid: u32,
 ) {
   let row = flatGroup(wid, nwg);
-  if (row >= P(0u)) {
+  if (row >= P(P_rows)) {
     return;
   }
-  let cols = P(1u);
-  let sc = P(4u);
-  let base = P(2u) + row * P(3u);
+  let cols = P(P_cols);
+  let sc = P(P_colStride);
+  let base = P(P_offset) + row * P(P_rowStride);
   var m = -infinity();
   for (var c = lid; c < cols; c += 64u) {
     m = max(m, X[base + c * sc]);
@@ -75,12 +75,12 @@ fn main(
 @compute @workgroup_size(64)
 fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>) {
   let row = flatId(gid, nwg);
-  if (row >= P(0u)) {
+  if (row >= P(P_rows)) {
     return;
   }
-  let cols = P(1u);
-  let sc = P(4u);
-  let base = P(2u) + row * P(3u);
+  let cols = P(P_cols);
+  let sc = P(P_colStride);
+  let base = P(P_offset) + row * P(P_rowStride);
   var m = -infinity();
   for (var c = 0u; c < cols; c++) {
     m = max(m, X[base + c * sc]);

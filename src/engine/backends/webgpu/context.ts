@@ -9,6 +9,7 @@ import type { CommandQueue, WorkgroupCount } from './command-queue';
 import type { BindingSignature, CompiledKernel, PipelineCache } from './pipeline-cache';
 import { createTuneCache, memoryStore, type TrialResult, type TuneCache } from './autotune';
 import { matmulCandidates, type KernelOverrides, type MatmulVariant } from './variants';
+import type { LayoutSpec, ParamLayout, ParamWriter } from './params';
 import { expandWgsl, type TemplateInputs } from './wgsl-template';
 
 /** Most workgroups along one grid axis (WebGPU's guaranteed minimum of the limit). */
@@ -60,9 +61,14 @@ export class KernelContext {
     return this.pipelines.get(name, key, signature, () => expandWgsl(name, source, inputs()));
   }
 
+  /** The next dispatch's parameter block, written by the names of the family's layout. */
+  params<L extends LayoutSpec>(layout: ParamLayout<L>): ParamWriter<L> {
+    return layout.writer(this.queue.params());
+  }
+
   /**
    * Dispatches `kernel` with `buffers` in binding order (outputs first, as its signature says)
-   * and the parameters written since `queue.params()`. An input that is also an output (an
+   * and the parameters written since `params()`. An input that is also an output (an
    * in-place update) would be a storage-usage conflict in WebGPU, so it is read from a copy.
    */
   run(kernel: CompiledKernel, buffers: readonly GPUBuffer[], groups: WorkgroupCount): void {

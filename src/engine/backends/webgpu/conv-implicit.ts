@@ -8,11 +8,14 @@
  * border would cost on every multiply-add (measured: +45% on a 5x5 input gradient on SwiftShader).
  */
 import type { Conv2dGeometry, OutView, View } from '../../backend';
-import padSource from '../../../../kernels/pad.wgsl?raw';
+import padWgsl from '../../../../kernels/pad.wgsl?raw';
 import { grid64, type KernelContext } from './context';
 import { gpuOf, outputOf } from './gpu-buffer';
 import { chooseMatmulVariant } from './matmul';
 import { dispatchVariant, type OffsetTable } from './matmul-dispatch';
+import { PAD } from './param-layouts';
+
+const padSource = PAD.source(padWgsl);
 
 /** Most tables kept per device; a model has a handful of convolution shapes. */
 const MAX_TABLES = 64;
@@ -87,17 +90,17 @@ function unpadded(ctx: KernelContext, x: View, g: Conv2dGeometry): Image {
   const scratch = ctx.pool.acquire(Math.max(4, rows * width * 4));
   const runs = Math.ceil(width / 64);
   const kernel = ctx.kernel('pad', '', 'wr', padSource, () => ({}));
-  ctx.queue
-    .params()
-    .u32(0, g.batch)
-    .u32(1, g.inChannels)
-    .u32(2, g.inHeight)
-    .u32(3, g.inWidth)
-    .u32(4, padH)
-    .u32(5, padW)
-    .u32(6, runs)
-    .i32(7, x.offset)
-    .list(8, x.strides, 4);
+  ctx
+    .params(PAD)
+    .set('batch', g.batch)
+    .set('channels', g.inChannels)
+    .set('height', g.inHeight)
+    .set('width', g.inWidth)
+    .set('padH', padH)
+    .set('padW', padW)
+    .set('runs', runs)
+    .set('xOffset', x.offset)
+    .list('xStrides', x.strides);
   ctx.run(kernel, [scratch, gpuOf(x)], grid64(rows * runs));
   return {
     gpu: scratch,

@@ -1,28 +1,37 @@
 /** Binds kernels/im2col.wgsl and kernels/col2im.wgsl: convolution as matmul over unfolded windows. */
 
 import type { Conv2dGeometry, OutView, View } from '../../backend';
-import col2imSource from '../../../../kernels/col2im.wgsl?raw';
-import im2colSource from '../../../../kernels/im2col.wgsl?raw';
+import col2imWgsl from '../../../../kernels/col2im.wgsl?raw';
+import im2colWgsl from '../../../../kernels/im2col.wgsl?raw';
 import { grid64, type KernelContext } from './context';
 import { gpuOf, outputOf } from './gpu-buffer';
-import type { ParamBlock } from './uniforms';
+import { COL2IM, IM2COL } from './param-layouts';
+import type { ParamWriter } from './params';
 
-function writeGeometry(params: ParamBlock, g: Conv2dGeometry): ParamBlock {
-  return params
-    .u32(0, g.batch)
-    .u32(1, g.inChannels)
-    .u32(2, g.inHeight)
-    .u32(3, g.inWidth)
-    .u32(4, g.kernelHeight)
-    .u32(5, g.kernelWidth)
-    .u32(6, g.strideH)
-    .u32(7, g.strideW)
-    .u32(8, g.padH)
-    .u32(9, g.padW)
-    .u32(10, g.dilationH)
-    .u32(11, g.dilationW)
-    .u32(12, g.outHeight)
-    .u32(13, g.outWidth);
+const col2imSource = COL2IM.source(col2imWgsl);
+const im2colSource = IM2COL.source(im2colWgsl);
+
+/** The geometry fields both layouts start with. */
+function writeGeometry<W extends ParamWriter<typeof IM2COL.spec> | ParamWriter<typeof COL2IM.spec>>(
+  params: W,
+  g: Conv2dGeometry,
+): W {
+  params
+    .set('batch', g.batch)
+    .set('channels', g.inChannels)
+    .set('height', g.inHeight)
+    .set('width', g.inWidth)
+    .set('kernelH', g.kernelHeight)
+    .set('kernelW', g.kernelWidth)
+    .set('strideH', g.strideH)
+    .set('strideW', g.strideW)
+    .set('padH', g.padH)
+    .set('padW', g.padW)
+    .set('dilationH', g.dilationH)
+    .set('dilationW', g.dilationW)
+    .set('outH', g.outHeight)
+    .set('outW', g.outWidth);
+  return params;
 }
 
 /** x: [N, C, H, W] → columns [N * outH * outW, C * kH * kW]. */
@@ -30,7 +39,7 @@ export function im2col(ctx: KernelContext, x: View, g: Conv2dGeometry, out: OutV
   const windows = g.batch * g.outHeight * g.outWidth * g.inChannels;
   if (windows === 0 || g.kernelHeight * g.kernelWidth === 0) return;
   const kernel = ctx.kernel('im2col', '', 'wr', im2colSource, () => ({}));
-  writeGeometry(ctx.queue.params(), g).i32(14, x.offset).list(15, x.strides, 4);
+  writeGeometry(ctx.params(IM2COL), g).set('xOffset', x.offset).list('xStrides', x.strides);
   ctx.run(kernel, [outputOf(out), gpuOf(x)], grid64(windows));
 }
 
@@ -41,9 +50,9 @@ export function col2im(ctx: KernelContext, columns: View, g: Conv2dGeometry, out
   // Stride 1 (the common case) needs no division to find the windows covering a pixel.
   const flags = g.strideH === 1 && g.strideW === 1 ? ['STRIDE1'] : [];
   const kernel = ctx.kernel('col2im', flags.join(','), 'wr', col2imSource, () => ({ flags }));
-  writeGeometry(ctx.queue.params(), g)
-    .i32(14, columns.offset)
-    .i32(15, columns.strides[0])
-    .i32(16, columns.strides[1]);
+  writeGeometry(ctx.params(COL2IM), g)
+    .set('colsOffset', columns.offset)
+    .set('colsRowStride', columns.strides[0])
+    .set('colsColStride', columns.strides[1]);
   ctx.run(kernel, [outputOf(out), gpuOf(columns)], grid64(n));
 }

@@ -1,12 +1,16 @@
 /** Binds kernels/elementwise.wgsl and kernels/fill.wgsl: fill, assign, unary, binary and scalar ops. */
 
 import type { BinaryOp, OutView, UnaryOp, View } from '../../backend';
-import elementwiseSource from '../../../../kernels/elementwise.wgsl?raw';
-import fillSource from '../../../../kernels/fill.wgsl?raw';
+import elementwiseWgsl from '../../../../kernels/elementwise.wgsl?raw';
+import fillWgsl from '../../../../kernels/fill.wgsl?raw';
 import { grid64, type KernelContext } from './context';
 import { gpuOf, outputOf } from './gpu-buffer';
 import { checkRank, coalesce, elementCount, f32Bits } from './uniforms';
+import { ELEMENTWISE, FILL } from './param-layouts';
 import { wgslType, type WgslScalar } from './wgsl-types';
+
+const elementwiseSource = ELEMENTWISE.source(elementwiseWgsl);
+const fillSource = FILL.source(fillWgsl);
 
 /** An op as a WGSL expression of `a` (and `b`); `int`, when given, is the exact int32 form. */
 interface OpExpression {
@@ -68,7 +72,7 @@ export function fill(ctx: KernelContext, out: OutView, value: number): void {
     flags: vec4 ? ['VEC4'] : [],
   }));
   const bits = out.dtype === 'int32' ? value | 0 : f32Bits(value);
-  ctx.queue.params().u32(0, n).u32(1, bits).u32(2, out.offset);
+  ctx.params(FILL).set('n', n).set('bits', bits).set('offset', out.offset);
   ctx.run(kernel, [gpuOf(out)], grid64(vec4 ? Math.ceil(n / 4) : n));
 }
 
@@ -128,14 +132,14 @@ function launch(
       EXPR: compute === 'i32' ? (expression.int as string) : expression.float,
     },
   }));
-  const params = ctx.queue.params();
-  params.u32(0, n).list(2, merged.shape).list(8, merged.strides[0]).i32(14, a.offset);
-  if (b) params.list(15, merged.strides[1]).i32(21, b.offset);
-  if (scalar) {
-    if (compute === 'i32') params.i32(22, scalar.value);
-    else params.f32(22, scalar.value);
+  const params = ctx.params(ELEMENTWISE);
+  params.set('n', n).list('shape', merged.shape).list('aStrides', merged.strides[0]);
+  params.set('aOffset', a.offset);
+  if (b) params.list('bStrides', merged.strides[1]).set('bOffset', b.offset);
+  if (scalar) params.set('scalar', compute === 'i32' ? scalar.value | 0 : f32Bits(scalar.value));
+  if (stridedOut) {
+    params.list('outStrides', merged.strides[operands.length - 1]).set('outOffset', out.offset);
   }
-  if (stridedOut) params.list(23, merged.strides[operands.length - 1]).i32(29, out.offset);
   const target = stridedOut ? gpuOf(out) : outputOf(out);
   const buffers = b ? [target, gpuOf(a), gpuOf(b)] : [target, gpuOf(a)];
   // Both forms handle four elements per invocation (see elementwise.wgsl).

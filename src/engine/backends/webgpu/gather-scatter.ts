@@ -1,10 +1,13 @@
 /** Binds kernels/gather-scatter.wgsl: gatherColumns and scatterColumns (cross-entropy's picks). */
 
 import type { OutView, View } from '../../backend';
-import source from '../../../../kernels/gather-scatter.wgsl?raw';
+import gatherScatterWgsl from '../../../../kernels/gather-scatter.wgsl?raw';
 import { grid64, type KernelContext } from './context';
 import { gpuOf, outputOf } from './gpu-buffer';
+import { GATHER_SCATTER } from './param-layouts';
 import { wgslType } from './wgsl-types';
+
+const source = GATHER_SCATTER.source(gatherScatterWgsl);
 
 function checkIndex(kernel: string, index: View): void {
   if (index.dtype !== 'int32') throw new Error(`${kernel}: index must be int32`);
@@ -17,15 +20,15 @@ export function gatherColumns(ctx: KernelContext, x: View, index: View, out: Out
   if (rows === 0) return;
   const type = wgslType(x.dtype);
   const kernel = ctx.kernel('gather-columns', type, 'wrr', source, () => ({ values: { T: type } }));
-  ctx.queue
-    .params()
-    .u32(0, rows)
-    .u32(1, cols)
-    .i32(2, x.offset)
-    .i32(3, x.strides[0])
-    .i32(4, x.strides[1])
-    .i32(5, index.offset)
-    .i32(6, index.strides[0]);
+  ctx
+    .params(GATHER_SCATTER)
+    .set('rows', rows)
+    .set('cols', cols)
+    .set('xOffset', x.offset)
+    .set('xRowStride', x.strides[0])
+    .set('xColStride', x.strides[1])
+    .set('indexOffset', index.offset)
+    .set('indexStride', index.strides[0]);
   ctx.run(kernel, [outputOf(out), gpuOf(x), gpuOf(index)], grid64(rows));
 }
 
@@ -39,13 +42,13 @@ export function scatterColumns(ctx: KernelContext, values: View, index: View, ou
     flags: ['SCATTER'],
     values: { T: type },
   }));
-  ctx.queue
-    .params()
-    .u32(0, rows)
-    .u32(1, cols)
-    .i32(2, values.offset)
-    .i32(3, values.strides[0])
-    .i32(5, index.offset)
-    .i32(6, index.strides[0]);
+  ctx
+    .params(GATHER_SCATTER)
+    .set('rows', rows)
+    .set('cols', cols)
+    .set('xOffset', values.offset)
+    .set('xRowStride', values.strides[0])
+    .set('indexOffset', index.offset)
+    .set('indexStride', index.strides[0]);
   ctx.run(kernel, [outputOf(out), gpuOf(values), gpuOf(index)], grid64(rows * cols));
 }

@@ -4,12 +4,16 @@
  */
 
 import type { OutView, View } from '../../backend';
-import addSource from '../../../../kernels/index-add.wgsl?raw';
-import selectSource from '../../../../kernels/index-select.wgsl?raw';
+import addWgsl from '../../../../kernels/index-add.wgsl?raw';
+import selectWgsl from '../../../../kernels/index-select.wgsl?raw';
 import { grid64, type KernelContext } from './context';
 import { fill } from './elementwise';
 import { gpuOf, outputOf } from './gpu-buffer';
+import { INDEX_ROWS } from './param-layouts';
 import { wgslType } from './wgsl-types';
+
+const addSource = INDEX_ROWS.source(addWgsl);
+const selectSource = INDEX_ROWS.source(selectWgsl);
 
 /** out[i, :] = table[index[i], :] for table: [V, D], index int32 [N], out: [N, D]. */
 export function indexSelect(ctx: KernelContext, table: View, index: View, out: OutView): void {
@@ -21,16 +25,16 @@ export function indexSelect(ctx: KernelContext, table: View, index: View, out: O
   const kernel = ctx.kernel('index-select', type, 'wrr', selectSource, () => ({
     values: { T: type },
   }));
-  ctx.queue
-    .params()
-    .u32(0, n)
-    .u32(1, width)
-    .i32(2, table.offset)
-    .i32(3, table.strides[0])
-    .i32(4, table.strides[1])
-    .i32(5, index.offset)
-    .i32(6, index.strides[0])
-    .u32(7, vocabulary);
+  ctx
+    .params(INDEX_ROWS)
+    .set('n', n)
+    .set('width', width)
+    .set('offset', table.offset)
+    .set('rowStride', table.strides[0])
+    .set('colStride', table.strides[1])
+    .set('indexOffset', index.offset)
+    .set('indexStride', index.strides[0])
+    .set('tableRows', vocabulary);
   ctx.run(kernel, [outputOf(out), gpuOf(table), gpuOf(index)], grid64(n * width));
 }
 
@@ -44,15 +48,15 @@ export function indexAdd(ctx: KernelContext, values: View, index: View, out: Out
   const kernel = ctx.kernel('index-add', int ? 'i32' : 'f32', 'wrr', addSource, () => ({
     flags: int ? ['INT'] : [],
   }));
-  ctx.queue
-    .params()
-    .u32(0, n)
-    .u32(1, width)
-    .i32(2, values.offset)
-    .i32(3, values.strides[0])
-    .i32(4, values.strides[1])
-    .i32(5, index.offset)
-    .i32(6, index.strides[0])
-    .u32(7, out.shape[0]);
+  ctx
+    .params(INDEX_ROWS)
+    .set('n', n)
+    .set('width', width)
+    .set('offset', values.offset)
+    .set('rowStride', values.strides[0])
+    .set('colStride', values.strides[1])
+    .set('indexOffset', index.offset)
+    .set('indexStride', index.strides[0])
+    .set('tableRows', out.shape[0]);
   ctx.run(kernel, [outputOf(out), gpuOf(values), gpuOf(index)], grid64(n * width));
 }

@@ -3,9 +3,12 @@
  * statements for a block shape (rows x columns per invocation, workgroup shape, quad loads) and
  * dispatches it, optionally with a fused bias / relu / NCHW-layout epilogue.
  */
-import source from '../../../../kernels/matmul-blocked.wgsl?raw';
+import blockedWgsl from '../../../../kernels/matmul-blocked.wgsl?raw';
 import type { CompiledKernel } from './pipeline-cache';
 import type { KernelContext } from './context';
+import { MATMUL } from './param-layouts';
+
+const source = MATMUL.source(blockedWgsl);
 
 /** A member of the family: R x C outputs per invocation on a WGX x WGY workgroup. */
 export interface BlockedSpec {
@@ -48,15 +51,15 @@ function operandCode(
 ): OperandCode {
   const base = name === 'a' ? 'aBase' : 'bBase';
   const [o, kv] = name === 'a' ? ['ar', 'ka'] : ['bc', 'kb'];
-  const outerStride = name === 'a' ? 'P(6u)' : 'P(11u)';
+  const outerStride = name === 'a' ? 'P(P_aRowStride)' : 'P(P_bColStride)';
   return {
     setup: (i) =>
       gathered
-        ? `  let ${o}${i} = ${base} + GATHER[P(15u) + ${outer(i)}];`
+        ? `  let ${o}${i} = ${base} + GATHER[P(P_tableOuter) + ${outer(i)}];`
         : `  let ${o}${i} = ${base} + ${outer(i)} * ${outerStride};`,
     step: (sfx, k) =>
       gathered
-        ? `    let ${kv}${sfx} = GATHER[P(16u) + ${k}];`
+        ? `    let ${kv}${sfx} = GATHER[P(P_tableK) + ${k}];`
         : `    let ${kv}${sfx} = (${k}) * s${name}k;`,
     load: (i, sfx) => `${name.toUpperCase()}[${o}${i} + ${kv}${sfx}]`,
   };

@@ -2,13 +2,17 @@
  * Records one matrix product with a named kernel variant: picks the register, shared-memory or
  * register-blocked kernel (with its fused epilogue), writes the parameter slot and dispatches.
  */
-import registerSource from '../../../../kernels/matmul.wgsl?raw';
-import tiledSource from '../../../../kernels/matmul-tiled.wgsl?raw';
+import registerWgsl from '../../../../kernels/matmul.wgsl?raw';
+import tiledWgsl from '../../../../kernels/matmul-tiled.wgsl?raw';
 import type { KernelContext } from './context';
 import { wrapGpu } from './gpu-buffer';
 import { blockedGroups, blockedKernel, type Epilogue } from './matmul-blocked';
 import { reduce } from './reduce';
+import { MATMUL } from './param-layouts';
 import { blockedSpecOf, defaultMatmulVariant, type MatmulVariant } from './variants';
+
+const registerSource = MATMUL.source(registerWgsl);
+const tiledSource = MATMUL.source(tiledWgsl);
 
 export interface MatmulShape {
   readonly batch: number;
@@ -187,24 +191,24 @@ function writeParams(
   const [sab, sam, sak] = a.strides;
   const [sbb, sbk, sbn] = b.strides;
   const table = a.table ?? b.table;
-  ctx.queue
-    .params()
-    .u32(17, total)
-    .u32(15, table?.outer ?? 0)
-    .u32(16, table?.k ?? 0)
-    .u32(0, m)
-    .u32(1, n)
-    .u32(2, k)
-    .u32(3, base)
-    .i32(4, a.offset)
-    .i32(5, sab)
-    .i32(6, sam)
-    .i32(7, sak)
-    .i32(8, b.offset)
-    .i32(9, sbb)
-    .i32(10, sbk)
-    .i32(11, sbn)
-    .u32(12, epilogue.pixels ?? 1)
-    .u32(13, epilogue.biasOffset ?? 0)
-    .u32(14, summed);
+  ctx
+    .params(MATMUL)
+    .set('m', m)
+    .set('n', n)
+    .set('k', k)
+    .set('batchBase', base)
+    .set('aOffset', a.offset)
+    .set('aBatchStride', sab)
+    .set('aRowStride', sam)
+    .set('aKStride', sak)
+    .set('bOffset', b.offset)
+    .set('bBatchStride', sbb)
+    .set('bKStride', sbk)
+    .set('bColStride', sbn)
+    .set('pixels', epilogue.pixels ?? 1)
+    .set('biasOffset', epilogue.biasOffset ?? 0)
+    .set('summed', summed)
+    .set('tableOuter', table?.outer ?? 0)
+    .set('tableK', table?.k ?? 0)
+    .set('total', total);
 }

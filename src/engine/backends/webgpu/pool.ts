@@ -1,28 +1,37 @@
 /** Binds kernels/pool.wgsl and kernels/pool-backward.wgsl: max pooling (plain and adaptive). */
 
 import type { OutView, Pool2dGeometry, View } from '../../backend';
-import backwardSource from '../../../../kernels/pool-backward.wgsl?raw';
-import disjointSource from '../../../../kernels/pool-backward-disjoint.wgsl?raw';
-import forwardSource from '../../../../kernels/pool.wgsl?raw';
+import backwardWgsl from '../../../../kernels/pool-backward.wgsl?raw';
+import disjointWgsl from '../../../../kernels/pool-backward-disjoint.wgsl?raw';
+import forwardWgsl from '../../../../kernels/pool.wgsl?raw';
 import { grid64, type KernelContext } from './context';
 import { gpuOf, outputOf } from './gpu-buffer';
-import type { ParamBlock } from './uniforms';
+import { POOL, POOL_BACKWARD } from './param-layouts';
+import type { ParamWriter } from './params';
 
-function writeGeometry(params: ParamBlock, g: Pool2dGeometry): ParamBlock {
-  return params
-    .u32(0, g.batch)
-    .u32(1, g.channels)
-    .u32(2, g.inHeight)
-    .u32(3, g.inWidth)
-    .u32(4, g.outHeight)
-    .u32(5, g.outWidth)
-    .u32(6, g.kernelHeight)
-    .u32(7, g.kernelWidth)
-    .u32(8, g.strideH)
-    .u32(9, g.strideW)
-    .u32(10, g.padH)
-    .u32(11, g.padW)
-    .u32(12, g.adaptive ? 1 : 0);
+const backwardSource = POOL_BACKWARD.source(backwardWgsl);
+const disjointSource = POOL_BACKWARD.source(disjointWgsl);
+const forwardSource = POOL.source(forwardWgsl);
+
+/** The geometry fields both layouts start with. */
+function writeGeometry<
+  W extends ParamWriter<typeof POOL.spec> | ParamWriter<typeof POOL_BACKWARD.spec>,
+>(params: W, g: Pool2dGeometry): W {
+  params
+    .set('batch', g.batch)
+    .set('channels', g.channels)
+    .set('height', g.inHeight)
+    .set('width', g.inWidth)
+    .set('outH', g.outHeight)
+    .set('outW', g.outWidth)
+    .set('kernelH', g.kernelHeight)
+    .set('kernelW', g.kernelWidth)
+    .set('strideH', g.strideH)
+    .set('strideW', g.strideW)
+    .set('padH', g.padH)
+    .set('padW', g.padW)
+    .set('adaptive', g.adaptive ? 1 : 0);
+  return params;
 }
 
 export function maxPool2d(
@@ -37,7 +46,10 @@ export function maxPool2d(
   // Four outputs of a row per invocation (pool.wgsl's RUN).
   const runs = Math.ceil(g.outWidth / 4);
   const kernel = ctx.kernel('max-pool2d', '', 'wwr', forwardSource, () => ({}));
-  writeGeometry(ctx.queue.params(), g).i32(13, x.offset).list(14, x.strides, 4).u32(18, runs);
+  writeGeometry(ctx.params(POOL), g)
+    .set('xOffset', x.offset)
+    .list('xStrides', x.strides)
+    .set('runs', runs);
   ctx.run(kernel, [outputOf(out), outputOf(indices), gpuOf(x)], grid64(rows * runs));
 }
 
@@ -67,21 +79,21 @@ export function maxPool2dBackward(
     );
     // Four windows of a row per invocation (the kernel's RUN).
     const runs = Math.ceil(g.outWidth / 4);
-    writeGeometry(ctx.queue.params(), size)
-      .i32(13, gradOut.offset)
-      .list(14, gradOut.strides, 4)
-      .i32(18, indices.offset)
-      .list(19, indices.strides, 4)
-      .u32(23, runs);
+    writeGeometry(ctx.params(POOL_BACKWARD), size)
+      .set('gradOffset', gradOut.offset)
+      .list('gradStrides', gradOut.strides)
+      .set('indicesOffset', indices.offset)
+      .list('indicesStrides', indices.strides)
+      .set('runs', runs);
     const rows = g.batch * g.channels * g.outHeight;
     ctx.run(kernel, [outputOf(out), gpuOf(gradOut), gpuOf(indices)], grid64(rows * runs));
     return;
   }
   const kernel = ctx.kernel('max-pool2d-backward', '', 'wrr', backwardSource, () => ({}));
-  writeGeometry(ctx.queue.params(), g)
-    .i32(13, gradOut.offset)
-    .list(14, gradOut.strides, 4)
-    .i32(18, indices.offset)
-    .list(19, indices.strides, 4);
+  writeGeometry(ctx.params(POOL_BACKWARD), g)
+    .set('gradOffset', gradOut.offset)
+    .list('gradStrides', gradOut.strides)
+    .set('indicesOffset', indices.offset)
+    .list('indicesStrides', indices.strides);
   ctx.run(kernel, [outputOf(out), gpuOf(gradOut), gpuOf(indices)], grid64(n));
 }

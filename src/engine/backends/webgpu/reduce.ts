@@ -5,14 +5,17 @@
  */
 
 import type { OutView, ReduceOp, View } from '../../backend';
-import reduceSource from '../../../../kernels/reduce.wgsl?raw';
+import reduceWgsl from '../../../../kernels/reduce.wgsl?raw';
 import { grid, grid64, type KernelContext } from './context';
 import { fill } from './elementwise';
 import { gpuOf, outputOf } from './gpu-buffer';
 import { chooseRowMode, extentOf, trialShape } from './rowmode-tune';
 import { checkRank, coalesce, elementCount } from './uniforms';
+import { REDUCE } from './param-layouts';
 import type { RowMode } from './variants';
 import { wgslType, type WgslScalar } from './wgsl-types';
+
+const reduceSource = REDUCE.source(reduceWgsl);
 
 export interface ReducePlan {
   readonly mode: RowMode;
@@ -93,17 +96,17 @@ function dispatch(ctx: KernelContext, { op, type, source, target, rows, inner, p
     values: { T: type, IDENTITY: identity(op, type), KEEP_RANK: keepRank, RED_RANK: redRank },
   }));
   const chunks = Math.ceil(inner / plan.chunkLen);
-  ctx.queue
-    .params()
-    .u32(0, rows)
-    .u32(1, inner)
-    .u32(2, plan.chunkLen)
-    .u32(3, chunks)
-    .i32(4, source.offset)
-    .list(5, source.keptShape)
-    .list(11, source.keptStrides)
-    .list(17, source.reducedShape)
-    .list(23, source.reducedStrides);
+  ctx
+    .params(REDUCE)
+    .set('rows', rows)
+    .set('inner', inner)
+    .set('chunkLen', plan.chunkLen)
+    .set('chunks', chunks)
+    .set('offset', source.offset)
+    .list('keptShape', source.keptShape)
+    .list('keptStrides', source.keptStrides)
+    .list('reducedShape', source.reducedShape)
+    .list('reducedStrides', source.reducedStrides);
   const buffers: GPUBuffer[] = [];
   if (target.values) buffers.push(target.values);
   if (target.indices) buffers.push(target.indices);

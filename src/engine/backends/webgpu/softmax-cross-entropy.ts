@@ -1,9 +1,12 @@
 /** Binds kernels/softmax-cross-entropy.wgsl: per-row loss, and optionally its logits gradient. */
 
 import type { OutView, View } from '../../backend';
-import source from '../../../../kernels/softmax-cross-entropy.wgsl?raw';
+import crossEntropyWgsl from '../../../../kernels/softmax-cross-entropy.wgsl?raw';
 import { grid64, type KernelContext } from './context';
 import { gpuOf, outputOf } from './gpu-buffer';
+import { SOFTMAX_CROSS_ENTROPY } from './param-layouts';
+
+const source = SOFTMAX_CROSS_ENTROPY.source(crossEntropyWgsl);
 
 export function softmaxCrossEntropy(
   ctx: KernelContext,
@@ -18,15 +21,15 @@ export function softmaxCrossEntropy(
   const kernel = grad
     ? ctx.kernel('softmax-cross-entropy', 'grad', 'wwrr', source, () => ({ flags: ['GRAD'] }))
     : ctx.kernel('softmax-cross-entropy', '', 'wrr', source, () => ({}));
-  ctx.queue
-    .params()
-    .u32(0, rows)
-    .u32(1, cols)
-    .i32(2, logits.offset)
-    .i32(3, logits.strides[0])
-    .i32(4, logits.strides[1])
-    .i32(5, labels.offset)
-    .i32(6, labels.strides[0]);
+  ctx
+    .params(SOFTMAX_CROSS_ENTROPY)
+    .set('rows', rows)
+    .set('cols', cols)
+    .set('offset', logits.offset)
+    .set('rowStride', logits.strides[0])
+    .set('colStride', logits.strides[1])
+    .set('labelsOffset', labels.offset)
+    .set('labelsStride', labels.strides[0]);
   const outputs = grad ? [outputOf(losses), outputOf(grad)] : [outputOf(losses)];
   ctx.run(kernel, [...outputs, gpuOf(logits), gpuOf(labels)], grid64(rows));
 }

@@ -1,11 +1,14 @@
 /** Binds kernels/softmax.wgsl: row-wise softmax and log-softmax of a strided 2-D view. */
 
 import type { OutView, View } from '../../backend';
-import softmaxSource from '../../../../kernels/softmax.wgsl?raw';
+import softmaxWgsl from '../../../../kernels/softmax.wgsl?raw';
 import { grid, grid64, type KernelContext } from './context';
 import { gpuOf, outputOf } from './gpu-buffer';
 import { chooseRowMode, extentOf, trialShape } from './rowmode-tune';
+import { SOFTMAX } from './param-layouts';
 import type { RowMode } from './variants';
+
+const softmaxSource = SOFTMAX.source(softmaxWgsl);
 
 /**
  * The mode before a shape class is tuned (and for ops too small to tune), from the shape alone: a
@@ -77,6 +80,12 @@ function dispatch(
   if (log) flags.push('LOG');
   if (mode === 'workgroup') flags.push('WORKGROUP');
   const kernel = ctx.kernel('softmax', flags.join(','), 'wr', softmaxSource, () => ({ flags }));
-  ctx.queue.params().u32(0, rows).u32(1, cols).i32(2, offset).i32(3, strides[0]).i32(4, strides[1]);
+  ctx
+    .params(SOFTMAX)
+    .set('rows', rows)
+    .set('cols', cols)
+    .set('offset', offset)
+    .set('rowStride', strides[0])
+    .set('colStride', strides[1]);
   ctx.run(kernel, [out, input], mode === 'workgroup' ? grid(rows) : grid64(rows));
 }

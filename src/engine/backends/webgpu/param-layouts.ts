@@ -1,0 +1,212 @@
+/**
+ * The parameter layout of every WGSL kernel family (params.ts): the one place that says which
+ * word of a dispatch's parameter block holds what. Each family's TypeScript writes these names and
+ * its WGSL reads the `P_<name>` slot constants generated from them.
+ */
+import { paramLayout } from './params';
+import { MAX_RANK } from './uniforms';
+
+/** kernels/fill.wgsl. `bits` is the f32 or i32 value's bit pattern. */
+export const FILL = paramLayout('fill', { n: 'u32', bits: 'u32', offset: 'u32' });
+
+/**
+ * kernels/elementwise.wgsl: the merged output shape and each operand's strides over it. `scalar`
+ * holds a scalar operand's bits in the compute type (i32 or f32).
+ */
+export const ELEMENTWISE = paramLayout('elementwise', {
+  n: 'u32',
+  shape: ['u32', MAX_RANK],
+  aStrides: ['i32', MAX_RANK],
+  aOffset: 'i32',
+  bStrides: ['i32', MAX_RANK],
+  bOffset: 'i32',
+  scalar: 'u32',
+  outStrides: ['i32', MAX_RANK],
+  outOffset: 'i32',
+});
+
+/** kernels/adam.wgsl. `maximize` is 0 or 1. */
+export const ADAM = paramLayout('adam', {
+  count: 'u32',
+  beta1: 'f32',
+  beta2: 'f32',
+  stepSize: 'f32',
+  vScale: 'f32',
+  eps: 'f32',
+  weightDecay: 'f32',
+  maximize: 'u32',
+});
+
+/** kernels/random.wgsl: 64-bit seed and counter as two words each. */
+export const RANDOM = paramLayout('random', {
+  n: 'u32',
+  seedLo: 'u32',
+  seedHi: 'u32',
+  counterLo: 'u32',
+  counterHi: 'u32',
+  a: 'f32',
+  b: 'f32',
+});
+
+/** kernels/gather-scatter.wgsl: x (gather) or values (scatter, one stride) and the index. */
+export const GATHER_SCATTER = paramLayout('gather-scatter', {
+  rows: 'u32',
+  cols: 'u32',
+  xOffset: 'i32',
+  xRowStride: 'i32',
+  xColStride: 'i32',
+  indexOffset: 'i32',
+  indexStride: 'i32',
+});
+
+/** kernels/index-select.wgsl and index-add.wgsl: [N, D] rows of a [V, D] table. */
+export const INDEX_ROWS = paramLayout('index-rows', {
+  n: 'u32',
+  width: 'u32',
+  offset: 'i32',
+  rowStride: 'i32',
+  colStride: 'i32',
+  indexOffset: 'i32',
+  indexStride: 'i32',
+  tableRows: 'u32',
+});
+
+const ROWS = {
+  rows: 'u32',
+  cols: 'u32',
+  offset: 'i32',
+  rowStride: 'i32',
+  colStride: 'i32',
+} as const;
+
+/** kernels/softmax.wgsl: rows of a strided 2-D view. */
+export const SOFTMAX = paramLayout('softmax', ROWS);
+
+/** kernels/softmax-cross-entropy.wgsl: logits rows and their int32 labels. */
+export const SOFTMAX_CROSS_ENTROPY = paramLayout('softmax-cross-entropy', {
+  ...ROWS,
+  labelsOffset: 'i32',
+  labelsStride: 'i32',
+});
+
+/** kernels/reduce.wgsl: rows of kept dimensions, each reducing `inner` elements in chunks. */
+export const REDUCE = paramLayout('reduce', {
+  rows: 'u32',
+  inner: 'u32',
+  chunkLen: 'u32',
+  chunks: 'u32',
+  offset: 'i32',
+  keptShape: ['u32', MAX_RANK],
+  keptStrides: ['i32', MAX_RANK],
+  reducedShape: ['u32', MAX_RANK],
+  reducedStrides: ['i32', MAX_RANK],
+});
+
+/** A convolution's geometry (Conv2dGeometry), first in the im2col and col2im layouts. */
+const CONV_GEOMETRY = {
+  batch: 'u32',
+  channels: 'u32',
+  height: 'u32',
+  width: 'u32',
+  kernelH: 'u32',
+  kernelW: 'u32',
+  strideH: 'u32',
+  strideW: 'u32',
+  padH: 'u32',
+  padW: 'u32',
+  dilationH: 'u32',
+  dilationW: 'u32',
+  outH: 'u32',
+  outW: 'u32',
+} as const;
+
+/** kernels/im2col.wgsl: x [N, C, H, W] with strides (n, c, h, w). */
+export const IM2COL = paramLayout('im2col', {
+  ...CONV_GEOMETRY,
+  xOffset: 'i32',
+  xStrides: ['i32', 4],
+});
+
+/** kernels/col2im.wgsl: the columns matrix. */
+export const COL2IM = paramLayout('col2im', {
+  ...CONV_GEOMETRY,
+  colsOffset: 'i32',
+  colsRowStride: 'i32',
+  colsColStride: 'i32',
+});
+
+/** kernels/pad.wgsl: x [N, C, H, W] copied into a zero-padded dense image, `runs` per row. */
+export const PAD = paramLayout('pad', {
+  batch: 'u32',
+  channels: 'u32',
+  height: 'u32',
+  width: 'u32',
+  padH: 'u32',
+  padW: 'u32',
+  runs: 'u32',
+  xOffset: 'i32',
+  xStrides: ['i32', 4],
+});
+
+/** A pooling's geometry (Pool2dGeometry); `adaptive` is 0 or 1. */
+const POOL_GEOMETRY = {
+  batch: 'u32',
+  channels: 'u32',
+  height: 'u32',
+  width: 'u32',
+  outH: 'u32',
+  outW: 'u32',
+  kernelH: 'u32',
+  kernelW: 'u32',
+  strideH: 'u32',
+  strideW: 'u32',
+  padH: 'u32',
+  padW: 'u32',
+  adaptive: 'u32',
+} as const;
+
+/** kernels/pool.wgsl: x [N, C, H, W], `runs` per output row. */
+export const POOL = paramLayout('pool', {
+  ...POOL_GEOMETRY,
+  xOffset: 'i32',
+  xStrides: ['i32', 4],
+  runs: 'u32',
+});
+
+/** kernels/pool-backward.wgsl and pool-backward-disjoint.wgsl (which alone reads `runs`). */
+export const POOL_BACKWARD = paramLayout('pool-backward', {
+  ...POOL_GEOMETRY,
+  gradOffset: 'i32',
+  gradStrides: ['i32', 4],
+  indicesOffset: 'i32',
+  indicesStrides: ['i32', 4],
+  runs: 'u32',
+});
+
+/**
+ * kernels/matmul.wgsl, matmul-tiled.wgsl and matmul-blocked.wgsl: out[b] = a[b] @ b[b] for
+ * batches from `batchBase`, [B, M, K] and [B, K, N] operands by offset and strides; the blocked
+ * kernel's epilogue also reads `pixels` (NCHW), `biasOffset`, `summed` (batches summed into one
+ * output), `total` (products in all) and, for a gathered operand, where its row (column) and k
+ * offsets start in the offset table.
+ */
+export const MATMUL = paramLayout('matmul', {
+  m: 'u32',
+  n: 'u32',
+  k: 'u32',
+  batchBase: 'u32',
+  aOffset: 'i32',
+  aBatchStride: 'i32',
+  aRowStride: 'i32',
+  aKStride: 'i32',
+  bOffset: 'i32',
+  bBatchStride: 'i32',
+  bKStride: 'i32',
+  bColStride: 'i32',
+  pixels: 'u32',
+  biasOffset: 'u32',
+  summed: 'u32',
+  tableOuter: 'u32',
+  tableK: 'u32',
+  total: 'u32',
+});
