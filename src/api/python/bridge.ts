@@ -9,6 +9,8 @@ import { adoptStorage, formatSummary, Module, Parameter } from '../../engine/nn'
 import { toDevice } from '../../engine/ops/transfer';
 import { noGrad } from '../../engine';
 import { randperm } from '../../engine/data';
+import { gatherStructure, ReplicaSet, scatterStructure } from '../../engine';
+import { reduceGradientInto } from '../../engine/parallel/data-parallel';
 import { torch } from '../torch';
 import { torchkeras, torchmetrics, torchvision, transforms } from '../torch/index';
 import { formatForPython, torchDeviceName } from './format';
@@ -55,6 +57,40 @@ function moveInPlace(t: Tensor, device: string): void {
   });
 }
 
+/**
+ * nn.DataParallel for Python modules, with the engine's pieces (engine/parallel): replicas of the
+ * parameters on each device whose gradients are reduced into the primaries, scatter and gather.
+ */
+const dataParallel = {
+  replicas: (devices: string[]): ReplicaSet =>
+    new ReplicaSet(
+      devices.map((d) => getDevice(d)),
+      (primary, copy) => {
+        copy.registerPostAccumulateGradHook(() => reduceGradientInto(primary, copy));
+      },
+    ),
+  copyOf: (set: ReplicaSet, primary: Tensor, replica: number): Tensor =>
+    set.copyOf(primary, replica),
+  /** Runs fn with the engine layers in `roots` using replica copies of `tensors`. */
+  withReplica: (
+    set: ReplicaSet,
+    replica: number,
+    roots: object[],
+    tensors: Tensor[],
+    fn: () => void,
+  ): void => {
+    set.withReplica(replica, roots, tensors, (v) => v instanceof Module, fn);
+  },
+  scatter: (inputs: unknown[], devices: string[], dim: number): unknown[] =>
+    scatterStructure(
+      inputs,
+      devices.map((d) => getDevice(d)),
+      dim,
+    ),
+  gather: (outputs: unknown[], device: string, dim: number): unknown =>
+    gatherStructure(outputs, getDevice(device), dim),
+};
+
 export function createBridge(globals: Record<string, unknown>) {
   return {
     torch,
@@ -71,6 +107,7 @@ export function createBridge(globals: Record<string, unknown>) {
     kind,
     adopt,
     moveInPlace,
+    dataParallel,
     /** `ds.get(i)` (Pyodide would read a JS `get` method as a Python mapping's `get`). */
     datasetItem: (ds: { get(i: number): unknown }, i: number): unknown => ds.get(i),
     /** A permutation of 0..n-1 from the engine's seeded generator, as a plain array. */

@@ -13,7 +13,7 @@ queued GPU work is not synchronised per op.
 """
 
 import _gpubook as host
-from pyodide.ffi import JsException, JsProxy, jsnull, run_sync, to_js
+from pyodide.ffi import JsException, JsProxy, create_proxy, jsnull, run_sync, to_js  # noqa: F401
 import js
 
 _tensor_type = None  # set by torch._tensor: the Python Tensor class
