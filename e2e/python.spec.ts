@@ -240,6 +240,37 @@ test('interrupt stops a cell waiting on an await, keeping variables', async ({ p
   await expect(output(page, 1)).toHaveText('42');
 });
 
+test('interrupt stops a loop that keeps blocking on promises with run_sync', async ({ page }) => {
+  // A training loop reading losses back spends much of its time suspended in run_sync: the
+  // interrupt often arrives there, and must still end the cell without replacing the worker.
+  await openNewPythonNotebook(page);
+  await setCellSource(
+    page,
+    0,
+    [
+      'import js',
+      'from pyodide.ffi import run_sync',
+      'later = js.Function.new("ms", "return new Promise((ok) => setTimeout(() => ok(1), ms))")',
+      'steps = 0',
+      'print("looping")',
+      'while True: steps += run_sync(later(20))',
+    ].join('\n'),
+  );
+  await runCell(page, 0);
+  await expect(output(page, 0)).toContainText('looping', { timeout: FIRST_PYTHON_CELL_MS });
+  await page.waitForTimeout(300);
+  const started = Date.now();
+  await page.getByTestId('interrupt').click();
+  await expectCellDone(page, 0, 'error', 2_000);
+  expect(Date.now() - started).toBeLessThan(2_000);
+  await expect(output(page, 0)).toContainText('KeyboardInterrupt');
+  await expect(page.getByText('Kernel restarted')).toHaveCount(0);
+  await addCodeCell(page, 'steps > 0');
+  await runCell(page, 1);
+  await expectCellDone(page, 1);
+  await expect(output(page, 1)).toHaveText('True');
+});
+
 test('Python loads offline from the precache', async ({ page, context }) => {
   await openNewPythonNotebook(page);
   const id = await openNotebookId(page);

@@ -54,20 +54,20 @@ export class PythonKernel {
     return new PythonKernel(py, driver, options.interruptBuffer, interruptAwait);
   }
 
-  get pyodide(): PyodideAPI {
-    return this.py;
-  }
-
   /**
    * The page asked to interrupt. Python code that is running stops by itself (the interrupt
    * buffer); this reaches a cell that is waiting on an await, where no Python runs to see it.
    * It can only be called then: while Python runs, the worker handles no messages.
    */
   interrupt(): void {
-    // The page set the buffer too; no Python is running for it to stop, and left set it would
-    // raise KeyboardInterrupt inside this very call instead of cancelling the cell.
-    if (this.interruptBuffer) Atomics.store(this.interruptBuffer, 0, 0);
-    this.interruptAwait();
+    // The page set the buffer too. Held back during the call, or it would raise
+    // KeyboardInterrupt inside the call itself instead of in the cell.
+    const buffer = this.interruptBuffer;
+    const signal = buffer ? Atomics.exchange(buffer, 0, 0) : 0;
+    const cancelled = this.interruptAwait() as boolean;
+    // Not waiting on an await (e.g. blocked in run_sync on a GPU read-back): the signal goes
+    // back, and Python raises KeyboardInterrupt as soon as it resumes.
+    if (!cancelled && buffer && signal !== 0) Atomics.store(buffer, 0, signal);
   }
 
   async run(source: string, executionCount: number): Promise<PythonCellResult> {

@@ -89,13 +89,17 @@ _interrupted = False
 
 
 def interrupt():
-    """The page asked to interrupt. Running Python gets KeyboardInterrupt from the interrupt
-    buffer; a cell waiting on an await (asyncio.sleep, a promise) runs no Python that could see
-    it, so its task is cancelled instead and the cell ends the same way."""
+    """The page asked to interrupt while no Python bytecode runs. A cell waiting on an await
+    (asyncio.sleep, a future) would only see the interrupt buffer when the await ends, so its
+    task is cancelled and the cell ends with KeyboardInterrupt. A cell blocked in run_sync is
+    in the middle of a step, not waiting on the loop: the buffer stops it when it resumes.
+    Returns whether the task was cancelled."""
     global _interrupted
-    if _task is not None and not _task.done():
-        _interrupted = True
-        _task.cancel()
+    if _task is None or _task.done() or getattr(_task, "_fut_waiter", None) is None:
+        return False
+    _interrupted = True
+    _task.cancel()
+    return True
 
 
 def _keyboard_interrupt(cancelled):
