@@ -98,6 +98,15 @@ class Optimizer:
         b.call(self._js.step)
         return loss
 
+    def state_dict(self):
+        raise NotImplementedError(
+            f"{type(self).__name__}.state_dict() is not supported yet: save the model's "
+            "state_dict (torch.save(net.state_dict(), path)) and make a new optimizer"
+        )
+
+    def load_state_dict(self, state_dict):
+        self.state_dict()
+
     def add_param_group(self, param_group):
         b.call(self._js.addParamGroup, _params([param_group])[0])
 
