@@ -317,18 +317,30 @@ class Tensor:
     def __rtruediv__(self, other):
         return self._op("reciprocal")._op("mul", other)
 
+    def _integral(self, other):
+        """Both operands integers: PyTorch keeps an integer result for //, % and **."""
+        mine = self._js.dtype == "int32"
+        if isinstance(other, Tensor):
+            return mine and other._js.dtype == "int32"
+        return mine and isinstance(other, builtins.int)
+
+    def _as_int_if(self, integral):
+        return self._op("int") if integral else self
+
     def __floordiv__(self, other):
-        return self._op("div", other)._op("floor")
+        return self._op("div", other)._op("floor")._as_int_if(self._integral(other))
 
     def __mod__(self, other):
-        return self - (self // other) * other
+        out = self - (self._op("div", other)._op("floor")) * other
+        return out._as_int_if(self._integral(other))
 
     def __pow__(self, other):
-        return self._op("pow", other)
+        negative = isinstance(other, builtins.int) and other < 0
+        return self._op("pow", other)._as_int_if(self._integral(other) and not negative)
 
     def __rpow__(self, other):
         base = b.call(host.torch.fullLike, self, other, dtype="float32")
-        return base._op("pow", self)
+        return base._op("pow", self)._as_int_if(self._integral(other))
 
     def __matmul__(self, other):
         return self._op("matmul", other)
