@@ -5,6 +5,7 @@
  * output sink's ordering absorbs).
  */
 import * as api from '../api';
+import { pythonHeldTensors } from '../api/python/ownership';
 import {
   deviceReport,
   emptyCache,
@@ -50,7 +51,9 @@ export async function setupEngine(
       cooperativeInterrupt: false,
     },
     globals: { ...api },
-    setRoots: (roots) => setRootProvider(roots),
+    // The notebook's names, and every tensor a Python object holds (Python's variables are not
+    // walked: its wrappers count what they hold), so step sweeps leave both on the device.
+    setRoots: (roots) => setRootProvider(() => [...roots(), ...pythonHeldTensors()]),
     attachOutput: (write) => setTrainingOutput(write),
     devices: {
       report: deviceReport,

@@ -4,6 +4,7 @@
  * boundary (tensor ownership, PyTorch's repr, moving a parameter in place). Python calls these
  * through Pyodide's JsProxy; nothing here computes what the engine already does.
  */
+import type { PyCallable } from 'pyodide/ffi';
 import { getDevice, isGradEnabled, setGradEnabled, Tensor, ValuesIndices } from '../../engine';
 import { adoptStorage, formatSummary, Module, Parameter } from '../../engine/nn';
 import { toDevice } from '../../engine/ops/transfer';
@@ -118,6 +119,14 @@ export function createBridge(globals: Record<string, unknown>) {
     torchDeviceName,
     isGradEnabled,
     setGradEnabled,
+    /**
+     * A Python function as a JavaScript one that JavaScript may await (`timeit`, `compareDevices`):
+     * called with `callPromising`, so the Python inside may itself wait for a GPU read (run_sync).
+     */
+    promising:
+      (fn: PyCallable) =>
+      (...args: unknown[]): Promise<unknown> =>
+        fn.callPromising(...args),
   };
 }
 

@@ -46,4 +46,9 @@ export function installPythonPackages(py: PyodideAPI, host: PythonHost): void {
   py.runPython(
     `import sys\nif ${JSON.stringify(SITE)} not in sys.path: sys.path.insert(0, ${JSON.stringify(SITE)})`,
   );
+  // gpubook's notebook helpers (display, params, timeit, …) are every cell's names, as in
+  // TypeScript cells.
+  py.runPython(
+    'import builtins, gpubook\nfor _n in gpubook.__all__: setattr(builtins, _n, getattr(gpubook, _n))\ndel _n',
+  );
 }
