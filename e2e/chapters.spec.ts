@@ -80,3 +80,28 @@ test('tf-multi-gpu: two logical GPUs, MirroredStrategy fit with top-5, compared 
   expect(out).toMatch(/mirrored on 2 logical GPUs: [\d.]+ s; one GPU: [\d.]+ s/);
   expect(out).toMatch(/top_k|top5|sparse_top_k/i);
 });
+
+test('torch-gpu-py: the Python edition runs as PyTorch prints it — devices, timings, regression, the CNN, fit and DataParallel', async ({
+  page,
+}) => {
+  const out = await runChapter(page, 'torch-gpu-py');
+  expect(out).toContain('if_cuda = True');
+  expect(out).toMatch(/cpu: [\d.]+ s on cpu cpu/);
+  expect(out).toMatch(/gpu: [\d.]+ s on cuda:0 cuda:0/);
+  expect(out).toContain('(conv1): Conv2d(1, 32, kernel_size=(3, 3), stride=(1, 1))');
+  expect(out).toMatch(/cpu [\d.]+ s, gpu [\d.]+ s/);
+  // The GPU regression's weights, printed as PyTorch prints a tensor: w ≈ [2, −3], b ≈ 10.
+  const fit =
+    /w = tensor\(\[\[\s*([-\d.]+),\s*([-\d.]+)\]\], device='cuda:0'\) b = tensor\(\[\[\s*([-\d.]+)\]\], device='cuda:0'\)/.exec(
+      out,
+    );
+  expect(fit).not.toBeNull();
+  const [w1, w2, b] = fit!.slice(1).map(Number);
+  expect(Math.abs(w1 - 2)).toBeLessThan(0.3);
+  expect(Math.abs(w2 + 3)).toBeLessThan(0.3);
+  expect(Math.abs(b - 10)).toBeLessThan(1);
+  expect(out).toMatch(/'val_acc': [\d.]+/);
+  expect(out).toContain('<All keys matched successfully>');
+  expect(out).toContain('[0]');
+  await expect(page.getByTestId('chart').first()).toBeVisible();
+});
