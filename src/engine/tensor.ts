@@ -1,25 +1,20 @@
 /**
  * The Tensor: a strided view of reference-counted device memory, with an optional autograd node.
- * Its methods are the cell API's tensor members (API.md); each parses the calling convention and
- * hands over to one op in `ops/`, where shape rules, forward and backward live.
+ * Its core (memory, autograd state, lifetime) is TensorBase (tensor-base.ts), which ops build on;
+ * its methods, defined here, are the cell API's tensor members (API.md): each parses the calling
+ * convention and hands over to one op in `ops/`, where shape rules, forward and backward live.
+ * This module imports the ops and the ops import only the core, so there is no import cycle; the
+ * methods land on the one class's prototype as this module loads.
  */
 import { asBool, asDims, asInt, asShape, bindArgs, isOptionsObject, optional } from './args';
-import type { Node } from './autograd';
-import type { DType, TypedArray, View } from './backend';
+import type { DType, TypedArray } from './backend';
 import { backward } from './backward';
 import type { Device } from './devices/device';
 import type { DeviceSpec } from './devices/device-name';
 import { getDevice } from './devices/registry';
 import { isDTypeName, parseDType } from './dtype';
-import {
-  keep as keepResources,
-  newResources,
-  releaseResources,
-  setTensorCheck,
-  touch,
-  track,
-  type TensorResources,
-} from './memory';
+import { touch } from './memory';
+import * as broadcast from './ops/broadcast';
 import * as elementwise from './ops/elementwise';
 import * as inplace from './ops/inplace';
 import * as linalg from './ops/matmul';
@@ -27,8 +22,8 @@ import * as nnOps from './ops/nn';
 import * as reduce from './ops/reduce';
 import * as shapeOps from './ops/shape-ops';
 import { toDevice } from './ops/transfer';
-import { isContiguous, numel, normalizeDim, type Shape } from './shape';
-import type { Storage } from './storage';
+import { numel } from './shape';
+import { TensorBase } from './tensor-base';
 
 export type Scalar = number;
 export type NestedNumbers = number | NestedNumbers[];
@@ -67,157 +62,9 @@ export interface DimOptions {
   keepdim?: boolean;
 }
 
-let nextHookId = 0;
-
-export class Tensor {
-  readonly shape: readonly number[];
-  readonly strides: readonly number[];
-  readonly offset: number;
-  readonly dtype: DType;
-  /** @internal Storage, graph node and lifetime bookkeeping (see memory.ts). */
-  readonly res: TensorResources;
-  private leafRequiresGrad = false;
-  private gradTensor: Tensor | null = null;
-  /**
-   * Whether code outside the engine has had `.grad`'s tensor (read or assigned it through the
-   * property). One that nobody was handed can be released the moment the engine drops it.
-   */
-  private gradShared = false;
-  private gradHooks: Map<number, (tensor: Tensor) => void> | null = null;
-
-  /** @internal Use the creation functions (torch.tensor, torch.zeros, …) instead. */
-  constructor(
-    storage: Storage,
-    shape: Shape,
-    strides: Shape,
-    offset: number,
-    dtype: DType,
-    internal = false,
-  ) {
-    this.shape = Object.freeze([...shape]);
-    this.strides = Object.freeze([...strides]);
-    this.offset = offset;
-    this.dtype = dtype;
-    this.res = newResources(storage, internal);
-    track(this);
-  }
-
-  // -------------------------------------------------------------------------------------------
-  // Where and what.
-
-  /** @internal */
-  get deviceObject(): Device {
-    return this.res.storage.device;
-  }
-
-  /** Canonical device name: 'cpu' or 'gpu:N'. */
-  get device(): string {
-    return this.res.storage.device.name;
-  }
-
-  get isCuda(): boolean {
-    return this.res.storage.device.kind === 'gpu';
-  }
-
-  get ndim(): number {
-    return this.shape.length;
-  }
-
-  dim(): number {
-    return this.shape.length;
-  }
-
-  numel(): number {
-    return numel(this.shape);
-  }
-
-  /** The shape, or the size of one dimension. */
-  size(dim?: number): number | readonly number[] {
-    if (dim === undefined) return this.shape;
-    return this.shape[normalizeDim(dim, this.shape.length, 'size')];
-  }
-
-  isContiguous(): boolean {
-    return isContiguous(this.shape, this.strides);
-  }
-
-  // -------------------------------------------------------------------------------------------
-  // Autograd.
-
-  get requiresGrad(): boolean {
-    return this.res.node !== null || this.leafRequiresGrad;
-  }
-
-  set requiresGrad(value: boolean) {
-    if (this.res.node !== null) {
-      if (value) return;
-      throw new Error(
-        'you can only change requiresGrad flags of leaf variables. Use .detach() to get a tensor ' +
-          'that does not require grad.',
-      );
-    }
-    if (value && this.dtype !== 'float32') {
-      throw new TypeError(`Only float32 tensors can require gradients; this one is ${this.dtype}`);
-    }
-    this.leafRequiresGrad = value;
-  }
-
-  requiresGrad_(requiresGrad = true): this {
-    this.requiresGrad = requiresGrad;
-    return this;
-  }
-
-  get isLeaf(): boolean {
-    return this.res.node === null;
-  }
-
-  /** The node that made this tensor, as PyTorch's grad_fn (null for leaves). */
-  get gradFn(): { readonly name: string } | null {
-    return this.res.node;
-  }
-
-  get grad(): Tensor | null {
-    if (this.gradTensor !== null) this.gradShared = true;
-    return this.gradTensor;
-  }
-
-  set grad(value: Tensor | null) {
-    if (value !== null) {
-      if (!(value instanceof Tensor)) throw new TypeError('grad must be a Tensor or null');
-      if (value.shape.join() !== this.shape.join() || value.device !== this.device) {
-        throw new Error(
-          `assigned grad has shape ${JSON.stringify(value.shape)} on ${value.device}, but the ` +
-            `tensor has shape ${JSON.stringify(this.shape)} on ${this.device}`,
-        );
-      }
-    }
-    this.gradTensor = value;
-    this.gradShared = value !== null;
-  }
-
-  /** @internal `.grad` for the engine's own use: reading it this way hands it to nobody. */
-  get gradInternal(): Tensor | null {
-    return this.gradTensor;
-  }
-
-  /** @internal Sets a gradient that only the engine has (a new one from backward or a reduce). */
-  setGradInternal(value: Tensor): void {
-    this.grad = value;
-    this.gradShared = false;
-  }
-
-  /**
-   * @internal Drops `.grad` (zero_grad's set_to_none). A gradient nobody outside the engine was
-   * handed is released now, as nothing else can reach it; one that was handed out stays valid for
-   * whoever holds it, as in PyTorch.
-   */
-  dropGrad(): void {
-    const grad = this.gradTensor;
-    this.gradTensor = null;
-    if (grad !== null && !this.gradShared && !grad.isDisposed) grad.dispose();
-    this.gradShared = false;
-  }
-
+/** The members of Tensor that call ops; copied onto TensorBase's prototype below (exported so
+ * declarations can name the type; never constructed itself). */
+export class TensorMethods extends TensorBase {
   /** Computes gradients of this tensor w.r.t. every leaf that requires grad, into `.grad`. */
   backward(...args: unknown[]): void {
     const a = bindArgs(SIG.backward, args);
@@ -227,76 +74,6 @@ export class Tensor {
       a.gradient === undefined || a.gradient === null ? null : asTensor(a.gradient, 'gradient');
     backward(this, gradient, optional(a.retainGraph, asBool, 'retainGraph', false));
   }
-
-  /**
-   * PyTorch's `register_post_accumulate_grad_hook`: `hook(this)` runs after a backward pass has
-   * accumulated this leaf's `.grad` (data parallelism reduces replica gradients this way).
-   */
-  registerPostAccumulateGradHook(hook: (tensor: Tensor) => void): { remove(): void } {
-    if (!this.isLeaf) {
-      throw new Error('post accumulate grad hooks cannot be registered on non-leaf tensors');
-    }
-    this.gradHooks ??= new Map();
-    const id = nextHookId++;
-    this.gradHooks.set(id, hook);
-    return { remove: () => void this.gradHooks?.delete(id) };
-  }
-
-  /** @internal Called by backward once this leaf's `.grad` holds the new gradient. */
-  runPostAccumulateGradHooks(): void {
-    if (this.gradHooks) for (const hook of [...this.gradHooks.values()]) hook(this);
-  }
-
-  /** A tensor sharing this one's memory, cut from the graph. */
-  detach(): Tensor {
-    touch(this.res);
-    return new Tensor(this.res.storage, this.shape, this.strides, this.offset, this.dtype);
-  }
-
-  /** @internal Autograd's own handle on a saved tensor (never swept; freed with its node). */
-  savedHandle(): Tensor {
-    return new Tensor(this.res.storage, this.shape, this.strides, this.offset, this.dtype, true);
-  }
-
-  /** @internal Makes this tensor the output of `node`. */
-  attachNode(node: Node): void {
-    this.res.node = node;
-    node.ref();
-  }
-
-  // -------------------------------------------------------------------------------------------
-  // Lifetime (see memory.ts).
-
-  /** Holds this tensor across training steps: step sweeps never release it. */
-  keep(): this {
-    touch(this.res);
-    keepResources(this.res);
-    return this;
-  }
-
-  /** Releases the memory now; any later use of this tensor throws. */
-  dispose(): void {
-    releaseResources(this.res, 'disposed');
-  }
-
-  get isDisposed(): boolean {
-    return this.res.released !== null;
-  }
-
-  // -------------------------------------------------------------------------------------------
-  // Reading values (the only waits for a device).
-
-  /** @internal How kernels see this tensor. */
-  kernelView(): View {
-    return {
-      buffer: this.res.storage.buffer,
-      dtype: this.dtype,
-      shape: this.shape,
-      strides: this.strides,
-      offset: this.offset,
-    };
-  }
-
   /** The values as a typed array in row-major order. */
   async data(): Promise<TypedArray> {
     touch(this.res);
@@ -310,12 +87,6 @@ export class Tensor {
     } finally {
       copy.dispose();
     }
-  }
-
-  dataSync(): never {
-    throw new Error(
-      'dataSync() is not available: use `await t.data()` (GPU results arrive asynchronously)',
-    );
   }
 
   async item(): Promise<number> {
@@ -333,12 +104,6 @@ export class Tensor {
     };
     return build(0, 0);
   }
-
-  /** Synchronous summary; values need `await` (use print() or formatTensor). */
-  toString(): string {
-    return `Tensor(shape=[${this.shape.join(', ')}], dtype=${this.dtype}, device='${this.device}')`;
-  }
-
   // -------------------------------------------------------------------------------------------
   // Devices and dtypes.
 
@@ -589,10 +354,10 @@ export class Tensor {
     return shapeOps.unsqueeze(this, asInt(a.dim, 'unsqueeze: dim'));
   }
   expand(...sizes: unknown[]): Tensor {
-    return shapeOps.expand(this, shapeArg('expand', 'size', sizes));
+    return broadcast.expand(this, shapeArg('expand', 'size', sizes));
   }
   expandAs(other: Tensor): Tensor {
-    return shapeOps.expand(this, other.shape);
+    return broadcast.expand(this, other.shape);
   }
   /** Python's x[start:end:step] along one dim (negative indices count from the end). */
   slice(...args: unknown[]): Tensor {
@@ -668,7 +433,17 @@ export class Tensor {
   }
 }
 
-setTensorCheck((v: unknown): v is Tensor => v instanceof Tensor);
+// Copied as class members are defined (non-enumerable), so a Tensor looks like one class.
+for (const name of Object.getOwnPropertyNames(TensorMethods.prototype)) {
+  if (name === 'constructor') continue;
+  const member = Object.getOwnPropertyDescriptor(TensorMethods.prototype, name);
+  if (member) Object.defineProperty(TensorBase.prototype, name, member);
+}
+
+/** The tensor type: the core and its methods. */
+export type Tensor = TensorMethods;
+/** The tensor class (TensorBase, carrying the methods above). */
+export const Tensor = TensorBase as typeof TensorMethods;
 
 // ---------------------------------------------------------------------------------------------
 // Argument helpers for the methods above.

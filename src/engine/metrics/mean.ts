@@ -4,7 +4,7 @@ import { cpu } from '../devices/registry';
 import { fromData } from '../ops/creation';
 import { add, cast, div, mul } from '../ops/elementwise';
 import { sum } from '../ops/reduce';
-import { expand } from '../ops/shape-ops';
+import { expand } from '../ops/broadcast';
 import { scopedAll } from '../ops/support';
 import { Tensor } from '../tensor';
 import { Metric } from './metric';

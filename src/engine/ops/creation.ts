@@ -8,8 +8,8 @@ import type { Device } from '../devices/device';
 import { allocateHostArray } from '../dtype';
 import { defaultGenerator, type Generator } from '../random';
 import { checkShape, formatShape, ShapeError, type Shape } from '../shape';
-import { Tensor } from '../tensor';
-import { emptyTensor, kernelView } from './support';
+import type { Tensor } from '../tensor';
+import { emptyTensor, isTensor, kernelView } from './support';
 
 export interface CreateOptions {
   dtype?: DType;
@@ -94,8 +94,7 @@ function flattenNested(data: unknown): { shape: number[]; values: number[] } {
 
 /** torch.tensor / tf.constant: nested arrays, a typed array, a number, or a tensor (copied). */
 export function fromData(data: unknown, options: CreateOptions): Tensor {
-  if (data instanceof Tensor)
-    throw new TypeError('tensor: use t.clone() or t.detach() to copy a tensor');
+  if (isTensor(data)) throw new TypeError('tensor: use t.clone() or t.detach() to copy a tensor');
   if (ArrayBuffer.isView(data) && !(data instanceof DataView)) {
     const view = data as unknown as ArrayLike<number>;
     const integer = isIntegerArray(data);

@@ -8,7 +8,8 @@ import type { BinaryOp, DType, UnaryOp } from '../backend';
 import { promoteTypes, promoteWithScalar } from '../dtype';
 import { broadcastShapes, numel } from '../shape';
 import type { Tensor } from '../tensor';
-import { sumTo } from './reduce';
+import { sumTo } from './broadcast';
+import { cast } from './cast';
 import {
   broadcastView,
   emptyTensor,
@@ -19,6 +20,8 @@ import {
   type Operand,
 } from './support';
 import { toDevice } from './transfer';
+
+export { cast };
 
 // ---------------------------------------------------------------------------------------------
 // Unary ops.
@@ -49,15 +52,6 @@ const unaryTable: Record<Exclude<UnaryOp, 'copy'>, UnarySpec> = {
   floor: { ints: 'keep', saves: 'none' },
   step: { ints: 'keep', saves: 'none' },
 };
-
-/** A copy in another dtype (float→int truncates toward zero). No gradient crosses dtypes. */
-export function cast(x: Tensor, dtype: DType): Tensor {
-  inputsDevice('cast', x);
-  if (x.dtype === dtype) return x;
-  const out = emptyTensor(x.deviceObject, dtype, x.shape);
-  x.deviceObject.backend.unary('copy', kernelView(x), kernelView(out));
-  return out;
-}
 
 function unary(op: Exclude<UnaryOp, 'copy'>, x: Tensor): Tensor {
   const device = inputsDevice(op, x);

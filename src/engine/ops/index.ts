@@ -1,9 +1,12 @@
 /** Every op of the engine as plain functions over tensors (the Tensor methods call these). */
+// Tensors made by the ops below get their methods from tensor.ts (see ops/support.ts).
+import '../tensor';
 export * from './creation';
 export * from './elementwise';
 export * from './reduce';
 export * from './matmul';
 export * from './shape-ops';
+export { expand, broadcastTo } from './broadcast';
 export * from './nn';
 export * from './conv';
 export * from './pool';

@@ -6,7 +6,8 @@
 import { withGrad } from '../autograd';
 import { broadcastShapes, formatShape, numel, ShapeError } from '../shape';
 import type { Tensor } from '../tensor';
-import { expand, reshape, squeeze, transpose, unsqueeze } from './shape-ops';
+import { expand } from './broadcast';
+import { reshape, squeeze, transpose, unsqueeze } from './shape-ops';
 import { emptyTensor, inputsDevice, kernelView, requireFloat, scoped } from './support';
 
 /** [B, M, K] @ [B, K, N] → [B, M, N] on any strided views. */

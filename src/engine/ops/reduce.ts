@@ -3,77 +3,18 @@
  * argmin, and `sumTo`, the un-broadcasting every broadcasting op's backward needs.
  */
 import { withGrad } from '../autograd';
-import type { DType, ReduceOp } from '../backend';
-import { formatShape, normalizeDims, numel, shapesEqual, ShapeError, type Shape } from '../shape';
+import { formatShape, ShapeError } from '../shape';
 import type { Tensor } from '../tensor';
+import { sum } from './broadcast';
 import { cast, div, eq, mul } from './elementwise';
-import { expand, reshape } from './shape-ops';
-import { emptyTensor, inputsDevice, requireFloat, scoped } from './support';
+import { plan, reduceKernel } from './reduction-kernel';
+import { reshape } from './shape-ops';
+import { requireFloat, scoped } from './support';
+
+// sum and sumTo live with expand (broadcast.ts): each is the other's gradient.
+export { sum, sumTo } from './broadcast';
 
 type Dims = number | readonly number[] | undefined;
-
-/** The reduced dims (sorted), and the output shape with and without keepdim. */
-function plan(
-  op: string,
-  x: Tensor,
-  dims: Dims,
-): { dims: number[]; kept: number[]; keepShape: number[] } {
-  // An explicit empty list reduces everything, as PyTorch's sum(dim=[]) does.
-  const list = Array.isArray(dims) && dims.length === 0 ? undefined : dims;
-  const reduced = normalizeDims(list, x.ndim, op);
-  const kept = x.shape.filter((_, d) => !reduced.includes(d));
-  const keepShape = x.shape.map((s, d) => (reduced.includes(d) ? 1 : s));
-  return { dims: reduced, kept, keepShape };
-}
-
-/** Runs the reduce kernel with the reduced dims moved last (a free permutation of strides). */
-function reduceKernel(
-  op: ReduceOp,
-  x: Tensor,
-  dims: number[],
-  outShape: Shape,
-  outType: DType,
-): Tensor {
-  const device = inputsDevice(op, x);
-  const rest = x.shape.map((_, d) => d).filter((d) => !dims.includes(d));
-  const order = [...rest, ...dims];
-  const view = x.kernelView();
-  const out = emptyTensor(device, outType, outShape);
-  const outKernelShape = rest.map((d) => x.shape[d]);
-  if (x.ndim === 0) {
-    // A 0-d tensor reduces as a one-element vector.
-    device.backend.reduce(op, { ...view, shape: [1], strides: [1] }, 1, {
-      ...out.kernelView(),
-      shape: [],
-    });
-  } else {
-    device.backend.reduce(
-      op,
-      { ...view, shape: order.map((d) => x.shape[d]), strides: order.map((d) => x.strides[d]) },
-      dims.length,
-      { ...out.kernelView(), shape: outKernelShape, strides: contiguous(outKernelShape) },
-    );
-  }
-  return out;
-}
-
-function contiguous(shape: readonly number[]): number[] {
-  const strides: number[] = [];
-  let s = 1;
-  for (let i = shape.length - 1; i >= 0; i--) {
-    strides[i] = s;
-    s *= shape[i];
-  }
-  return strides;
-}
-
-export function sum(x: Tensor, dims?: Dims, keepdim = false): Tensor {
-  const p = plan('sum', x, dims);
-  const out = reduceKernel('sum', x, p.dims, keepdim ? p.keepShape : p.kept, x.dtype);
-  return withGrad(dims === undefined ? 'SumBackward0' : 'SumBackward1', [x], out, () => (g) => [
-    expand(reshape(g, p.keepShape), x.shape),
-  ]);
-}
 
 export function mean(x: Tensor, dims?: Dims, keepdim = false): Tensor {
   requireFloat('mean', x);
@@ -126,18 +67,3 @@ export const argmax = (x: Tensor, dim?: number, keepdim = false): Tensor =>
   argExtreme('argmax', x, dim, keepdim);
 export const argmin = (x: Tensor, dim?: number, keepdim = false): Tensor =>
   argExtreme('argmin', x, dim, keepdim);
-
-/** Sums g down to `shape` over the dims broadcasting added or stretched (broadcast backward). */
-export function sumTo(g: Tensor, shape: Shape): Tensor {
-  if (shapesEqual(g.shape, shape)) return g;
-  const lead = g.ndim - shape.length;
-  const dims: number[] = [];
-  for (let d = 0; d < g.ndim; d++) {
-    if (d < lead || (shape[d - lead] === 1 && g.shape[d] !== 1)) dims.push(d);
-  }
-  if (dims.length === 0) return reshape(g, shape);
-  if (numel(shape) !== numel(g.shape) / dims.reduce((n, d) => n * g.shape[d], 1)) {
-    throw new ShapeError(`sumTo: cannot reduce ${formatShape(g.shape)} to ${formatShape(shape)}`);
-  }
-  return reshape(sum(g, dims, true), shape);
-}

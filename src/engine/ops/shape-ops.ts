@@ -6,7 +6,6 @@
 import { withGrad } from '../autograd';
 import { promoteTypes } from '../dtype';
 import {
-  broadcastShapes,
   contiguousStrides,
   formatShape,
   inferShape,
@@ -19,8 +18,7 @@ import {
   type Shape,
 } from '../shape';
 import type { Tensor } from '../tensor';
-import { cast } from './elementwise';
-import { sumTo } from './reduce';
+import { cast } from './cast';
 import { emptyTensor, inputsDevice, kernelView, scoped, viewTensor } from './support';
 
 // ---------------------------------------------------------------------------------------------
@@ -132,36 +130,6 @@ export function unsqueeze(x: Tensor, dim: number): Tensor {
   strides.splice(d, 0, d < x.ndim ? x.shape[d] * x.strides[d] : 1);
   const out = viewTensor(x, shape, strides, x.offset);
   return withGrad('UnsqueezeBackward0', [x], out, () => (g) => [reshape(g, x.shape)]);
-}
-
-/** Broadcasts size-1 dims (and new leading dims) to `shape` without copying; -1 keeps a size. */
-export function expand(x: Tensor, shape: Shape): Tensor {
-  inputsDevice('expand', x);
-  if (shape.length < x.ndim) {
-    throw new ShapeError(
-      `expand: the number of sizes provided (${shape.length}) must be greater or equal to the ` +
-        `number of dimensions in the tensor (${x.ndim})`,
-    );
-  }
-  const lead = shape.length - x.ndim;
-  const target = shape.map((s, i) => (s === -1 && i >= lead ? x.shape[i - lead] : s));
-  const strides = target.map((s, i) => {
-    if (i < lead) return 0;
-    const own = x.shape[i - lead];
-    if (own === s) return x.strides[i - lead];
-    if (own === 1) return 0;
-    throw new ShapeError(
-      `expand: the expanded size of the tensor (${s}) must match the existing size (${own}) at ` +
-        `non-singleton dimension ${i}. Target sizes: ${formatShape(shape)}. Tensor sizes: ${formatShape(x.shape)}`,
-    );
-  });
-  if (shapesEqual(target, x.shape)) return x;
-  const out = viewTensor(x, target, strides, x.offset);
-  return withGrad('ExpandBackward0', [x], out, () => (g) => [sumTo(g, x.shape)]);
-}
-
-export function broadcastTo(x: Tensor, shape: Shape): Tensor {
-  return expand(x, broadcastShapes('broadcastTo', x.shape, shape));
 }
 
 /** Python slicing x[start:end:step] along dim: negative indices count from the end, bounds clamp. */

@@ -7,12 +7,14 @@ import type { Device } from '../devices/device';
 import { currentGeneration, runScoped, touch } from '../memory';
 import { broadcastStrides, contiguousStrides, numel, type Shape } from '../shape';
 import { Storage } from '../storage';
-import { Tensor } from '../tensor';
+import type { Tensor } from '../tensor';
+// The core class, not tensor.ts: that module imports the ops (its methods call them).
+import { TensorBase } from '../tensor-base';
 
 export type Operand = Tensor | number;
 
 export function isTensor(x: unknown): x is Tensor {
-  return x instanceof Tensor;
+  return x instanceof TensorBase;
 }
 
 export function kernelView(t: Tensor): View {
@@ -30,15 +32,23 @@ export function broadcastView(t: Tensor, shape: Shape): View {
   return { ...kernelView(t), shape, strides: broadcastStrides(t.shape, t.strides, shape) };
 }
 
+/**
+ * A TensorBase is a Tensor at run time: tensor.ts gives the class its methods as it loads, and
+ * every entry point to the engine (its index, ops/index.ts, any `import { Tensor }`) loads it.
+ */
+function made(tensor: TensorBase): Tensor {
+  return tensor as Tensor;
+}
+
 /** A new contiguous tensor whose memory is allocated (through the device's accounting). */
 export function emptyTensor(device: Device, dtype: DType, shape: Shape): Tensor {
   const storage = Storage.allocate(device, dtype, numel(shape), currentGeneration());
-  return new Tensor(storage, shape, contiguousStrides(shape), 0, dtype);
+  return made(new TensorBase(storage, shape, contiguousStrides(shape), 0, dtype));
 }
 
 /** A tensor sharing base's memory with another layout (no copy, no graph). */
 export function viewTensor(base: Tensor, shape: Shape, strides: Shape, offset: number): Tensor {
-  return new Tensor(base.res.storage, shape, strides, offset, base.dtype);
+  return made(new TensorBase(base.res.storage, shape, strides, offset, base.dtype));
 }
 
 function deviceOrder(a: Device, b: Device): string {
@@ -51,7 +61,7 @@ function deviceOrder(a: Device, b: Device): string {
 export function inputsDevice(op: string, ...inputs: (Operand | null | undefined)[]): Device {
   let device: Device | null = null;
   for (const x of inputs) {
-    if (!(x instanceof Tensor)) continue;
+    if (!isTensor(x)) continue;
     touch(x.res);
     const d = x.res.storage.device;
     if (device === null) device = d;
