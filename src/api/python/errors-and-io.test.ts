@@ -57,9 +57,12 @@ describe('engine errors in Python', () => {
       'IndexError',
       'index 5 is out of bounds for dimension 0 with size 2',
     ]);
+    // The engine's message, with its GPUs named as PyTorch names them (gpu:N → cuda:N).
+    const missing = engineMessage(() => torch.rand([2], { device: 'cuda:7' }));
+    expect(missing).toMatch(/^gpu:7 does not exist/);
     expect(await raised("torch.rand(2, device='cuda:7')")).toEqual([
       'RuntimeError',
-      engineMessage(() => torch.rand([2], { device: 'cuda:7' })),
+      missing.replace(/\bgpu:(\d+)/g, 'cuda:$1'),
     ]);
   });
 
@@ -74,7 +77,9 @@ describe('engine errors in Python', () => {
           string,
         ];
         expect(type).toBe('RuntimeError');
-        expect(message).toContain('gpu:0');
+        // The engine's message, with the device named as PyTorch names it.
+        expect(message).toContain('cuda:0');
+        expect(message).not.toContain('gpu:0');
         expect(message).toContain(String(512 * 1024 * 4));
         expect(await python.run("torch.ones(4, device='cuda:0').sum().item()")).toBe(4);
       } finally {

@@ -12,9 +12,13 @@ kernel does; in Node, JSPI needs ``--experimental-wasm-stack-switching``. Only r
 queued GPU work is not synchronised per op.
 """
 
+import re
+
 import _gpubook as host
 from pyodide.ffi import JsException, JsProxy, create_proxy, jsnull, run_sync, to_js  # noqa: F401
 import js
+
+_GPU_NAME = re.compile(r"\bgpu:(\d+)")
 
 _tensor_type = None  # set by torch._tensor: the Python Tensor class
 _parameter_type = None  # set by torch.nn.parameter: the Python Parameter class
@@ -85,10 +89,15 @@ def from_js(value, fresh=True):
     return value
 
 
+def _pytorch_device_names(message):
+    """The engine names GPUs ``gpu:N``; PyTorch's messages (and our ``.device``) say ``cuda:N``."""
+    return _GPU_NAME.sub(r"cuda:\1", message)
+
+
 def translate(error):
     """An engine error as the Python exception PyTorch raises, with the engine's message."""
     name = getattr(error.js_error, "name", "Error")
-    message = str(getattr(error.js_error, "message", error))
+    message = _pytorch_device_names(str(getattr(error.js_error, "message", error)))
     if name == "TypeError":
         return TypeError(message)
     if name == "RangeError" or "out of range" in message or "out of bounds" in message:
