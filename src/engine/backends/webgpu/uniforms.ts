@@ -14,7 +14,7 @@ export function f32Bits(value: number): number {
   return scratch.getUint32(0, true);
 }
 
-/** Writes into one parameter slot of the queue's staging array. */
+/** Writes words of one parameter slot of the queue's staging array (by name: params.ts). */
 export class ParamBlock {
   words: Uint32Array = new Uint32Array(0);
   base = 0;
@@ -27,17 +27,6 @@ export class ParamBlock {
   /** Signed values (strides may be negative) wrap to the same u32 bits WGSL arithmetic expects. */
   i32(index: number, value: number): this {
     this.words[this.base + index] = value | 0;
-    return this;
-  }
-
-  f32(index: number, value: number): this {
-    this.words[this.base + index] = f32Bits(value);
-    return this;
-  }
-
-  /** Writes `values` at `index`, padding with `pad` up to `length` words. */
-  list(index: number, values: readonly number[], length = MAX_RANK, pad = 0): this {
-    for (let i = 0; i < length; i++) this.i32(index + i, i < values.length ? values[i] : pad);
     return this;
   }
 }
