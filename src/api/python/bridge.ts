@@ -6,9 +6,7 @@
  */
 import type { PyCallable } from 'pyodide/ffi';
 import { getDevice, isGradEnabled, setGradEnabled, Tensor, ValuesIndices } from '../../engine';
-import { adoptStorage, formatSummary, Module, Parameter } from '../../engine/nn';
-import { toDevice } from '../../engine/ops/transfer';
-import { noGrad } from '../../engine';
+import { formatSummary, moveInPlace, Module, Parameter } from '../../engine/nn';
 import { randperm } from '../../engine/data';
 import { gatherStructure, ReplicaSet, scatterStructure } from '../../engine';
 import { reduceGradientInto } from '../../engine/parallel/data-parallel';
@@ -38,24 +36,6 @@ function adopt(value: unknown, fresh: boolean): JsKind {
   if (k === 'tensor') retain(value as Tensor, fresh);
   else if (k === 'parameter') retain(value as Tensor, false);
   return k;
-}
-
-/**
- * Moves a parameter's (or buffer's) memory to `device` in place, as the engine's Module.to does,
- * so the Python Parameter object, the optimizer and the module keep seeing the same tensor.
- */
-function moveInPlace(t: Tensor, device: string): void {
-  const target = getDevice(device);
-  if (t.deviceObject === target) return;
-  noGrad(() => {
-    const grad = t.grad;
-    const view = t.detach();
-    const moved = toDevice(view, target);
-    view.dispose();
-    adoptStorage(t, moved);
-    moved.dispose();
-    if (grad !== null) t.grad = toDevice(grad, target);
-  });
 }
 
 /**
@@ -107,7 +87,8 @@ export function createBridge(globals: Record<string, unknown>) {
     isTensor,
     kind,
     adopt,
-    moveInPlace,
+    /** Moves a parameter's (or buffer's) memory to `device` in place (nn/parameter.ts). */
+    moveInPlace: (t: Tensor, device: string): void => moveInPlace(t, getDevice(device)),
     dataParallel,
     /** `ds.get(i)` (Pyodide would read a JS `get` method as a Python mapping's `get`). */
     datasetItem: (ds: { get(i: number): unknown }, i: number): unknown => ds.get(i),

@@ -1,6 +1,6 @@
 /** torch.nn for the engine: Module, Parameter, containers, layers, losses, init and summaries. */
 export { Module, type ForwardHook } from './module';
-export { Parameter, adoptStorage } from './parameter';
+export { Parameter, adoptStorage, moveInPlace } from './parameter';
 export { IncompatibleKeys, type LoadStateDictOptions, type StateDict } from './state-dict';
 export { Sequential, ModuleList } from './layers/containers';
 export { Linear, type LinearOptions } from './layers/linear';

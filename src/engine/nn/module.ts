@@ -9,11 +9,10 @@ import type { Device } from '../devices/device';
 import type { DeviceSpec } from '../devices/device-name';
 import { getDevice } from '../devices/registry';
 import { copyInto } from '../ops/inplace';
-import { toDevice } from '../ops/transfer';
 import { clone } from '../ops/shape-ops';
 import { runScoped, tensorsIn } from '../memory';
 import { Tensor } from '../tensor';
-import { adoptStorage, Parameter } from './parameter';
+import { moveInPlace, Parameter } from './parameter';
 import { describeDevices, isDeviceMismatch } from './device-errors';
 import { formatSummary, summarize, type SummaryOptions } from './summary';
 import { writeOutput } from '../training/output';
@@ -303,18 +302,7 @@ export class Module {
         : device;
     if (spec === undefined) return this;
     const target = getDevice(spec as DeviceSpec | Device);
-    noGrad(() => {
-      for (const t of [...this.parameters(), ...this.buffers()]) {
-        if (t.deviceObject === target) continue;
-        const grad = t.gradInternal;
-        const view = t.detach();
-        const moved = toDevice(view, target);
-        view.dispose();
-        adoptStorage(t, moved);
-        moved.dispose();
-        if (grad !== null) t.setGradInternal(toDevice(grad, target));
-      }
-    });
+    for (const t of [...this.parameters(), ...this.buffers()]) moveInPlace(t, target);
     return this;
   }
 

@@ -4,7 +4,10 @@
  * is persistent: the engine's step sweeps never release it.
  */
 import { bindArgs, optional, asBool } from '../args';
+import { noGrad } from '../autograd';
+import type { Device } from '../devices/device';
 import { clone } from '../ops/shape-ops';
+import { toDevice } from '../ops/transfer';
 import { Tensor } from '../tensor';
 
 function ownsWholeStorage(t: Tensor): boolean {
@@ -45,4 +48,22 @@ export function adoptStorage(target: Tensor, source: Tensor): void {
   if (target.res.persistent) next.pinned = true;
   target.res.storage = next;
   previous.release();
+}
+
+/**
+ * Moves a parameter's (or buffer's) memory, and its gradient, to `target` in place: the same
+ * Tensor object, so the module, the optimizer and the user's variables all see the move, as
+ * PyTorch's `module.to(device)` does. Module.to and the Python faces' `Module.to` both use it.
+ */
+export function moveInPlace(t: Tensor, target: Device): void {
+  if (t.deviceObject === target) return;
+  noGrad(() => {
+    const grad = t.gradInternal;
+    const view = t.detach();
+    const moved = toDevice(view, target);
+    view.dispose();
+    adoptStorage(t, moved);
+    moved.dispose();
+    if (grad !== null) t.setGradInternal(toDevice(grad, target));
+  });
 }
