@@ -2,7 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { ops } from '../../engine';
 import { testDevices } from '../../engine/testing/devices';
 import { rng } from '../../engine/testing/harness';
-import { aggregateTimes, opName, profileText, profilingBackend, runProfile } from './profile';
+import { aggregateTimes, opName, profileText, deviceProfiler, runProfile } from './profile';
+import type { WebGPUBackend } from '../../engine/backends/webgpu';
 
 const devices = await testDevices();
 const gpu = devices.find((d) => d.kind === 'gpu') ?? null;
@@ -32,7 +33,7 @@ describe('aggregateTimes', () => {
   });
 });
 
-describe.skipIf(!gpu || !profilingBackend(gpu))('profile on WebGPU (timestamp queries)', () => {
+describe.skipIf(!gpu || !deviceProfiler(gpu))('profile on WebGPU (timestamp queries)', () => {
   it('times every dispatch of the profiled function, grouped by op', async () => {
     const device = gpu!;
     const random = rng(2);
@@ -62,7 +63,7 @@ describe.skipIf(!gpu || !profilingBackend(gpu))('profile on WebGPU (timestamp qu
     if (p.gpuMs > 0) expect(p.rows.reduce((s, r) => s + r.percent, 0)).toBeCloseTo(100, 9);
     expect(profileText(p)).toMatch(/elementwise:add\s+3\s/);
     // Profiling is off again: later work runs untimed and still computes the right values.
-    const backend = profilingBackend(device)!;
+    const backend = device.backend as WebGPUBackend;
     expect(backend.context.queue.profiler).toBeNull();
     const sum = await a.add(b).data();
     for (let i = 0; i < host.length; i++) expect(sum[i]).toBeCloseTo(host[i] * 3, 5);

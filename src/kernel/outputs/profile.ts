@@ -4,7 +4,7 @@
  * share — like `torch.profiler`'s `key_averages().table()`.
  */
 import { gpuDevices, synchronize, type Device } from '../../engine';
-import type { WebGPUBackend } from '../../engine/backends/webgpu';
+import type { Profiling } from '../../engine/backend';
 import { PROFILE_MIME, type MimeBundle, type ProfileData, type ProfileRow } from '../protocol';
 import { formatSeconds, isEmulatedAdapter } from './timing';
 
@@ -15,11 +15,12 @@ export interface KernelTotal {
   count: number;
 }
 
-/** The WebGPU backend of a device, if it can time dispatches (timestamp queries). */
-export function profilingBackend(device: Device): WebGPUBackend | null {
-  const backend = device.backend as Partial<WebGPUBackend> & { kind: string };
-  if (backend.kind !== 'webgpu' || typeof backend.profileDispatches !== 'function') return null;
-  return backend.device?.features.has('timestamp-query') ? (backend as WebGPUBackend) : null;
+/**
+ * A device's dispatch profiler, if its backend can time dispatches (WebGPU with timestamp
+ * queries), whether the device is a whole GPU or one of the logical GPUs it was split into.
+ */
+export function deviceProfiler(device: Device): Profiling | null {
+  return device.capability('profiling');
 }
 
 /** A kernel label `elementwise[add|f32f32>f32|…]` as the op a reader knows: `elementwise:add`. */
@@ -99,8 +100,8 @@ export async function runProfile(
   options: ProfileOptions = {},
 ): Promise<{ profiles: ProfileData[]; unsupported: string[] }> {
   const timed = gpuDevices().flatMap((device) => {
-    const backend = profilingBackend(device);
-    return backend ? [{ device, stop: backend.profileDispatches() }] : [];
+    const profiler = deviceProfiler(device);
+    return profiler ? [{ device, stop: profiler.profileDispatches() }] : [];
   });
   const unsupported = gpuDevices()
     .filter((d) => !timed.some((t) => t.device === d))
