@@ -117,6 +117,8 @@ export function casesFor(engine: EngineName): CaseRequest[] {
             repeats: 1,
             budgetMs: 1,
           },
+          // Last: it restarts the engine on a GPU split into two logical GPUs.
+          step('cnn-step-split', { batch: 128 }, false, 5),
         ]
       : [];
   return [

@@ -4,7 +4,13 @@
  * step's loss), exactly as the TF.js side does, so both pay the same readback.
  */
 import type { Device } from '../../../src/engine/devices/device';
-import { addGpuDevice, cpu } from '../../../src/engine/devices/registry';
+import {
+  addGpuDevice,
+  configureDevices,
+  cpu,
+  gpuDevices,
+  initEngine,
+} from '../../../src/engine/devices/registry';
 import {
   memoryAllocated,
   memorySpilled,
@@ -64,6 +70,25 @@ class TextNet extends nn.Module {
     const embedded = (this.embed as unknown as Net)(tokens); // [B, 300, 7]
     return this.body(ops.transpose(embedded, 1, 2)); // channels first for Conv1d
   }
+}
+
+/** The CNN training step at this batch size on `device`, with what its sweeps spill. */
+function cnnStep(device: Device, batch: number, tuned: () => Promise<void>): ReturnType<CaseSetup> {
+  const on = { device };
+  const net = mnistCnn();
+  net.to(device);
+  const x = ops.randn([batch, 1, 28, 28], on).keep();
+  const y = ops.cast(ops.mul(ops.rand([batch], on), 9.99), 'int32').keep();
+  const step = trainer(net, new nn.CrossEntropyLoss() as unknown as Loss, x, y);
+  const spills = spillNote(device);
+  return Promise.resolve({
+    run: async () => {
+      await step();
+      spills.count();
+      await tuned();
+    },
+    note: spills,
+  });
 }
 
 /** One training step: forward, loss, backward, Adam; resolves with the loss read back. */
@@ -163,21 +188,18 @@ export async function oursCases(kind: 'webgpu' | 'cpu'): Promise<Record<string, 
         ...(kind === 'cpu' ? { note: threadNote } : {}),
       };
     },
-    'cnn-step': async ({ batch }) => {
-      const net = mnistCnn();
-      net.to(device);
-      const x = ops.randn([batch, 1, 28, 28], on).keep();
-      const y = ops.cast(ops.mul(ops.rand([batch], on), 9.99), 'int32').keep();
-      const step = trainer(net, new nn.CrossEntropyLoss() as unknown as Loss, x, y);
-      const spills = spillNote(device);
-      return {
-        run: async () => {
-          await step();
-          spills.count();
-          await tuned();
-        },
-        note: spills,
-      };
+    'cnn-step': async ({ batch }) => cnnStep(device, batch, tuned),
+    'cnn-step-split': async ({ batch }) => {
+      // The same step on the first of two logical GPUs (as tf.config's logical device
+      // configuration makes them): the engine restarts on the adapter, split in two, so this
+      // case runs last in its worker.
+      await initEngine({ gpu: navigator.gpu, devices: null });
+      configureDevices('virtual', () => ({
+        visible: null,
+        gpus: [{ memoryGrowth: false, logical: [{ memoryLimit: 2048 }, { memoryLimit: 2048 }] }],
+      }));
+      const split = gpuDevices()[0];
+      return cnnStep(split, batch, async () => split.capability('tuning')?.tuned());
     },
     'text-step': async ({ batch }) => {
       const net = new TextNet() as unknown as Net;
