@@ -5,6 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { testDevices } from '../../engine/testing/devices';
+import { rng } from '../../engine/testing/harness';
 import { startPython } from './testing/pyodide';
 import { realTorchMissing, runRealTorch } from './testing/real-torch';
 
@@ -12,24 +13,12 @@ const devices = (await testDevices()).map((d) => (d.kind === 'gpu' ? 'cuda:0' : 
 const python = await startPython();
 const noTorch = realTorchMissing();
 
-/** A small seeded generator (mulberry32) for inputs both sides read; values are never zero. */
-function uniform(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 function nested(shape: number[], next: () => number): unknown {
   if (shape.length === 0) return next();
   return Array.from({ length: shape[0] }, () => nested(shape.slice(1), next));
 }
 
-const rand = uniform(1234);
+const rand = rng(1234);
 const signed = (scale: number) => () => (rand() * 2 - 1 || 0.5) * scale;
 const INPUT = {
   weights: {
