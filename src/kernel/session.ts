@@ -30,8 +30,6 @@ export interface EngineSetup {
   setRoots?(roots: () => Iterable<unknown>): void;
   /** Gives the engine a way to write text (training logs) into the running cell's stdout. */
   attachOutput?(write: (text: string) => void): void;
-  /** Called before and after each cell (the engine may sync devices, sweep memory). */
-  afterCell?(): Promise<void>;
   /** Device reports, memory snapshots and device loss, for the page's device panel. */
   devices?: DeviceHooks;
 }
@@ -205,7 +203,6 @@ export class KernelSession {
       }
       // Let promise rejections nobody awaited surface while this cell is still the active one.
       await new Promise((resolve) => setTimeout(resolve, 0));
-      await this.engine?.afterCell?.();
       if (run.unhandled && status === 'ok') status = 'error';
     } catch (error) {
       const interruptedRun = error instanceof KernelInterrupt || control.cancelled;

@@ -1,7 +1,7 @@
 /**
  * Every keyboard shortcut of the notebook, in one typed registry (marimo style): the editor and
- * the cells match key events against it, the help text is read from it, and end-to-end tests
- * press `SHORTCUTS[id].playwright` instead of hard-coding keys.
+ * the cells match key events against it, and the help text is read from it. (End-to-end tests
+ * press the keys themselves, as a user does.)
  */
 import { runAndAdvance, runAndInsertBelow, runInPlace } from './store/commands';
 import type { AppStore } from './store/createAppStore';

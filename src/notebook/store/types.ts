@@ -1,5 +1,5 @@
 /**
- * The shape of the notebook store: one zustand store made of three slices (zustand's slices
+ * The shape of the notebook store: one zustand store made of four slices (zustand's slices
  * pattern), so each concern is written and tested on its own and components select small pieces.
  */
 import type { StateCreator } from 'zustand';
