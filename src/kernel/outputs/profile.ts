@@ -6,7 +6,8 @@
 import { gpuDevices, synchronize, type Device } from '../../engine';
 import type { Profiling } from '../../engine/backend';
 import { PROFILE_MIME, type MimeBundle, type ProfileData, type ProfileRow } from '../protocol';
-import { formatSeconds, isEmulatedAdapter } from './timing';
+import { isEmulatedAdapter } from './emulated-adapter';
+import { formatSeconds } from './timing';
 
 /** Total time and count of one kernel variant, as the backend's profiler reports them. */
 export interface KernelTotal {

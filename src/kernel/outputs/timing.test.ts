@@ -1,14 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { cpu, ops } from '../../engine';
 import { rng } from '../../engine/testing/harness';
-import {
-  emulationNote,
-  isEmulatedAdapter,
-  measure,
-  summarize,
-  timeDevices,
-  timingChart,
-} from './timing';
+import { emulationNote, measure, summarize, timeDevices, timingChart } from './timing';
+import { isEmulatedAdapter } from './emulated-adapter';
 
 /** Float64 reference statistics written out longhand. */
 function reference(times: number[]) {

@@ -7,6 +7,7 @@
 import { getDevice, listDevices, synchronize } from '../../engine';
 import { Chart } from './chart';
 import { formatG } from './progress-format';
+import { isEmulatedAdapter } from './emulated-adapter';
 
 export interface TimingStats {
   runs: number;
@@ -109,11 +110,6 @@ export interface DeviceTiming {
 
 export interface CompareOptions extends TimeOptions {
   devices?: string[];
-}
-
-/** Whether a device is a CPU emulation of a GPU (its "GPU" numbers are CPU numbers). */
-export function isEmulatedAdapter(label: string): boolean {
-  return /swiftshader|llvmpipe|lavapipe|warp|basic render/i.test(label);
 }
 
 /** Times `fn(device)` on each device; the first rows' reference is the cpu when it is timed. */

@@ -3,7 +3,7 @@
  * click, shows each one's table of times and speed-ups and its bar chart, and says what the
  * adapter is — plainly, when it is a CPU emulation whose "GPU" times are really CPU times.
  */
-import { isEmulatedAdapter } from '../../kernel/outputs/timing';
+import { isEmulatedAdapter } from '../../kernel/outputs/emulated-adapter';
 import type { KernelInfo } from '../../kernel/protocol';
 import { PanelOutputs } from './PanelOutputs';
 import { useTimingRun, type RunStatus, type TimingKernel } from './useTimingRun';

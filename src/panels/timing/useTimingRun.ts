@@ -6,7 +6,7 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
 import type { KernelClient, KernelListener } from '../../kernel/client';
 import type { CellOutput, KernelInfo } from '../../kernel/protocol';
-import { isEmulatedAdapter } from '../../kernel/outputs/timing';
+import { isEmulatedAdapter } from '../../kernel/outputs/emulated-adapter';
 import { benchmarks, GPU_SIZES, SMALL_SIZES, type Benchmark } from './benchmarks';
 
 /** The part of KernelClient the panel uses. */
