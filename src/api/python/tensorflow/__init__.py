@@ -1,0 +1,329 @@
+"""TensorFlow's Python names over gpubook's engine and its tf-shaped TypeScript layer
+(``src/api/tf.ts``, ``src/api/tf/``): the same objects TypeScript cells' ``tf`` uses, with
+TensorFlow's snake_case names and keyword arguments. Everything runs eagerly; nothing is
+computed here that the engine computes.
+
+Differences from TensorFlow: the engine has float32 and int32 only (float64 is stored as float32,
+int64 as int32); ``Tensor.numpy()`` returns plain Python values (a number or nested lists), as
+gpubook's Python has no NumPy; strings (``tf.strings``) are host-side Python strings.
+"""
+
+import builtins as _builtins
+import sys as _sys
+import time as _time
+
+from torch import _bridge as _b
+from torch._grad_mode import no_grad as _no_grad
+from pyodide.ffi import JsException as _JsException, create_once_callable as _once
+import js as _js
+
+from . import _tensor
+from ._tensor import (  # noqa: F401
+    DType,
+    Tensor,
+    TensorShape,
+    as_dtype,
+    bool,
+    double,
+    float16,
+    float32,
+    float64,
+    half,
+    int8,
+    int32,
+    int64,
+    string,
+    uint8,
+)
+from ._errors import call as _call, translate as _translate
+
+_range = _builtins.range
+
+__version__ = "2.15.0"
+__all__ = []
+
+_tf = _tensor.tf_js
+_relabel = _tensor._relabel
+
+
+def _convert(value, dtype=None):
+    if isinstance(value, Tensor):
+        return value if dtype is None else cast(value, dtype)
+    return constant(value, dtype=dtype)
+
+
+# ---------------------------------------------------------------------- devices
+from . import config  # noqa: E402,F401
+
+
+class device:
+    """``with tf.device("/gpu:0"):`` — tensors made inside go to that device (soft placement: a
+    GPU name without a GPU means the CPU, as TensorFlow does)."""
+
+    def __init__(self, device_name):
+        self._name = device_name
+        self._release = None
+        self._done = None
+
+    def __enter__(self):
+        box = {}
+
+        def executor(resolve, reject):
+            box["resolve"] = resolve
+
+        pending = _js.Promise.new(_once(executor))
+        try:
+            # The engine's tf.device(name, fn) keeps `name` as the default until fn's promise
+            # settles; __exit__ settles it and waits for the engine to pop the device.
+            self._done = _tf.device(self._name, _once(lambda: pending))
+        except _JsException as error:
+            raise _translate(error) from None
+        self._release = box["resolve"]
+        return self
+
+    def __exit__(self, *exc):
+        self._release()
+        _b.wait(self._done)
+        self._release = self._done = None
+        return False
+
+
+# ---------------------------------------------------------------------- tensors
+def _inferred(value):
+    """TensorFlow's dtype for Python data: int32 for ints, bool for bools, else float32."""
+    kinds = set()
+
+    def visit(v):
+        if isinstance(v, (list, tuple)):
+            for x in v:
+                visit(x)
+        else:
+            kinds.add(type(v))
+
+    visit(value)
+    if kinds == {_builtins.bool}:
+        return bool
+    if kinds and kinds <= {int}:
+        return int32
+    return None
+
+
+def constant(value, dtype=None, shape=None, name=None):
+    d = as_dtype(dtype)
+    if d is None and not isinstance(value, Tensor):
+        d = _inferred(value)
+    if isinstance(value, Tensor):
+        value = value._js
+    elif d is bool:
+        value = _tensor._map_nested(value, int)
+    out = _call(_tf.constant, value, None if d is None else d.engine, None if shape is None else list(shape))
+    if d is bool:
+        out._bool = True
+    return out
+
+
+def convert_to_tensor(value, dtype=None, dtype_hint=None, name=None):
+    return _convert(value, dtype)
+
+
+def cast(x, dtype, name=None):
+    d = as_dtype(dtype)
+    if d is bool:
+        return _convert(x) != 0
+    return _call(_tf.cast, x if isinstance(x, Tensor) else _convert(x), d.engine)
+
+
+def is_tensor(x):
+    return isinstance(x, Tensor)
+
+
+def range(start, limit=None, delta=1, dtype=None, name="range"):  # noqa: A001
+    """``tf.range(n)``, ``tf.range(start, limit, delta)``: int32 for int arguments, as TF."""
+    if limit is None:
+        start, limit = 0, start
+    start, limit, delta = (v.numpy() if isinstance(v, Tensor) else v for v in (start, limit, delta))
+    if all(isinstance(v, int) for v in (start, limit, delta)):
+        values = list(_range(start, limit, delta))
+    else:
+        n = max(0, -int(-(limit - start) // delta))
+        values = [float(start + i * delta) for i in _range(n)]
+    if not values:
+        raise ValueError("tf.range: the range is empty; the engine has no empty tensors")
+    return constant(values, dtype=dtype)
+
+
+def matmul(a, b, transpose_a=False, transpose_b=False, name=None):
+    return _call(_tf.matmul, _convert(a), _convert(b), transpose_a, transpose_b)
+
+
+def _reduction(js_name):
+    def reduce(input_tensor, axis=None, keepdims=False, name=None):
+        if isinstance(axis, tuple):
+            axis = list(axis)
+        return _call(getattr(_tf, js_name), _convert(input_tensor), axis, keepdims)
+
+    reduce.__name__ = js_name
+    return reduce
+
+
+reduce_sum = _reduction("reduceSum")
+reduce_mean = _reduction("reduceMean")
+reduce_max = _reduction("reduceMax")
+reduce_min = _reduction("reduceMin")
+
+
+def argmax(input, axis=None, output_type=int64, name=None):  # noqa: A002
+    return _call(_tf.argmax, _convert(input), 0 if axis is None else axis)
+
+
+def reshape(tensor, shape, name=None):
+    return _call(_tf.reshape, _convert(tensor), list(shape))
+
+
+def zeros(shape, dtype=float32, name=None):
+    return _call(_tf.zeros, list(shape) if not isinstance(shape, int) else [shape], as_dtype(dtype).engine)
+
+
+def ones(shape, dtype=float32, name=None):
+    return _call(_tf.ones, list(shape) if not isinstance(shape, int) else [shape], as_dtype(dtype).engine)
+
+
+def _elementwise(js_name):
+    def op(x, name=None):
+        return _relabel(_convert(x)._op(js_name))
+
+    op.__name__ = js_name
+    return op
+
+
+floor = _elementwise("floor")
+exp = _elementwise("exp")
+sqrt = _elementwise("sqrt")
+abs = _elementwise("abs")  # noqa: A001
+
+
+def add(x, y, name=None):
+    return _convert(x) + y
+
+
+def subtract(x, y, name=None):
+    return _convert(x) - y
+
+
+def multiply(x, y, name=None):
+    return _convert(x) * y
+
+
+def divide(x, y, name=None):
+    return _convert(x) / y
+
+
+class _Namespace:
+    def __init__(self, **names):
+        self.__dict__.update(names)
+
+
+math = _Namespace(
+    floor=floor,
+    exp=exp,
+    sqrt=sqrt,
+    abs=abs,
+    add=add,
+    subtract=subtract,
+    multiply=multiply,
+    divide=divide,
+    reduce_sum=reduce_sum,
+    reduce_mean=reduce_mean,
+    reduce_max=reduce_max,
+    reduce_min=reduce_min,
+    argmax=argmax,
+)
+
+
+class Variable(Tensor):
+    """``tf.Variable(initial_value)``: a tensor the tape follows (``trainable``), updated in place
+    by ``assign``, ``assign_add`` and ``assign_sub``."""
+
+    __slots__ = ()
+
+    def __new__(cls, initial_value, trainable=True, name=None, dtype=None):
+        t = constant(initial_value, dtype=dtype)
+        t.__class__ = cls
+        if trainable:
+            t._js.requiresGrad = True
+        return t
+
+    def __init__(self, *args, **kwargs):
+        pass
+
+    @property
+    def trainable(self):
+        return _builtins.bool(self._js.requiresGrad)
+
+    def _update(self, name, value):
+        with _no_grad():
+            self._op(name, value)
+        return self
+
+    def assign(self, value):
+        return self._update("copy_", _convert(value))
+
+    def assign_add(self, delta):
+        return self._update("add_", delta)
+
+    def assign_sub(self, delta):
+        return self._update("sub_", delta)
+
+    def __repr__(self):
+        text = Tensor.__repr__(self)
+        return "<tf.Variable 'Variable:0' " + text[len("<tf.Tensor: ") :].replace(", numpy=", ", numpy=", 1).replace("shape=", "shape=", 1)
+
+
+class _Random:
+    def set_seed(self, seed):
+        _call(_tf.random.setSeed, seed)
+
+    def uniform(self, shape, minval=0, maxval=None, dtype=float32, seed=None, name=None):
+        return _call(_tf.random.uniform, list(shape), minval, 1 if maxval is None else maxval, as_dtype(dtype).engine)
+
+    def normal(self, shape, mean=0.0, stddev=1.0, dtype=float32, seed=None, name=None):
+        return _call(_tf.random.normal, list(shape), mean, stddev, as_dtype(dtype).engine)
+
+
+random = _Random()
+
+
+# ---------------------------------------------------------------------- host-side helpers
+def print(*inputs, output_stream=None, summarize=3, sep=" ", end="\n", name=None):  # noqa: A001
+    """Prints as TensorFlow's tf.print: tensors as ``[[1 2] [3 4]]`` with the first and last
+    ``summarize`` entries of long dimensions (``None``: all); to stderr unless ``output_stream``."""
+    stream = _sys.stderr if output_stream is None else output_stream
+    parts = []
+    for value in inputs:
+        if isinstance(value, Tensor):
+            parts.append(_tensor._print_text(value.tolist(), value.dtype.is_floating, summarize))
+        else:
+            parts.append(str(value))
+    text = sep.join(parts) + end
+    if hasattr(stream, "write"):
+        stream.write(text)
+    else:
+        _builtins.print(text, end="")
+
+
+def timestamp(name=None):
+    """Seconds as a float32 scalar. TensorFlow returns float64 seconds since the epoch; float32
+    cannot hold those to the second, so this keeps the time of day (UTC seconds since midnight,
+    about 8 ms precision): ``tf.timestamp() % (24*60*60)`` and differences work as in TF."""
+    return constant(_time.time() % 86400.0, dtype=float32)
+
+
+def function(func=None, input_signature=None, autograph=True, jit_compile=None, **kwargs):
+    """``@tf.function``: runs the Python function eagerly (no tracing)."""
+    if func is None:
+        return lambda f: f
+    return func
+
+
+from . import strings  # noqa: E402,F401
+from ._tape import GradientTape  # noqa: E402,F401

@@ -1,0 +1,293 @@
+"""tf.Tensor: an engine tensor with TensorFlow's dtypes, shapes, printing and ``numpy()``.
+
+It is the ``torch`` package's Tensor handle (same engine tensor, same ownership: see
+``torch/_tensor.py``) with TensorFlow's face; every operator result is re-labelled as a
+``tf.Tensor``, nothing is computed here.
+"""
+
+import builtins
+
+import torch
+from torch import _bridge as b
+from torch._tensor import Tensor as _TorchTensor
+
+host = b.host
+tf_js = host.globals.tf
+
+
+class DType:
+    """A TensorFlow dtype. The engine stores float32 and int32 (float64 as float32, int64 as
+    int32); bool tensors are int32 0/1 marked bool."""
+
+    __slots__ = ("name", "engine", "is_floating", "is_bool")
+
+    def __init__(self, name, engine, is_floating, is_bool=False):
+        self.name = name
+        self.engine = engine
+        self.is_floating = is_floating
+        self.is_bool = is_bool
+
+    @property
+    def is_integer(self):
+        return not self.is_floating and not self.is_bool
+
+    def __repr__(self):
+        return f"tf.{self.name}"
+
+
+float32 = DType("float32", "float32", True)
+float64 = DType("float64", "float32", True)
+float16 = DType("float16", "float32", True)
+int32 = DType("int32", "int32", False)
+int64 = DType("int64", "int32", False)
+int8 = DType("int8", "int32", False)
+uint8 = DType("uint8", "int32", False)
+bool = DType("bool", "int32", False, True)
+string = DType("string", None, False)
+double = float64
+half = float16
+
+_DTYPES = {d.name: d for d in (float32, float64, float16, int32, int64, int8, uint8, bool, string)}
+
+
+def as_dtype(value):
+    """A dtype argument (tf.int32, 'int32', torch.int32) as a tf DType; None stays None."""
+    if value is None or isinstance(value, DType):
+        return value
+    name = getattr(value, "name", None) or str(value)
+    name = name.removeprefix("tf.").removeprefix("torch.")
+    if name in _DTYPES:
+        return _DTYPES[name]
+    raise TypeError(f"Cannot convert {value!r} to a TensorFlow DType.")
+
+
+def engine_dtype(value):
+    d = as_dtype(value)
+    return None if d is None else d.engine
+
+
+class TensorShape(tuple):
+    """``t.shape``: a tuple of ints printed as TensorFlow prints it."""
+
+    def __repr__(self):
+        return f"TensorShape({list(self)})"
+
+    def as_list(self):
+        return list(self)
+
+    @property
+    def rank(self):
+        return len(self)
+
+    ndims = rank
+
+
+def _map_nested(value, fn):
+    if isinstance(value, (list, tuple)):
+        return [_map_nested(v, fn) for v in value]
+    return fn(value)
+
+
+def _relabel(value):
+    """Operator results of the torch handle, as tf Tensors (same object, same engine tensor)."""
+    if isinstance(value, _TorchTensor) and type(value) is not Tensor:
+        value.__class__ = Tensor
+    elif isinstance(value, list):
+        for v in value:
+            _relabel(v)
+    return value
+
+
+def _scalar_text(value, is_float):
+    """One element as numpy prints it in an array (``1.``, ``0.5``, ``3``)."""
+    if builtins.isinstance(value, builtins.bool):
+        return "True" if value else "False"
+    if not is_float:
+        return str(value)
+    text = f"{value:.8g}"
+    if "e" in text or "inf" in text or "nan" in text:
+        return text
+    if "." not in text:
+        return text + "."
+    return text
+
+
+def _numpy_text(values, is_float, indent):
+    if not isinstance(values, list):
+        return _scalar_text(values, is_float)
+    flat = []
+
+    def collect(v):
+        if isinstance(v, list):
+            for x in v:
+                collect(x)
+        else:
+            flat.append(_scalar_text(v, is_float))
+
+    collect(values)
+    width = max((len(s) for s in flat), default=0)
+    it = iter(flat)
+
+    def render(v, depth):
+        if not isinstance(v, list):
+            return next(it).rjust(width)
+        if not v or not isinstance(v[0], list):
+            return "[" + ", ".join(render(x, depth + 1) for x in v) + "]"
+        inner = [render(x, depth + 1) for x in v]
+        pad = " " * (indent + depth + 1)
+        blank = "\n" * (len(_depth(v)) - 2)
+        return "[" + (",\n" + blank + pad).join(inner) + "]"
+
+    return render(values, 0)
+
+
+def _depth(v):
+    out = []
+    while isinstance(v, list):
+        out.append(len(v))
+        v = v[0] if v else None
+    return out
+
+
+def _print_text(values, is_float, summarize=3):
+    """A tensor's values as tf.print shows them: ``[[1 2] [3 4]]`` style, first and last
+    ``summarize`` entries of long dimensions with ``...`` between."""
+
+    def one(v):
+        if builtins.isinstance(v, builtins.bool):
+            return "1" if v else "0"
+        return f"{v:g}" if is_float else str(v)
+
+    def render(v, depth):
+        if not isinstance(v, list):
+            return one(v)
+        items = v
+        skipped = summarize is not None and summarize >= 0 and len(v) > 2 * summarize
+        if skipped:
+            items = v[:summarize] + v[-summarize:]
+        parts = [render(x, depth + 1) for x in items]
+        if skipped:
+            parts = parts[:summarize] + ["..."] + parts[summarize:]
+        if v and isinstance(v[0], list):
+            return "[" + ("\n" + " " * (depth + 1)).join(parts) + "]"
+        return "[" + " ".join(parts) + "]"
+
+    return render(values, 0)
+
+
+class Tensor(_TorchTensor):
+    """An eager tf.Tensor over one engine tensor."""
+
+    __slots__ = ()
+
+    # ------------------------------------------------------------------ what it is
+    @property
+    def shape(self):
+        return TensorShape(self._js.shape)
+
+    def get_shape(self):
+        return self.shape
+
+    @property
+    def dtype(self):
+        if self._bool:
+            return bool
+        return float32 if self._js.dtype == "float32" else int32
+
+    @property
+    def device(self):
+        name = str(self._js.device)
+        kind, _, index = name.partition(":")
+        return f"/job:localhost/replica:0/task:0/device:{kind.upper()}:{index or 0}"
+
+    def numpy(self):
+        """The values as plain Python values: a number (or bool) for a 0-d tensor, nested lists
+        otherwise. gpubook's Python has no NumPy, so this is not an ``ndarray``."""
+        return self.tolist()
+
+    def __repr__(self):
+        shape = tuple(self.shape)
+        shape_text = str(shape) if len(shape) != 1 else f"({shape[0]},)"
+        values = self.tolist()
+        name = self.dtype.name
+        is_float = self.dtype.is_floating
+        if isinstance(values, list):
+            body = _numpy_text(values, is_float, len("array("))
+            suffix = ", dtype=float32)" if is_float else ", dtype=int32)" if not self._bool else ")"
+            if not values:
+                body = "[]"
+            numpy = f"\narray({body}{suffix}"
+        else:
+            numpy = _scalar_text(values, is_float)
+        return f"<tf.Tensor: shape={shape_text}, dtype={name}, numpy={numpy}>"
+
+    def __str__(self):
+        values = self.tolist()
+        text = _print_text(values, self.dtype.is_floating, summarize=None)
+        return f"tf.Tensor({text}, shape={tuple(self.shape)}, dtype={self.dtype.name})"
+
+    def __bool__(self):
+        if self._js.numel() != 1:
+            raise ValueError(
+                "The truth value of an array with more than one element is ambiguous. "
+                "Use a.any() or a.all()"
+            )
+        return builtins.bool(self.item())
+
+    def __getattr__(self, name):
+        member = _TorchTensor.__getattr__(self, name)
+        if callable(member):
+            return lambda *args, **kwargs: _relabel(member(*args, **kwargs))
+        return _relabel(member)
+
+    def __rfloordiv__(self, other):
+        return _relabel(b.call(tf_js.constant, other, self._js.dtype)) // self
+
+    def __rmod__(self, other):
+        return _relabel(b.call(tf_js.constant, other, self._js.dtype)) % self
+
+
+def _relabelled(name):
+    method = getattr(_TorchTensor, name)
+
+    def wrapper(self, *args):
+        return _relabel(method(self, *args))
+
+    wrapper.__name__ = name
+    return wrapper
+
+
+for _name in (
+    "__add__",
+    "__radd__",
+    "__sub__",
+    "__rsub__",
+    "__mul__",
+    "__rmul__",
+    "__truediv__",
+    "__rtruediv__",
+    "__floordiv__",
+    "__mod__",
+    "__pow__",
+    "__rpow__",
+    "__matmul__",
+    "__rmatmul__",
+    "__neg__",
+    "__abs__",
+    "__invert__",
+    "__and__",
+    "__rand__",
+    "__or__",
+    "__ror__",
+    "__eq__",
+    "__ne__",
+    "__lt__",
+    "__le__",
+    "__gt__",
+    "__ge__",
+    "__getitem__",
+    "detach",
+):
+    setattr(Tensor, _name, _relabelled(_name))
+del _name
+Tensor.__hash__ = object.__hash__
