@@ -327,3 +327,7 @@ def function(func=None, input_signature=None, autograph=True, jit_compile=None, 
 
 from . import strings  # noqa: E402,F401
 from ._tape import GradientTape  # noqa: E402,F401
+from . import keras  # noqa: E402,F401
+from ._js_object import JsObject as _JsObject  # noqa: E402
+
+data = _JsObject(_tf.data)

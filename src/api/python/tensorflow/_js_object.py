@@ -1,0 +1,174 @@
+"""Python handles on the TS tf layer's Keras and tf.data objects (src/api/tf/): attribute names
+in snake_case reach the camelCase members, keyword arguments become the trailing options object,
+Promises (``fit``, ``evaluate``, ``predict``, ``load_data``) are waited for, tensors come back as
+``tf.Tensor``, arrays as lists and plain objects as dicts. Nothing is computed here.
+
+Tensors reached through these objects (weights, batches, predictions) are never disposed by
+Python: the engine's own lifetimes cover them (see ownership.ts).
+"""
+
+import asyncio
+
+import js
+from pyodide.ffi import JsException, JsProxy, jsnull
+
+from torch import _bridge as b
+
+from . import _tensor
+from ._errors import translate
+
+host = b.host
+_fn_source = js.Function.prototype.toString
+_has_own = js.Object.prototype.hasOwnProperty
+
+
+def _is_class(value):
+    try:
+        return str(_fn_source.call(value)).startswith("class")
+    except JsException:
+        return False
+
+
+def _is_promise(value):
+    return isinstance(value, JsProxy) and getattr(value, "constructor", None) is not None and (
+        getattr(value.constructor, "name", None) == "Promise"
+    )
+
+
+def _is_plain_data(value):
+    """A plain JS object holding data (History.history, config dicts), not functions."""
+    ctor = getattr(value, "constructor", None)
+    if ctor is None or ctor.name != "Object":
+        return False
+    for _k, v in js.Object.entries(value):
+        if isinstance(v, JsProxy) and (callable(v) or _is_plain_object(v) and not _is_plain_data(v)):
+            return False
+    return True
+
+
+def _is_plain_object(value):
+    ctor = getattr(value, "constructor", None)
+    return ctor is not None and ctor.name == "Object"
+
+
+class AttrDict(dict):
+    """A plain JS object of data as a dict whose keys also read as attributes
+    (``tf.data.experimental.AUTOTUNE``)."""
+
+    def __getattr__(self, name):
+        for key in (name, b.camel(name)):
+            if key in self:
+                return self[key]
+        raise AttributeError(name)
+
+
+def wrap(value):
+    """A JS value as Python sees it (see the module doc)."""
+    if value is None or value is jsnull:
+        return None
+    if isinstance(value, asyncio.Future):  # a JS Promise, as Pyodide hands it back
+        return wrap(b.wait(value))
+    if type(value) in (int, float, str, bool) or not isinstance(value, JsProxy):
+        return value
+    if _is_promise(value):
+        return wrap(b.wait(value))
+    kind = host.kind(value)
+    if kind in ("tensor", "parameter"):
+        host.retain(value, False)
+        return _tensor.Tensor._adopted(value)
+    if kind == "array":
+        return [wrap(v) for v in value]
+    if _is_plain_data(value):
+        return AttrDict((str(k), wrap(v)) for k, v in js.Object.entries(value))
+    if _is_class(value):
+        return JsClass(value)
+    return JsObject(value)
+
+
+def _args(args, kwargs):
+    js_args = [b.to_js_value(a) for a in args]
+    if kwargs and any(v is not None for v in kwargs.values()):
+        js_args.append(b.options(kwargs))
+    return js_args
+
+
+def invoke(fn, args, kwargs):
+    try:
+        result = fn(*_args(args, kwargs))
+    except JsException as error:
+        raise translate(error) from None
+    return wrap(result)
+
+
+class JsObject:
+    """A TS layer object (model, layer, metric, optimizer, dataset, namespace, function)."""
+
+    __slots__ = ("_js",)
+
+    def __init__(self, js_value):
+        object.__setattr__(self, "_js", js_value)
+
+    def _js_value(self):
+        return self._js
+
+    def __getattr__(self, name):
+        if name.startswith("__"):
+            raise AttributeError(name)
+        if name == "summary" and hasattr(self._js, "summaryText"):
+            return lambda **kwargs: print(invoke(self._js.summaryText, (), kwargs))
+        js_name = b.camel(name)
+        try:
+            member = getattr(self._js, js_name)
+        except AttributeError:
+            raise AttributeError(f"'{self._type_name()}' object has no attribute '{name}'") from None
+        if callable(member) and not _is_class(member) and not _has_own.call(self._js, js_name):
+            # A method: called on this object.
+            return lambda *args, **kwargs: invoke(member, args, kwargs)
+        return wrap(member)
+
+    def __setattr__(self, name, value):
+        try:
+            setattr(self._js, b.camel(name), b.to_js_value(value))
+        except JsException as error:
+            raise translate(error) from None
+
+    def __call__(self, *args, **kwargs):
+        return invoke(self._js, args, kwargs)
+
+    def __len__(self):
+        return int(self._js.length)
+
+    def __iter__(self):
+        it_key = js.Symbol.asyncIterator
+        if js.Reflect.has(self._js, it_key):
+            iterator = js.Reflect.get(self._js, it_key).call(self._js)
+            while True:
+                step = b.wait(iterator.next())
+                if step.done:
+                    return
+                yield wrap(step.value)
+        else:
+            for v in self._js:
+                yield wrap(v)
+
+    def _type_name(self):
+        ctor = getattr(self._js, "constructor", None)
+        return str(ctor.name) if ctor is not None else "object"
+
+    def __repr__(self):
+        text = str(self._js.toString())
+        if text.startswith("[object") or text.startswith("(") or text.startswith("function"):
+            return f"<{self._type_name()} object>"
+        return text
+
+
+class JsClass(JsObject):
+    """A TS layer class: calling it makes an instance (``layers.Dense(10, activation="relu")``)."""
+
+    __slots__ = ()
+
+    def __call__(self, *args, **kwargs):
+        try:
+            return wrap(self._js.new(*_args(args, kwargs)))
+        except JsException as error:
+            raise translate(error) from None

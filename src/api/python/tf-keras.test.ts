@@ -1,0 +1,163 @@
+/**
+ * `tensorflow.keras` and `tf.data` in Python (src/api/python/tensorflow/keras, _js_object.py):
+ * the TS tf layer's Keras under TensorFlow's Python names, on every test device. A Python Keras
+ * model trains to the same first-epoch losses as the same model built in TypeScript from the same
+ * seed (so the same weights and data).
+ */
+import { describe, expect, it } from 'vitest';
+import { builtDataReader } from '../../engine/data/datasets/built-data.testing';
+import { setAssetReader } from '../../engine/data/datasets';
+import { testDevices } from '../../engine/testing/devices';
+import { tf } from '../tf';
+import { startPython } from './testing/pyodide';
+
+setAssetReader(builtDataReader());
+const devices = await testDevices();
+const python = await startPython({ tf });
+await python.run('import tensorflow as tf\nfrom tensorflow.keras import *');
+
+const tfName = (device: string): string => `/${device.includes(':') ? device : `${device}:0`}`;
+
+/** The TypeScript cell: data and model from the seed, one epoch, the weights and History. */
+async function typescriptRun(device: string, seed: number) {
+  return tf.device(tfName(device), async () => {
+    tf.keras.backend.clearSession();
+    tf.random.setSeed(seed);
+    const x = tf.random.uniform([48, 6], -1, 1);
+    const y = tf.random.uniform([48], 0, 4, 'int32');
+    const model = new tf.keras.models.Sequential();
+    model.add(new tf.keras.layers.Dense(12, { activation: 'relu', inputShape: [6] }));
+    model.add(new tf.keras.layers.Dense(4));
+    model.compile({
+      optimizer: new tf.keras.optimizers.Nadam(),
+      loss: new tf.keras.losses.SparseCategoricalCrossentropy({ fromLogits: true }),
+      metrics: [new tf.keras.metrics.SparseCategoricalAccuracy()],
+    });
+    const weights = await Promise.all(model.trainableVariables.map((w) => w.tolist()));
+    const ds = tf.data.Dataset.fromTensorSlices([x, y]).batch(16);
+    const history = await model.fit(ds, { validationData: ds, epochs: 1, verbose: 0 });
+    return { weights, history: history.history };
+  });
+}
+
+const PYTHON_RUN = (device: string, seed: number): string => `
+with tf.device("${tfName(device)}"):
+    tf.keras.backend.clear_session()
+    tf.random.set_seed(${seed})
+    x = tf.random.uniform((48, 6), minval=-1, maxval=1)
+    y = tf.random.uniform((48,), minval=0, maxval=4, dtype=tf.int32)
+    model = models.Sequential()
+    model.add(layers.Dense(12, activation="relu", input_shape=(6,)))
+    model.add(layers.Dense(4))
+    model.compile(optimizer=optimizers.Nadam(),
+                  loss=losses.SparseCategoricalCrossentropy(from_logits=True),
+                  metrics=[metrics.SparseCategoricalAccuracy()])
+    weights = [w.numpy() for w in model.trainable_variables]
+    ds = tf.data.Dataset.from_tensor_slices((x, y)).batch(16)
+    history = model.fit(ds, validation_data=ds, epochs=1, verbose=0)
+{"weights": weights, "history": dict(history.history)}
+`;
+
+describe.each(devices.map((d) => d.name))('tensorflow.keras on %s', (device) => {
+  it("a Python Keras model's first-epoch losses equal the TypeScript model's (same seed and weights)", async () => {
+    const ts = await typescriptRun(device, 29);
+    const py = (await python.run(PYTHON_RUN(device, 29))) as typeof ts;
+    expect(py.weights).toEqual(ts.weights);
+    expect(Object.keys(py.history).sort()).toEqual(Object.keys(ts.history).sort());
+    for (const key of ['loss', 'val_loss', 'sparse_categorical_accuracy']) {
+      const a = py.history[key] as number[];
+      const b = ts.history[key] as number[];
+      expect(a).toHaveLength(1);
+      expect(Math.abs(a[0] - b[0])).toBeLessThanOrEqual(1e-6);
+    }
+    expect(py.history.loss[0]).toBeGreaterThan(0.5);
+  });
+
+  it('fit on a shuffled, batched, prefetched, cached dataset; evaluate, predict, summary, metrics, apply_gradients', async () => {
+    const printed = await python.output(`
+with tf.device("${tfName(device)}"):
+    tf.keras.backend.clear_session()
+    tf.random.set_seed(4)
+    x = tf.random.uniform((40, 5), minval=-1.0, maxval=1.0)
+    y = tf.random.uniform((40,), minval=0, maxval=3, dtype=tf.int32)
+    ds = tf.data.Dataset.from_tensor_slices((x, y)) \\
+        .shuffle(buffer_size=100).batch(8) \\
+        .prefetch(tf.data.experimental.AUTOTUNE).cache()
+    shapes = [(f.shape.as_list(), l.shape.as_list()) for f, l in ds]
+    model = models.Sequential()
+    model.add(layers.Dense(3, input_shape=(5,)))
+    model.summary()
+    model.compile(optimizer=optimizers.Adam(learning_rate=0.01),
+                  loss=losses.SparseCategoricalCrossentropy(from_logits=True),
+                  metrics=[metrics.SparseCategoricalAccuracy(), metrics.SparseTopKCategoricalAccuracy(2)])
+    history = model.fit(ds, validation_data=ds, epochs=2, verbose=0)
+    print(shapes[0], len(shapes))
+    print(sorted(history.history), len(history.history["loss"]))
+    result = model.evaluate(ds, verbose=0)
+    print(len(result), abs(result[0] - history.history["val_loss"][-1]) < 1e-5)
+    logits = model.predict(x, verbose=0)
+    print(logits.shape)
+
+    # The loss by hand from predict's logits, and a metric object against plain Python.
+    import math
+    rows, labels = logits.numpy(), y.numpy()
+    nll = [math.log(sum(math.exp(v) for v in r)) - r[l] for r, l in zip(rows, labels)]
+    print(abs(sum(nll) / len(nll) - result[0]) < 1e-4)
+    acc = metrics.SparseCategoricalAccuracy()
+    acc.update_state(y, logits)
+    right = sum(1 for r, l in zip(rows, labels) if r.index(max(r)) == l) / len(labels)
+    print(abs(acc.result().numpy() - right) < 1e-6, abs(acc.result().numpy() - result[1]) < 1e-6)
+    acc.reset_states()
+    mean = metrics.Mean()
+    mean.update_state(tf.constant([1.5, 2.5, 4.0]))
+    print(mean.result().numpy())
+
+    # A GradientTape step through a Keras optimizer: w ← w − lr·g for SGD.
+    opt = optimizers.SGD(learning_rate=0.5)
+    before = [w.numpy() for w in model.trainable_variables]
+    with tf.GradientTape() as tape:
+        loss = losses.SparseCategoricalCrossentropy(from_logits=True)(y, model(x))
+    grads = tape.gradient(loss, model.trainable_variables)
+    opt.apply_gradients(zip(grads, model.trainable_variables))
+    after = [w.numpy() for w in model.trainable_variables]
+    g = [t.numpy() for t in grads]
+    print(all(abs(a - (b0 - 0.5 * gg)) < 1e-5 for a, b0, gg in zip(after[1], before[1], g[1])))
+    print(max(abs(v) for v in g[1]) > 0)
+`);
+    const lines = printed.split('\n');
+    expect(lines.slice(0, 3)).toEqual([
+      'Model: "sequential"',
+      '_________________________________________________________________',
+      'Layer (type)                 Output Shape              Param #   ',
+    ]);
+    expect(printed).toContain('Total params: 18');
+    expect(lines.slice(-10)).toEqual([
+      '([8, 5], [8]) 5',
+      "['loss', 'sparse_categorical_accuracy', 'sparse_top_k_categorical_accuracy', 'val_loss', 'val_sparse_categorical_accuracy', 'val_sparse_top_k_categorical_accuracy'] 2",
+      '3 True',
+      'TensorShape([40, 3])',
+      'True',
+      'True True',
+      '2.6666667461395264',
+      'True',
+      'True',
+      '',
+    ]);
+  });
+});
+
+describe('tensorflow.keras datasets and preprocessing', () => {
+  it('reuters.load_data and pad_sequences as the chapter uses them; mnist.load_data', async () => {
+    const r = await python.run(`
+MAX_LEN = 300
+(x_train, y_train), (x_test, y_test) = datasets.reuters.load_data()
+n_train, n_test = len(x_train), len(x_test)
+x_train = preprocessing.sequence.pad_sequences(x_train[:320], maxlen=MAX_LEN)
+MAX_WORDS = x_train.max() + 1
+CAT_NUM = y_train.max() + 1
+(m_train, my_train), (m_test, my_test) = datasets.mnist.load_data(limit=50)
+[n_train + n_test, x_train.shape.as_list(), int(MAX_WORDS) > 1000, int(CAT_NUM) == max(y_train.numpy()) + 1, m_train.shape.as_list(), my_test[0].numpy()]
+`);
+    expect(r).toEqual([12565, [320, 300], true, true, [50, 28, 28], 7]);
+  });
+});
