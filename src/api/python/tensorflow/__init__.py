@@ -14,8 +14,6 @@ import time as _time
 
 from torch import _bridge as _b
 from torch._grad_mode import no_grad as _no_grad
-from pyodide.ffi import JsException as _JsException, create_once_callable as _once
-import js as _js
 
 from . import _tensor
 from ._tensor import (  # noqa: F401
@@ -35,7 +33,7 @@ from ._tensor import (  # noqa: F401
     string,
     uint8,
 )
-from ._errors import call as _call, translate as _translate
+from ._errors import call as _call
 
 _range = _builtins.range
 
@@ -61,31 +59,18 @@ class device:
     GPU name without a GPU means the CPU, as TensorFlow does)."""
 
     def __init__(self, device_name):
-        self._name = device_name
-        self._release = None
-        self._done = None
+        from ._js_object import JsScope
+
+        # The engine's tf.device(name, fn) keeps `name` as the default until fn's promise
+        # settles; leaving the block settles it.
+        self._scope = JsScope(lambda fn: _tf.device(device_name, fn))
 
     def __enter__(self):
-        box = {}
-
-        def executor(resolve, reject):
-            box["resolve"] = resolve
-
-        pending = _js.Promise.new(_once(executor))
-        try:
-            # The engine's tf.device(name, fn) keeps `name` as the default until fn's promise
-            # settles; __exit__ settles it and waits for the engine to pop the device.
-            self._done = _tf.device(self._name, _once(lambda: pending))
-        except _JsException as error:
-            raise _translate(error) from None
-        self._release = box["resolve"]
+        self._scope.__enter__()
         return self
 
     def __exit__(self, *exc):
-        self._release()
-        _b.wait(self._done)
-        self._release = self._done = None
-        return False
+        return self._scope.__exit__(*exc)
 
 
 # ---------------------------------------------------------------------- tensors
@@ -331,3 +316,4 @@ from . import keras  # noqa: E402,F401
 from ._js_object import JsObject as _JsObject  # noqa: E402
 
 data = _JsObject(_tf.data)
+from . import distribute  # noqa: E402,F401

@@ -10,7 +10,7 @@ Python: the engine's own lifetimes cover them (see ownership.ts).
 import asyncio
 
 import js
-from pyodide.ffi import JsException, JsProxy, jsnull
+from pyodide.ffi import JsException, JsProxy, create_once_callable, jsnull
 
 from torch import _bridge as b
 
@@ -100,6 +100,12 @@ def invoke(fn, args, kwargs):
     return wrap(result)
 
 
+def _number_if_scalar(value):
+    if isinstance(value, _tensor._TorchTensor) and value.ndim == 0:
+        return value.numpy()
+    return value
+
+
 class JsObject:
     """A TS layer object (model, layer, metric, optimizer, dataset, namespace, function)."""
 
@@ -168,7 +174,44 @@ class JsClass(JsObject):
     __slots__ = ()
 
     def __call__(self, *args, **kwargs):
+        # Configuration numbers computed as tensors (``x_train.max() + 1``) are Python numbers
+        # to a constructor, as NumPy scalars are in Keras.
+        args = [_number_if_scalar(a) for a in args]
+        kwargs = {k: _number_if_scalar(v) for k, v in kwargs.items()}
         try:
             return wrap(self._js.new(*_args(args, kwargs)))
         except JsException as error:
             raise translate(error) from None
+
+
+class JsScope:
+    """A ``with`` block over the TS layer's callback scopes (``tf.device(name, fn)``,
+    ``strategy.scope(fn)``): ``open(fn)`` is called with a function returning a Promise that
+    ``__exit__`` settles, then waits until the TS side has closed the scope."""
+
+    def __init__(self, open_scope, value=None):
+        self._open = open_scope
+        self._value = value
+        self._release = None
+        self._done = None
+
+    def __enter__(self):
+        box = {}
+
+        def executor(resolve, reject):
+            box["resolve"] = resolve
+
+        pending = js.Promise.new(create_once_callable(executor))
+        try:
+            self._done = self._open(create_once_callable(lambda: pending))
+        except JsException as error:
+            raise translate(error) from None
+        self._release = box["resolve"]
+        return self._value
+
+    def __exit__(self, *exc):
+        release, done = self._release, self._done
+        self._release = self._done = None
+        release()
+        b.wait(done)
+        return False

@@ -289,5 +289,9 @@ for _name in (
     "detach",
 ):
     setattr(Tensor, _name, _relabelled(_name))
-del _name
+# The torch handle's other methods (max, min, reshape, clone, …) also answer tf Tensors.
+for _name, _member in list(vars(_TorchTensor).items()):
+    if not _name.startswith("_") and callable(_member) and _name not in vars(Tensor):
+        setattr(Tensor, _name, _relabelled(_name))
+del _name, _member
 Tensor.__hash__ = object.__hash__
