@@ -161,3 +161,110 @@ CAT_NUM = y_train.max() + 1
     expect(r).toEqual([12565, [320, 300], true, true, [50, 28, 28], 7]);
   });
 });
+
+describe("the single-GPU chapter's GradientTape loop", () => {
+  it('trains with train_step/valid_step, Keras metrics and the printbar logs, as written', async () => {
+    const printed = await python.output(`
+@tf.function
+def printbar():
+    today_ts = tf.timestamp()%(24*60*60)
+
+    hour = tf.cast(today_ts//3600+8,tf.int32)%tf.constant(24)
+    minite = tf.cast((today_ts%3600)//60,tf.int32)
+    second = tf.cast(tf.floor(today_ts%60),tf.int32)
+
+    def timeformat(m):
+        if tf.strings.length(tf.strings.format("{}",m))==1:
+            return(tf.strings.format("0{}",m))
+        else:
+            return(tf.strings.format("{}",m))
+
+    timestring = tf.strings.join([timeformat(hour),timeformat(minite),
+                timeformat(second)],separator = ":")
+    tf.print("=========="*8+timestring)
+
+MAX_LEN = 300
+BATCH_SIZE = 32
+(x_train,y_train),(x_test,y_test) = datasets.reuters.load_data()
+x_train = preprocessing.sequence.pad_sequences(x_train[:64],maxlen=MAX_LEN)
+x_test = preprocessing.sequence.pad_sequences(x_test[:32],maxlen=MAX_LEN)
+MAX_WORDS = x_train.max()+1
+CAT_NUM = y_train.max()+1
+y_train, y_test = y_train[:64], y_test[:32]
+ds_train = tf.data.Dataset.from_tensor_slices((x_train,y_train)) \\
+          .shuffle(buffer_size = 1000).batch(BATCH_SIZE) \\
+          .prefetch(tf.data.experimental.AUTOTUNE).cache()
+ds_test = tf.data.Dataset.from_tensor_slices((x_test,y_test)) \\
+          .shuffle(buffer_size = 1000).batch(BATCH_SIZE) \\
+          .prefetch(tf.data.experimental.AUTOTUNE).cache()
+
+tf.keras.backend.clear_session()
+def create_model():
+    model = models.Sequential()
+    model.add(layers.Embedding(MAX_WORDS,7,input_length=MAX_LEN))
+    model.add(layers.Conv1D(filters = 64,kernel_size = 5,activation = "relu"))
+    model.add(layers.MaxPool1D(2))
+    model.add(layers.Conv1D(filters = 32,kernel_size = 3,activation = "relu"))
+    model.add(layers.MaxPool1D(2))
+    model.add(layers.Flatten())
+    model.add(layers.Dense(CAT_NUM,activation = "softmax"))
+    return(model)
+model = create_model()
+
+optimizer = optimizers.Nadam()
+loss_func = losses.SparseCategoricalCrossentropy()
+train_loss = metrics.Mean(name='train_loss')
+train_metric = metrics.SparseCategoricalAccuracy(name='train_accuracy')
+valid_loss = metrics.Mean(name='valid_loss')
+valid_metric = metrics.SparseCategoricalAccuracy(name='valid_accuracy')
+
+@tf.function
+def train_step(model, features, labels):
+    with tf.GradientTape() as tape:
+        predictions = model(features,training = True)
+        loss = loss_func(labels, predictions)
+    gradients = tape.gradient(loss, model.trainable_variables)
+    optimizer.apply_gradients(zip(gradients, model.trainable_variables))
+    train_loss.update_state(loss)
+    train_metric.update_state(labels, predictions)
+
+@tf.function
+def valid_step(model, features, labels):
+    predictions = model(features)
+    batch_loss = loss_func(labels, predictions)
+    valid_loss.update_state(batch_loss)
+    valid_metric.update_state(labels, predictions)
+
+def train_model(model,ds_train,ds_valid,epochs):
+    for epoch in tf.range(1,epochs+1):
+        for features, labels in ds_train:
+            train_step(model,features,labels)
+        for features, labels in ds_valid:
+            valid_step(model,features,labels)
+        logs = 'Epoch={},Loss:{},Accuracy:{},Valid Loss:{},Valid Accuracy:{}'
+        if epoch%1 ==0:
+            printbar()
+            tf.print(tf.strings.format(logs,
+            (epoch,train_loss.result(),train_metric.result(),valid_loss.result(),valid_metric.result())))
+            tf.print("")
+        train_loss.reset_states()
+        valid_loss.reset_states()
+        train_metric.reset_states()
+        valid_metric.reset_states()
+
+train_model(model,ds_train,ds_test,2)
+`);
+    const lines = printed.split('\n');
+    expect(lines).toHaveLength(7);
+    for (const epoch of [1, 2]) {
+      const [bar, log, blank] = lines.slice(3 * (epoch - 1), 3 * epoch);
+      expect(bar).toMatch(/^={80}\d\d:\d\d:\d\d$/);
+      expect(log).toMatch(
+        new RegExp(
+          `^Epoch=${epoch},Loss:\\d+\\.\\d+,Accuracy:[01](\\.\\d+)?,Valid Loss:\\d+\\.\\d+,Valid Accuracy:[01](\\.\\d+)?$`,
+        ),
+      );
+      expect(blank).toBe('');
+    }
+  }, 180_000);
+});

@@ -281,8 +281,10 @@ random = _Random()
 # ---------------------------------------------------------------------- host-side helpers
 def print(*inputs, output_stream=None, summarize=3, sep=" ", end="\n", name=None):  # noqa: A001
     """Prints as TensorFlow's tf.print: tensors as ``[[1 2] [3 4]]`` with the first and last
-    ``summarize`` entries of long dimensions (``None``: all); to stderr unless ``output_stream``."""
-    stream = _sys.stderr if output_stream is None else output_stream
+    ``summarize`` entries of long dimensions (``None``: all). TensorFlow writes to the process's
+    stderr, which notebooks show as ordinary output; here it goes to the cell's stdout unless
+    ``output_stream`` (``sys.stderr``, any object with ``write``) says otherwise."""
+    stream = _sys.stdout if output_stream is None else output_stream
     parts = []
     for value in inputs:
         if isinstance(value, Tensor):
