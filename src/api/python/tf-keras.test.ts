@@ -146,6 +146,26 @@ with tf.device("${tfName(device)}"):
   });
 });
 
+describe('tensorflow.keras names', () => {
+  it('imports Keras names from their modules as TensorFlow code does', async () => {
+    const r = await python.run(`
+from tensorflow.keras.layers import Dense
+from tensorflow.keras import Sequential, layers as L
+import tensorflow.keras.optimizers as O
+model = Sequential([Dense(2, input_shape=(3,))])
+out = model.predict(tf.random.uniform((4, 3)), verbose=0)
+[L is layers, out.shape.as_list(), type(O.SGD()).__name__, str(tf.constant(1.0)), repr(tf.constant(True))]
+`);
+    expect(r).toEqual([
+      true,
+      [4, 2],
+      'JsObject',
+      'tf.Tensor(1.0, shape=(), dtype=float32)',
+      '<tf.Tensor: shape=(), dtype=bool, numpy=True>',
+    ]);
+  });
+});
+
 describe('tensorflow.keras datasets and preprocessing', () => {
   it('reuters.load_data and pad_sequences as the chapter uses them; mnist.load_data', async () => {
     const r = await python.run(`

@@ -138,6 +138,8 @@ tf.print(tf.constant([0.5, 1.0, 2.0]), output_stream=sys.stdout)
 print(repr(tf.constant(3)))
 print(repr(tf.constant([[1, 2], [3, 4]])))
 print(tf.constant([1, 2]).shape, tf.int32)
+print(repr(tf.constant([1, 2])), repr(tf.Variable([1.5, 2.0])))
+print(tf.constant([1, 2]) > 1)
 `);
     expect(printed).toBe(
       [
@@ -150,6 +152,8 @@ print(tf.constant([1, 2]).shape, tf.int32)
         'array([[1, 2],',
         '       [3, 4]], dtype=int32)>',
         'TensorShape([2]) tf.int32',
+        "<tf.Tensor: shape=(2,), dtype=int32, numpy=array([1, 2], dtype=int32)> <tf.Variable 'Variable:0' shape=(2,) dtype=float32, numpy=array([1.5, 2. ], dtype=float32)>",
+        'tf.Tensor([False  True], shape=(2,), dtype=bool)',
         '',
       ].join('\n'),
     );

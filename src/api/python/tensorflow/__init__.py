@@ -261,7 +261,7 @@ class Variable(Tensor):
 
     def __repr__(self):
         text = Tensor.__repr__(self)
-        return "<tf.Variable 'Variable:0' " + text[len("<tf.Tensor: ") :].replace(", numpy=", ", numpy=", 1).replace("shape=", "shape=", 1)
+        return "<tf.Variable 'Variable:0' " + text[len("<tf.Tensor: ") :].replace(", dtype=", " dtype=", 1)
 
 
 class _Random:

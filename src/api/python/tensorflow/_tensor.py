@@ -112,9 +112,15 @@ def _scalar_text(value, is_float):
     return text
 
 
-def _numpy_text(values, is_float, indent):
-    if not isinstance(values, list):
-        return _scalar_text(values, is_float)
+def _scalar0(value, is_float):
+    """A 0-d value as NumPy prints a scalar (``3``, ``2.5``, ``1.0``, ``True``)."""
+    text = _scalar_text(value, is_float)
+    return text + "0" if text.endswith(".") else text
+
+
+def _numpy_text(values, is_float, indent, commas=True):
+    """Nested lists as NumPy prints an array's body: a common width, float decimal points
+    aligned (``[1.5, 2. ]``), rows on their own lines; ``commas=False`` as ``str`` does."""
     flat = []
 
     def collect(v):
@@ -125,18 +131,24 @@ def _numpy_text(values, is_float, indent):
             flat.append(_scalar_text(v, is_float))
 
     collect(values)
-    width = max((len(s) for s in flat), default=0)
+    if is_float and all("." in t and "e" not in t for t in flat):
+        whole = max(len(t.split(".")[0]) for t in flat)
+        frac = max(len(t.split(".")[1]) for t in flat)
+        flat = [t.split(".")[0].rjust(whole) + "." + t.split(".")[1].ljust(frac) for t in flat]
+    width = max((len(t) for t in flat), default=0)
     it = iter(flat)
+    item_sep = ", " if commas else " "
+    row_sep = ",\n" if commas else "\n"
 
     def render(v, depth):
         if not isinstance(v, list):
             return next(it).rjust(width)
         if not v or not isinstance(v[0], list):
-            return "[" + ", ".join(render(x, depth + 1) for x in v) + "]"
+            return "[" + item_sep.join(render(x, depth + 1) for x in v) + "]"
         inner = [render(x, depth + 1) for x in v]
         pad = " " * (indent + depth + 1)
         blank = "\n" * (len(_depth(v)) - 2)
-        return "[" + (",\n" + blank + pad).join(inner) + "]"
+        return "[" + (row_sep + blank + pad).join(inner) + "]"
 
     return render(values, 0)
 
@@ -216,14 +228,19 @@ class Tensor(_TorchTensor):
             suffix = ", dtype=float32)" if is_float else ", dtype=int32)" if not self._bool else ")"
             if not values:
                 body = "[]"
-            numpy = f"\narray({body}{suffix}"
+            numpy = f"array({body}{suffix}"
+            if "\n" in numpy:
+                numpy = "\n" + numpy
         else:
-            numpy = _scalar_text(values, is_float)
+            numpy = _scalar0(values, is_float)
         return f"<tf.Tensor: shape={shape_text}, dtype={name}, numpy={numpy}>"
 
     def __str__(self):
         values = self.tolist()
-        text = _print_text(values, self.dtype.is_floating, summarize=None)
+        if isinstance(values, list):
+            text = _numpy_text(values, self.dtype.is_floating, len("tf.Tensor("), commas=False)
+        else:
+            text = _scalar0(values, self.dtype.is_floating)
         return f"tf.Tensor({text}, shape={tuple(self.shape)}, dtype={self.dtype.name})"
 
     def __bool__(self):

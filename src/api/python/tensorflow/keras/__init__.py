@@ -1,21 +1,23 @@
 """tf.keras over the TS layer's Keras (src/api/tf/keras/): ``from tensorflow.keras import *``
 brings ``models``, ``layers``, ``losses``, ``metrics``, ``optimizers``, ``datasets``,
-``preprocessing``, ``callbacks``, as in TensorFlow."""
+``preprocessing``, ``callbacks``, as in TensorFlow; each is also a module
+(``from tensorflow.keras.layers import Dense``)."""
 
-from .._js_object import JsObject
-from .._tensor import tf_js
+from .._js_object import JsObject as _JsObject
+from .._tensor import tf_js as _tf
+from . import (  # noqa: F401
+    backend,
+    callbacks,
+    datasets,
+    layers,
+    losses,
+    metrics,
+    models,
+    optimizers,
+    preprocessing,
+)
 
-_keras = JsObject(tf_js.keras)
-
-models = _keras.models
-layers = _keras.layers
-losses = _keras.losses
-metrics = _keras.metrics
-optimizers = _keras.optimizers
-datasets = _keras.datasets
-preprocessing = _keras.preprocessing
-callbacks = _keras.callbacks
-backend = _keras.backend
+_keras = _JsObject(_tf.keras)
 Sequential = _keras.Sequential
 Model = _keras.Model
 
