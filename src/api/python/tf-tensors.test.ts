@@ -135,6 +135,7 @@ import sys
 tf.print(tf.constant([[1, 2], [3, 4]]), "and", tf.constant(2.5), output_stream=sys.stdout)
 tf.print(tf.range(10), output_stream=sys.stdout)
 tf.print(tf.constant([0.5, 1.0, 2.0]), output_stream=sys.stdout)
+tf.print(tf.constant(224953778000.0), tf.constant(1.0) / 3, output_stream=sys.stdout)
 print(repr(tf.constant(3)))
 print(repr(tf.constant([[1, 2], [3, 4]])))
 print(tf.constant([1, 2]).shape, tf.int32)
@@ -147,6 +148,7 @@ print(tf.constant([1, 2]) > 1)
         ' [3 4]] and 2.5',
         '[0 1 2 ... 7 8 9]',
         '[0.5 1 2]',
+        '2.24953778e+11 0.333333343',
         '<tf.Tensor: shape=(), dtype=int32, numpy=3>',
         '<tf.Tensor: shape=(2, 2), dtype=int32, numpy=',
         'array([[1, 2],',

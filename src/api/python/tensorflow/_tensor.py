@@ -162,13 +162,14 @@ def _depth(v):
 
 
 def _print_text(values, is_float, summarize=3):
-    """A tensor's values as tf.print shows them: ``[[1 2] [3 4]]`` style, first and last
-    ``summarize`` entries of long dimensions with ``...`` between."""
+    """A tensor's values as tf.print shows them: ``[[1 2] [3 4]]`` style, floats with nine
+    significant digits (``2.24953778e+11``), the first and last ``summarize`` entries of long
+    dimensions with ``...`` between."""
 
     def one(v):
         if builtins.isinstance(v, builtins.bool):
             return "1" if v else "0"
-        return f"{v:g}" if is_float else str(v)
+        return f"{v:.9g}" if is_float else str(v)
 
     def render(v, depth):
         if not isinstance(v, list):
