@@ -10,6 +10,7 @@ import { installPythonPackages } from '../../api/python/install';
 import type { StreamName } from '../protocol';
 import { IMPORT_GUARD_MODULE, IMPORT_GUARD_SOURCE } from './import-guard-py';
 import { RUN_CELL_MODULE, RUN_CELL_SOURCE } from './run-cell-py';
+import { RUN_SYNC_GUARD_MODULE, RUN_SYNC_GUARD_SOURCE } from './run-sync-guard-py';
 import { SLEEP_MODULE, SLEEP_SOURCE } from './sleep-py';
 import { STREAMS_MODULE, STREAMS_SOURCE } from './streams-py';
 
@@ -61,6 +62,7 @@ export async function startPyodide(options: PyodideLoadOptions): Promise<Pyodide
     [STREAMS_MODULE, STREAMS_SOURCE],
     [IMPORT_GUARD_MODULE, IMPORT_GUARD_SOURCE],
     [SLEEP_MODULE, SLEEP_SOURCE],
+    [RUN_SYNC_GUARD_MODULE, RUN_SYNC_GUARD_SOURCE],
     [RUN_CELL_MODULE, RUN_CELL_SOURCE],
   ];
   for (const [name, source] of modules) destroyProxy(define(kernelModuleName(name), source));
@@ -73,6 +75,14 @@ export async function startPyodide(options: PyodideLoadOptions): Promise<Pyodide
   destroyProxy(streams);
   for (const name of [IMPORT_GUARD_MODULE, SLEEP_MODULE]) {
     py.runPython(`import ${kernelModuleName(name)} as m; m.install(); del m`);
+  }
+  if (options.interruptBuffer) {
+    // Before our packages import run_sync: they must get the guarded one.
+    const guard = py.pyimport(kernelModuleName(RUN_SYNC_GUARD_MODULE)) as {
+      install(buffer: Int32Array): void;
+    };
+    guard.install(options.interruptBuffer);
+    destroyProxy(guard);
   }
 
   installPythonPackages(py, { globals: options.globals });
