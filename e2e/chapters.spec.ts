@@ -105,3 +105,19 @@ test('torch-gpu-py: the Python edition runs as PyTorch prints it — devices, ti
   expect(out).toContain('[0]');
   await expect(page.getByTestId('chart').first()).toBeVisible();
 });
+
+test('tf-single-gpu-py: the Python edition runs as TensorFlow prints it — device settings, GPU and CPU sums, the Conv1D model and its GradientTape loop', async ({
+  page,
+}) => {
+  const out = await runChapter(page, 'tf-single-gpu-py');
+  expect(out).toContain("PhysicalDevice(name='/physical_device:GPU:0', device_type='GPU')");
+  const gpu = Number(/gpu sum: ([\d.e+]+)/.exec(out)?.[1]);
+  const cpu = Number(/cpu sum: ([\d.e+]+)/.exec(out)?.[1]);
+  expect(gpu).toBeGreaterThan(0);
+  expect(Math.abs(gpu - cpu) / cpu).toBeLessThan(1e-4);
+  expect(out).toMatch(/Total params: [\d,]+/);
+  expect(out).toMatch(/={80}\d\d:\d\d:\d\d/);
+  expect(out).toMatch(
+    /Epoch=2,Loss:[\d.]+,Accuracy:[\d.]+,Valid Loss:[\d.]+,Valid Accuracy:[\d.]+/,
+  );
+});
