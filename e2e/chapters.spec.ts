@@ -121,3 +121,14 @@ test('tf-single-gpu-py: the Python edition runs as TensorFlow prints it — devi
     /Epoch=2,Loss:[\d.]+,Accuracy:[\d.]+,Valid Loss:[\d.]+,Valid Accuracy:[\d.]+/,
   );
 });
+
+test('tf-multi-gpu-py: the Python edition splits the GPU in two and fits with MirroredStrategy, as TensorFlow prints it', async ({
+  page,
+}) => {
+  const out = await runChapter(page, 'tf-multi-gpu-py');
+  expect(out).toContain('1 Physical GPU, 2 Logical GPUs');
+  expect(out).toContain('replicas in sync: 2');
+  expect(out).toMatch(/Total params: [\d,]+/);
+  expect(out).toMatch(/'val_sparse_top_k_categorical_accuracy': [\d.]+/);
+  expect(out).toMatch(/mirrored on 2 logical GPUs: [\d.]+ s; one GPU: [\d.]+ s/);
+});

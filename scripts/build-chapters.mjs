@@ -117,7 +117,14 @@ const ids = readdirSync(SRC)
   .filter((f) => f.endsWith('.md'))
   .map((f) => f.slice(0, -3))
   .sort();
-const order = ['torch-gpu', 'torch-gpu-py', 'tf-single-gpu', 'tf-single-gpu-py', 'tf-multi-gpu'];
+const order = [
+  'torch-gpu',
+  'torch-gpu-py',
+  'tf-single-gpu',
+  'tf-single-gpu-py',
+  'tf-multi-gpu',
+  'tf-multi-gpu-py',
+];
 ids.sort((a, b) => (order.indexOf(a) + 1 || 99) - (order.indexOf(b) + 1 || 99));
 const index = ids.map(build);
 writeFileSync(`${OUT}/index.json`, `${JSON.stringify({ chapters: index }, null, 2)}\n`);
