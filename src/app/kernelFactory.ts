@@ -2,7 +2,7 @@
  * Makes the page's KernelClient: the one place that names the kernel worker's file, so the
  * bundler emits the worker and everything else deals only with KernelClient.
  */
-import { KernelClient } from '../kernel/client';
+import { KernelClient, workerPort } from '../kernel/client';
 import type { DeviceSettings } from '../kernel/protocol';
 
 /** `deviceSettings` is read at every (re)start: the notebook's device panel settings. */
@@ -11,11 +11,14 @@ export function createKernelClient(
   deviceSettings?: () => DeviceSettings | null,
 ): KernelClient {
   return new KernelClient({
-    createWorker: () =>
-      new Worker(new URL('../kernel/worker.ts', import.meta.url), {
-        type: 'module',
-        name: 'gpubook-kernel',
-      }),
+    openWorker: (events) =>
+      workerPort(
+        new Worker(new URL('../kernel/worker.ts', import.meta.url), {
+          type: 'module',
+          name: 'gpubook-kernel',
+        }),
+        events,
+      ),
     params,
     deviceSettings,
   });

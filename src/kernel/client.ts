@@ -1,6 +1,11 @@
 /**
- * The page's handle on the kernel worker: starts it, queues cell executions, streams their events
- * to listeners, and interrupts or restarts it.
+ * The page's handle on the kernel worker (the notebook's kernel, in Jupyter's sense: not a WGSL
+ * kernel): starts it, keeps the one run queue, streams the worker's events to listeners, and
+ * interrupts or restarts it.
+ *
+ * The queue is Jupyter's: a run takes its execution count when it is sent (so cancelled runs leave
+ * no gaps, and a new worker counts from 1 again), and a run that ends in error or interrupted
+ * cancels everything queued behind it (Run all stops at the first error).
  *
  * Interrupt is cooperative first (a shared flag the rewritten cell checks in every loop and after
  * every await); if the cell does not stop within `hardInterruptAfterMs`, the worker is terminated
@@ -17,7 +22,6 @@ import {
   type DeviceReport,
   type DeviceSettings,
   type DoneEvent,
-  type ExecuteRequest,
   type HostRequest,
   type KernelInfo,
   type MemorySnapshot,
@@ -27,14 +31,21 @@ import {
 
 export type KernelState = 'starting' | 'idle' | 'busy' | 'dead';
 
+export type KernelResetReason = 'interrupt' | 'restart' | 'crash';
+
 export interface KernelListener {
   state?(state: KernelState, info: KernelInfo | null): void;
-  started?(cellId: string): void;
+  started?(cellId: string, executionCount: number): void;
   output?(cellId: string, outputs: CellOutput[]): void;
   updateDisplay?(cellId: string, displayId: string, data: MimeBundle): void;
-  done?(event: DoneEvent): void;
-  /** The worker was replaced: every variable defined by earlier cells is gone. */
-  reset?(reason: 'interrupt' | 'restart' | 'crash'): void;
+  done?(event: DoneEvent, executionCount: number): void;
+  /** Queued runs dropped before they were sent (interrupt, an error before them, a restart). */
+  cancelled?(cellIds: readonly string[]): void;
+  /**
+   * The worker was replaced: every variable defined by earlier cells is gone. `runningCellId` is
+   * the cell that was running then (no `done` comes for it).
+   */
+  reset?(reason: KernelResetReason, runningCellId: string | null): void;
   /** The physical and logical GPUs (after start and whenever they change). */
   devices?(report: DeviceReport): void;
   /** Memory per device, a few times a second while a cell runs. */
@@ -46,12 +57,43 @@ export interface KernelListener {
 export type ExecutionResult = DoneEvent['status'] | 'cancelled';
 
 interface Pending {
-  request: ExecuteRequest;
+  cellId: string;
+  code: string;
+  language: CellLanguage;
   resolve(result: ExecutionResult): void;
 }
 
+interface Running extends Pending {
+  executionCount: number;
+}
+
+/** What the client needs of a worker; `openKernelWorker` adapts a real `Worker` to it. */
+export interface WorkerPort {
+  post(request: HostRequest): void;
+  terminate(): void;
+}
+
+/** How the worker talks back: its events, and a crash (an uncaught error in the worker). */
+export interface WorkerPortEvents {
+  event(event: WorkerEvent): void;
+  crash(): void;
+}
+
+/** Adapts a browser `Worker` to the client's port. */
+export function workerPort(worker: Worker, events: WorkerPortEvents): WorkerPort {
+  worker.onmessage = (message: MessageEvent<WorkerEvent>) => events.event(message.data);
+  worker.onerror = (error) => {
+    error.preventDefault();
+    events.crash();
+  };
+  return {
+    post: (request) => worker.postMessage(request),
+    terminate: () => worker.terminate(),
+  };
+}
+
 export interface KernelClientOptions {
-  createWorker: () => Worker;
+  openWorker: (events: WorkerPortEvents) => WorkerPort;
   params: Record<string, string>;
   hardInterruptAfterMs?: number;
   /** The device settings each new worker starts with (read at every start and restart). */
@@ -59,9 +101,12 @@ export interface KernelClientOptions {
 }
 
 export class KernelClient {
-  private worker: Worker | null = null;
+  private worker: WorkerPort | null = null;
   private readonly queue: Pending[] = [];
-  private running: Pending | null = null;
+  private running: Running | null = null;
+  private executionCounter = 0;
+  /** The current worker said `ready`: runs may be sent. */
+  private workerReady = false;
   private readonly listeners = new Set<KernelListener>();
   private interruptFlag: Int32Array | null = null;
   private interruptTimer: ReturnType<typeof setTimeout> | null = null;
@@ -87,23 +132,29 @@ export class KernelClient {
     this.spawn();
   }
 
-  /** Queues a cell; resolves when it has finished (or was cancelled by an interrupt/restart). */
+  /**
+   * Queues a cell; resolves when it has finished, or with 'cancelled' when it was dropped before
+   * it ran (interrupt, restart, an error in a run before it).
+   */
   execute(
     cellId: string,
     code: string,
-    executionCount: number,
     language: CellLanguage = 'typescript',
   ): Promise<ExecutionResult> {
     return new Promise((resolve) => {
-      const request: ExecuteRequest = { type: 'execute', cellId, code, executionCount, language };
-      this.queue.push({ request, resolve });
+      this.queue.push({ cellId, code, language, resolve });
       this.pump();
     });
   }
 
-  /** Cells waiting behind the running one, in order. */
-  get queuedCellIds(): string[] {
-    return this.queue.map((p) => p.request.cellId);
+  /** The cell running now, if any. */
+  get runningCellId(): string | null {
+    return this.running?.cellId ?? null;
+  }
+
+  /** Whether the cell is running or waiting in the queue. */
+  isPending(cellId: string): boolean {
+    return this.running?.cellId === cellId || this.queue.some((p) => p.cellId === cellId);
   }
 
   interrupt(): void {
@@ -142,16 +193,21 @@ export class KernelClient {
 
   private spawn(): void {
     this.setState('starting');
-    const worker = this.options.createWorker();
+    const worker = this.options.openWorker({
+      // Events of a worker already replaced are ignored.
+      event: (event) => {
+        if (this.worker === worker) this.onEvent(event);
+      },
+      crash: () => {
+        if (this.worker === worker) this.replaceWorker('crash');
+      },
+    });
     this.worker = worker;
+    this.workerReady = false;
+    this.executionCounter = 0;
     const shared = typeof SharedArrayBuffer === 'function' && globalThis.crossOriginIsolated;
     const buffer = shared ? new SharedArrayBuffer(INTERRUPT_BUFFER_BYTES) : null;
     this.interruptFlag = buffer ? new Int32Array(buffer) : null;
-    worker.onmessage = (event: MessageEvent<WorkerEvent>) => this.onEvent(event.data);
-    worker.onerror = (event) => {
-      event.preventDefault();
-      this.replaceWorker('crash');
-    };
     this.post({
       type: 'init',
       params: this.options.params,
@@ -160,13 +216,14 @@ export class KernelClient {
     });
   }
 
-  private replaceWorker(reason: 'interrupt' | 'restart' | 'crash'): void {
+  private replaceWorker(reason: KernelResetReason): void {
     this.clearInterruptTimer();
     this.worker?.terminate();
     this.worker = null;
+    const runningCellId = this.runningCellId;
     this.finishRunning(reason === 'restart' ? 'cancelled' : 'interrupted');
     this.cancelQueued();
-    for (const l of this.listeners) l.reset?.(reason);
+    for (const l of this.listeners) l.reset?.(reason, runningCellId);
     this.spawn();
   }
 
@@ -174,12 +231,15 @@ export class KernelClient {
     switch (event.type) {
       case 'ready':
         this.kernelInfo = event.info;
-        this.setState(this.running ? 'busy' : 'idle');
-        this.pump();
+        this.workerReady = true;
+        if (this.running) this.setState('busy');
+        else this.pump(); // sends the first queued run (busy), or says idle
         break;
-      case 'started':
-        for (const l of this.listeners) l.started?.(event.cellId);
+      case 'started': {
+        const count = this.countOf(event.cellId);
+        if (count !== null) for (const l of this.listeners) l.started?.(event.cellId, count);
         break;
+      }
       case 'output':
         for (const l of this.listeners) l.output?.(event.cellId, event.outputs);
         break;
@@ -187,18 +247,21 @@ export class KernelClient {
         for (const l of this.listeners)
           l.updateDisplay?.(event.cellId, event.displayId, event.data);
         break;
-      case 'done':
-        for (const l of this.listeners) l.done?.(event);
-        if (this.running?.request.cellId === event.cellId) {
-          this.clearInterruptTimer();
-          if (this.interruptFlag) {
-            Atomics.store(this.interruptFlag, INTERRUPT_SLOT, 0);
-            Atomics.store(this.interruptFlag, PYTHON_SIGNAL_SLOT, 0);
-          }
-          this.finishRunning(event.status);
+      case 'done': {
+        const count = this.countOf(event.cellId);
+        if (count === null) break; // a run this client no longer tracks
+        for (const l of this.listeners) l.done?.(event, count);
+        this.clearInterruptTimer();
+        if (this.interruptFlag) {
+          Atomics.store(this.interruptFlag, INTERRUPT_SLOT, 0);
+          Atomics.store(this.interruptFlag, PYTHON_SIGNAL_SLOT, 0);
         }
+        this.finishRunning(event.status);
+        // Jupyter's rule: an error or an interrupt stops what was queued behind it.
+        if (event.status !== 'ok') this.cancelQueued();
         this.pump();
         break;
+      }
       case 'devices':
         for (const l of this.listeners) l.devices?.(event.report);
         break;
@@ -211,16 +274,24 @@ export class KernelClient {
     }
   }
 
+  /** The running cell's execution count, or null when `cellId` is not the running cell. */
+  private countOf(cellId: string): number | null {
+    return this.running?.cellId === cellId ? this.running.executionCount : null;
+  }
+
   private pump(): void {
-    if (this.running || !this.worker || this.kernelState === 'starting') return;
+    if (this.running || !this.worker || !this.workerReady) return;
     const next = this.queue.shift();
     if (!next) {
       this.setState('idle');
       return;
     }
-    this.running = next;
-    this.setState('busy');
-    this.post(next.request);
+    this.executionCounter += 1;
+    const running: Running = { ...next, executionCount: this.executionCounter };
+    this.running = running;
+    if (this.kernelState !== 'busy') this.setState('busy');
+    const { cellId, code, language, executionCount } = running;
+    this.post({ type: 'execute', cellId, code, executionCount, language });
   }
 
   private finishRunning(result: ExecutionResult): void {
@@ -230,7 +301,10 @@ export class KernelClient {
   }
 
   private cancelQueued(): void {
-    for (const pending of this.queue.splice(0)) pending.resolve('cancelled');
+    const dropped = this.queue.splice(0);
+    if (dropped.length === 0) return;
+    for (const l of this.listeners) l.cancelled?.(dropped.map((p) => p.cellId));
+    for (const pending of dropped) pending.resolve('cancelled');
   }
 
   private clearInterruptTimer(): void {
@@ -239,7 +313,7 @@ export class KernelClient {
   }
 
   private post(request: HostRequest): void {
-    this.worker?.postMessage(request);
+    this.worker?.post(request);
   }
 
   private setState(state: KernelState): void {

@@ -4,7 +4,7 @@ import { InMemoryNotebookRepository, MemoryNotebookStore } from '../storage/memo
 import { ConflictError, type NotebookChange } from '../storage/records';
 import { startAutosave, type Autosave } from './autosave';
 import { createAppStore, type AppStore } from './createAppStore';
-import { FakeKernel } from './testing/fakeKernel';
+import { ScriptedKernel } from '../../kernel/testing/scripted-worker';
 
 let clock = 1000;
 let autosave: Autosave | null = null;
@@ -28,7 +28,10 @@ async function setup() {
   otherTab.onExternalChange((c) => writes.push(c));
   const notebook = createNotebook({ cells: [createCell('code', 'a')], now: 500 });
   await otherTab.add(notebook, { trusted: true });
-  const store = createAppStore({ createKernel: () => new FakeKernel(), now: () => clock });
+  const store = createAppStore({
+    createKernel: () => new ScriptedKernel().client,
+    now: () => clock,
+  });
   const errors: unknown[] = [];
   autosave = startAutosave(store, tab, { delayMs: 500, onError: (e) => errors.push(e) });
   store.getState().openNotebook((await tab.get(notebook.id)) as Notebook, { trusted: true });

@@ -2,13 +2,16 @@
  * The kernel as the notebook sees it: one KernelClient per open notebook, its events written into
  * the notebook's cells, and the run actions (run cell / all / all above, interrupt, restart).
  *
- * Runs wait in a queue here and go to the client one at a time, so that:
- * - a cell's execution count is given when it actually starts (no gaps after a cancelled run);
- * - the first cell ending in error (or interrupted) cancels everything still queued, as Jupyter
- *   does — Run all stops there and the cells after it go back to idle.
+ * The client keeps the one run queue (execution counts, stopping at the first error); this slice
+ * marks cells queued, running and finished as the client reports them, and decides what a
+ * notebook does about a worker that keeps crashing.
  */
-import type { ExecutionResult, KernelClient, KernelListener } from '../../kernel/client';
-import type { CellLanguage } from '../../kernel/protocol';
+import type {
+  ExecutionResult,
+  KernelClient,
+  KernelListener,
+  KernelResetReason,
+} from '../../kernel/client';
 import {
   appendOutputs,
   findCell,
@@ -19,16 +22,11 @@ import {
   updateDisplay,
   type Notebook,
 } from '../model';
-import type { KernelNotice, KernelResetReason, KernelSlice, SliceCreator } from './types';
-
-/** The part of KernelClient the store uses; tests drive the store with a fake of it. */
-export type KernelHandle = Pick<
-  KernelClient,
-  'subscribe' | 'start' | 'execute' | 'interrupt' | 'restart' | 'dispose' | 'state' | 'info'
->;
+import type { KernelNotice, KernelSlice, SliceCreator } from './types';
 
 export interface KernelDeps {
-  createKernel(): KernelHandle;
+  /** Tests give a real client over a scripted worker (`testing/scriptedWorker.ts`). */
+  createKernel(): KernelClient;
 }
 
 /** A worker that crashes this many times in a row before ever becoming ready is given up. */
@@ -51,25 +49,10 @@ const RESET_CELL_ERROR: Record<KernelResetReason, { ename: string; evalue: strin
   crash: { ename: 'KernelDied', evalue: 'The kernel stopped unexpectedly while this cell ran.' },
 };
 
-interface Run {
-  cellId: string;
-  /** The source as it was when the run was asked for, as in Jupyter. */
-  code: string;
-  /** The notebook's language: the worker runs Python cells with Pyodide. */
-  language: CellLanguage;
-}
-
-interface ActiveRun extends Run {
-  executionCount: number;
-}
-
 export function createKernelSlice(deps: KernelDeps): SliceCreator<KernelSlice> {
   return (set, get) => {
-    let client: KernelHandle | null = null;
+    let client: KernelClient | null = null;
     let unsubscribe: (() => void) | null = null;
-    let queue: Run[] = [];
-    let running: ActiveRun | null = null;
-    let executionCounter = 0;
     let crashesSinceReady = 0;
     /** Bumped when the client is dropped, so late promise resolutions from it are ignored. */
     let generation = 0;
@@ -78,62 +61,29 @@ export function createKernelSlice(deps: KernelDeps): SliceCreator<KernelSlice> {
     const edit = (update: (notebook: Notebook) => Notebook, touch = false): void =>
       get().changeNotebook(update, { touch });
 
-    /** The client says idle between two queued runs; the notebook is still busy then. */
     const publishState = (): void => {
-      if (!client) return;
-      const state = client.state;
-      const busyHere = running !== null || queue.length > 0;
-      set({
-        kernelState: state === 'idle' && busyHere ? 'busy' : state,
-        kernelInfo: client.info,
-      });
+      if (client) set({ kernelState: client.state, kernelInfo: client.info });
     };
 
-    const cancelQueued = (): void => {
-      const cancelled = queue;
-      queue = [];
-      for (const run of cancelled) {
+    /** Puts cells that were queued (and never started) back to idle. */
+    const backToIdle = (cellIds: readonly string[]): void => {
+      for (const cellId of cellIds) {
         edit((nb) =>
-          findCell(nb, run.cellId)?.status === 'queued'
-            ? finishExecution(nb, run.cellId, 'idle')
-            : nb,
+          findCell(nb, cellId)?.status === 'queued' ? finishExecution(nb, cellId, 'idle') : nb,
         );
       }
     };
 
-    const pump = (): void => {
-      if (running || !client) return;
-      const next = queue.shift();
-      if (!next) {
-        publishState();
-        return;
-      }
-      executionCounter += 1;
-      const run: ActiveRun = { ...next, executionCount: executionCounter };
-      running = run;
-      const runGeneration = generation;
-      void client
-        .execute(run.cellId, run.code, run.executionCount, run.language)
-        .then((result) => finished(run, result, runGeneration));
-      publishState();
-    };
-
-    const finished = (run: ActiveRun, result: ExecutionResult, runGeneration: number): void => {
+    /** Settles runs that ended without a `done` event (cancelled, or the worker replaced). */
+    const finished = (cellId: string, result: ExecutionResult, runGeneration: number): void => {
       if (runGeneration !== generation) return;
-      running = null;
-      // The `done` event normally settled the cell already; this covers runs that ended without
-      // one (cancelled, or the worker replaced under them).
       const status = result === 'ok' ? 'done' : result === 'cancelled' ? 'idle' : 'error';
       edit((nb) => {
-        const cell = findCell(nb, run.cellId);
+        const cell = findCell(nb, cellId);
         return cell && (cell.status === 'queued' || cell.status === 'running')
-          ? finishExecution(nb, run.cellId, status)
+          ? finishExecution(nb, cellId, status)
           : nb;
       });
-      // A run cancelled before it could count gives its number back (no gaps in [n]).
-      if (result === 'cancelled' && executionCounter === run.executionCount) executionCounter -= 1;
-      if (result !== 'ok') cancelQueued();
-      pump();
     };
 
     const fail = (): void => {
@@ -155,18 +105,14 @@ export function createKernelSlice(deps: KernelDeps): SliceCreator<KernelSlice> {
         if (state === 'idle' || state === 'busy') crashesSinceReady = 0;
         publishState();
       },
-      started: (cellId) => {
-        const run = running;
-        if (run?.cellId === cellId) edit((nb) => startExecution(nb, cellId, run.executionCount));
-      },
+      started: (cellId, executionCount) => edit((nb) => startExecution(nb, cellId, executionCount)),
       output: (cellId, outputs) => edit((nb) => appendOutputs(nb, cellId, outputs), true),
       updateDisplay: (cellId, displayId, data) =>
         edit((nb) => updateDisplay(nb, cellId, displayId, data), true),
-      done: (event) => {
-        const count = running?.cellId === event.cellId ? running.executionCount : undefined;
+      done: (event, executionCount) => {
         const status = event.status === 'ok' ? 'done' : 'error';
         edit((nb) => {
-          let next = finishExecution(nb, event.cellId, status, count);
+          let next = finishExecution(nb, event.cellId, status, executionCount);
           if (event.droppedOutputs > 0) {
             const text = `… ${event.droppedOutputs} more output${event.droppedOutputs === 1 ? '' : 's'} not kept: the cell produced more than a notebook keeps.\n`;
             next = appendOutputs(next, event.cellId, [{ kind: 'stream', name: 'stderr', text }]);
@@ -174,19 +120,16 @@ export function createKernelSlice(deps: KernelDeps): SliceCreator<KernelSlice> {
           return next;
         }, true);
       },
-      reset: (reason) => {
+      cancelled: backToIdle,
+      reset: (reason, runningCellId) => {
         // The cell that was running gets a word of why it ended (no `done` comes for it).
-        const run = running;
         const why = RESET_CELL_ERROR[reason];
-        if (run && why) {
+        if (runningCellId && why) {
           edit(
-            (nb) => appendOutputs(nb, run.cellId, [{ kind: 'error', ...why, traceback: [] }]),
+            (nb) => appendOutputs(nb, runningCellId, [{ kind: 'error', ...why, traceback: [] }]),
             true,
           );
         }
-        // As in Jupyter, a fresh kernel counts from 1 again.
-        executionCounter = 0;
-        cancelQueued();
         const notice: KernelNotice = {
           reason,
           message: KERNEL_RESET_MESSAGE,
@@ -203,17 +146,14 @@ export function createKernelSlice(deps: KernelDeps): SliceCreator<KernelSlice> {
 
     function dropClient(): void {
       generation += 1;
+      client?.dispose(); // still subscribed: its queued cells go back to idle
       unsubscribe?.();
       unsubscribe = null;
-      client?.dispose();
       client = null;
-      running = null;
-      queue = [];
-      executionCounter = 0;
       crashesSinceReady = 0;
     }
 
-    const ensureClient = (): KernelHandle => {
+    const ensureClient = (): KernelClient => {
       if (client) return client;
       const created = deps.createKernel();
       client = created;
@@ -226,6 +166,8 @@ export function createKernelSlice(deps: KernelDeps): SliceCreator<KernelSlice> {
     const enqueue = (cellIds: readonly string[]): void => {
       const notebook = get().notebook;
       if (!notebook) return;
+      const kernel = ensureClient();
+      const runGeneration = generation;
       for (const cellId of cellIds) {
         const cell = findCell(notebook, cellId);
         if (!cell) continue;
@@ -233,13 +175,13 @@ export function createKernelSlice(deps: KernelDeps): SliceCreator<KernelSlice> {
           get().setMarkdownEditing(cellId, false);
           continue;
         }
-        const waiting = running?.cellId === cellId || queue.some((r) => r.cellId === cellId);
-        if (waiting) continue;
-        queue.push({ cellId, code: cell.source, language: notebookLanguage(notebook) });
+        if (kernel.isPending(cellId)) continue;
+        // The source as it is now, when the run is asked for, as in Jupyter.
         edit((nb) => queueCell(nb, cellId), true);
+        void kernel
+          .execute(cellId, cell.source, notebookLanguage(notebook))
+          .then((result) => finished(cellId, result, runGeneration));
       }
-      ensureClient();
-      pump();
     };
 
     return {
@@ -251,10 +193,9 @@ export function createKernelSlice(deps: KernelDeps): SliceCreator<KernelSlice> {
         ensureClient();
       },
       stopKernel: () => {
-        cancelQueued();
-        const run = running;
+        const runningCellId = client?.runningCellId ?? null;
         dropClient();
-        if (run) edit((nb) => finishExecution(nb, run.cellId, 'idle'));
+        if (runningCellId) edit((nb) => finishExecution(nb, runningCellId, 'idle'));
         set({ kernelState: 'dead', kernelInfo: null, kernelNotice: null });
       },
       // Every run goes through the trust gate (trustSlice): an untrusted notebook asks first.
@@ -270,12 +211,8 @@ export function createKernelSlice(deps: KernelDeps): SliceCreator<KernelSlice> {
           const index = cells.findIndex((c) => c.id === cellId);
           if (index > 0) enqueue(cells.slice(0, index).map((c) => c.id));
         }),
-      interrupt: () => {
-        cancelQueued();
-        client?.interrupt();
-      },
+      interrupt: () => client?.interrupt(),
       restart: () => {
-        cancelQueued();
         if (client) client.restart();
         else {
           ensureClient();

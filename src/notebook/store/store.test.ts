@@ -6,27 +6,27 @@ import { startAutosave } from './autosave';
 import { insertCellNextTo, runAndAdvance, runAndInsertBelow } from './commands';
 import { createAppStore, type AppStore } from './createAppStore';
 import { KERNEL_RESET_MESSAGE, MAX_CRASHES_BEFORE_READY } from './kernelSlice';
-import { FakeKernel } from './testing/fakeKernel';
+import { ScriptedKernel } from '../../kernel/testing/scripted-worker';
 
 /** Lets promise callbacks (execute resolutions) run. */
 const settle = () => new Promise<void>((resolve) => setTimeout(resolve, 0));
 
 interface Harness {
   store: AppStore;
-  kernels: FakeKernel[];
-  kernel(): FakeKernel;
+  kernels: ScriptedKernel[];
+  kernel(): ScriptedKernel;
   clock: { now: number };
   cell(index: number): Cell;
 }
 
 function setup(cells: Cell[], language: CellLanguage = 'typescript'): Harness {
-  const kernels: FakeKernel[] = [];
+  const kernels: ScriptedKernel[] = [];
   const clock = { now: 1000 };
   const store = createAppStore({
     createKernel: () => {
-      const kernel = new FakeKernel();
+      const kernel = new ScriptedKernel();
       kernels.push(kernel);
-      return kernel;
+      return kernel.client;
     },
     now: () => clock.now,
   });
@@ -57,11 +57,12 @@ describe('running cells', () => {
     h.store.getState().runAll();
     const k = h.kernel();
     expect(h.store.getState().kernelState).toBe('starting');
-    expect(k.executed.map((e) => e.code)).toEqual(['a']);
+    expect(k.executed).toEqual([]); // the client waits for the worker
     expect(statuses(h)).toEqual(['queued', 'idle', 'queued', 'queued']);
     expect(h.store.getState().markdownEditing).toEqual({}); // running markdown renders it
 
     k.ready('cpu');
+    expect(k.executed.map((e) => e.code)).toEqual(['a']);
     expect(h.store.getState().kernelInfo?.backend).toBe('cpu');
     expect(h.store.getState().kernelState).toBe('busy');
     k.startRunning();
@@ -220,8 +221,8 @@ describe('interrupt, restart and crashes', () => {
     k.finish([]);
     await settle();
     k.startRunning();
-    k.replace('interrupt');
-    await settle();
+    s.interrupt(); // the worker never answers: after hardInterruptAfterMs it is replaced
+    await new Promise((resolve) => setTimeout(resolve, 20));
     expect(statuses(h)).toEqual(['done', 'error', 'idle']);
     expect(h.cell(1).outputs).toEqual([
       {
@@ -263,10 +264,10 @@ describe('interrupt, restart and crashes', () => {
     const h = (harness = setup([code('a')]));
     h.store.getState().startKernel();
     const k = h.kernel();
-    for (let i = 0; i < MAX_CRASHES_BEFORE_READY - 1; i++) k.replace('crash');
+    for (let i = 0; i < MAX_CRASHES_BEFORE_READY - 1; i++) k.crash();
     await settle();
     expect(k.disposed).toBe(false);
-    k.replace('crash');
+    k.crash();
     await settle();
     expect(k.disposed).toBe(true);
     expect(h.store.getState().kernelState).toBe('dead');
@@ -283,7 +284,7 @@ describe('interrupt, restart and crashes', () => {
     const k = h.kernel();
     for (let i = 0; i < MAX_CRASHES_BEFORE_READY + 2; i++) {
       k.ready();
-      k.replace('crash');
+      k.crash();
     }
     await settle();
     expect(k.disposed).toBe(false);
@@ -326,6 +327,7 @@ describe('commands', () => {
   it('Shift+Enter on the last cell runs it and moves into a new code cell', () => {
     const h = (harness = setup([code('a')]));
     runAndAdvance(h.store, h.cell(0).id);
+    h.kernel().ready();
     const state = h.store.getState();
     expect(state.notebook?.cells).toHaveLength(2);
     expect(h.cell(1).type).toBe('code');

@@ -2,15 +2,15 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { createCell, createNotebook, type Notebook } from '../model';
 import { trustedOnArrival } from '../trust';
 import { createAppStore, type AppStore } from './createAppStore';
-import { FakeKernel } from './testing/fakeKernel';
+import { ScriptedKernel } from '../../kernel/testing/scripted-worker';
 
 function setup(trusted?: boolean) {
-  const kernels: FakeKernel[] = [];
+  const kernels: ScriptedKernel[] = [];
   const store = createAppStore({
     createKernel: () => {
-      const kernel = new FakeKernel();
+      const kernel = new ScriptedKernel();
       kernels.push(kernel);
-      return kernel;
+      return kernel.client;
     },
   });
   const cells = [createCell('code', 'print("a")'), createCell('code', 'print("b")')];
@@ -25,7 +25,8 @@ afterEach(() => {
   open = null;
 });
 
-const executed = (kernels: FakeKernel[]) => kernels.flatMap((k) => k.executed.map((e) => e.code));
+const executed = (kernels: ScriptedKernel[]) =>
+  kernels.flatMap((k) => k.executed.map((e) => e.code));
 const counts = (store: AppStore) =>
   (store.getState().notebook as Notebook).cells.map((c) => c.executionCount);
 

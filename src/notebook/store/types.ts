@@ -3,7 +3,7 @@
  * pattern), so each concern is written and tested on its own and components select small pieces.
  */
 import type { StateCreator } from 'zustand';
-import type { KernelState } from '../../kernel/client';
+import type { KernelResetReason, KernelState } from '../../kernel/client';
 import type { KernelInfo } from '../../kernel/protocol';
 import type { CellType, Notebook } from '../model';
 import type { TrustRequest } from '../trust';
@@ -34,8 +34,6 @@ export interface NotebookSlice {
   clearAllOutputs(): void;
   setTitle(title: string): void;
 }
-
-export type KernelResetReason = 'interrupt' | 'restart' | 'crash';
 
 export interface KernelNotice {
   reason: KernelResetReason | 'failed' | 'device-lost';

@@ -90,14 +90,10 @@ export function useTimingRun(createKernel: () => TimingKernel, autoStart: boolea
     const setStatus = (id: string, status: RunStatus) =>
       setRuns((all) => all.map((r) => (r.benchmark.id === id ? { ...r, status } : r)));
     void (async () => {
-      for (const [i, benchmark] of list.entries()) {
+      for (const benchmark of list) {
         if (generation.current !== runGeneration) return;
         setStatus(benchmark.id, 'running');
-        const result = await client.execute(
-          `${benchmark.id}#${runGeneration}`,
-          benchmark.code,
-          i + 1,
-        );
+        const result = await client.execute(`${benchmark.id}#${runGeneration}`, benchmark.code);
         if (generation.current !== runGeneration) return;
         setStatus(benchmark.id, result === 'ok' ? 'done' : 'error');
       }
