@@ -11,7 +11,11 @@
 // straight-line code in registers.
 // Placeholders: WGX, WGY workgroup shape; TILE_COLS (WGX * C), TILE_ROWS (WGY * R), ROWS (R);
 //               SETUP, BODY, TAIL, STORE generated statements.
-// Flags: QUAD (subgroups), BIAS (out += bias[col]), RELU, NCHW (row = n * P + p is written to
+// With VEC4, A is read as vec4s along k and B as vec4s along n (each invocation owns groups of
+// four adjacent columns, the groups interleaved across the workgroup), and every accumulator is a
+// vec4: a quarter of the loads and four independent FMA chains each. The caller guarantees
+// 4-aligned, contiguous operands and K % 4 == 0 (vec4Fits in matmul-blocked.ts).
+// Flags: QUAD (subgroups), VEC4, BIAS (out += bias[col]), RELU, NCHW (row = n * P + p is written to
 //        out[n, col, p]: a convolution's output layout; P in P_pixels), A_GATHER / B_GATHER
 //        (that operand's element (i, k) is at base + rowTable[i] + kTable[k]: an image read as
 //        its im2col columns without writing them).
@@ -23,8 +27,13 @@ enable subgroups;
 //#endif
 
 @group(0) @binding(1) var<storage, read_write> OUT: array<f32>;
+//#if VEC4
+@group(0) @binding(2) var<storage, read> A: array<vec4<f32>>;
+@group(0) @binding(3) var<storage, read> B: array<vec4<f32>>;
+//#else
 @group(0) @binding(2) var<storage, read> A: array<f32>;
 @group(0) @binding(3) var<storage, read> B: array<f32>;
+//#endif
 //#if BIAS
 @group(0) @binding(4) var<storage, read> BIAS: array<f32>;
 //#endif
@@ -66,6 +75,9 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_id) lid
   let batch = wid.z + P(P_batchBase);
   let sak = P(P_aKStride);
   let sbk = P(P_bKStride);
+//#if VEC4
+  let sbk4 = sbk >> 2u;
+//#endif
   let col0 = wid.x * /*TILE_COLS*/u + lid.x;
   let row0 = wid.y * /*TILE_ROWS*/u + lid.y * /*ROWS*/u;
 /*ACCUMULATORS*/

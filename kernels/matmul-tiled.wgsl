@@ -1,6 +1,14 @@
-// Shared-memory tiled matmul for real GPUs, out[b] = a[b] @ b[b]: a 16x16 workgroup computes a
-// 64x64 tile of out (4x4 per invocation, in registers), staging 64x16 slices of A and 16x64 of B
-// in workgroup memory so each global element is read once per tile instead of 64 times.
+// Shared-memory tiled matmul family for real GPUs, out[b] = a[b] @ b[b]: a WGX x WGY workgroup
+// computes a TILE_ROWS x TILE_COLS tile of out (R x C per invocation, in registers), staging
+// TILE_ROWS x BK slices of A and BK x TILE_COLS of B in workgroup memory, so each global element
+// is read once per tile instead of once per output it feeds. Invocation (x, y) owns rows
+// y + r * WGY and columns x + c * WGX: in the inner loop neighbouring invocations read neighbouring
+// words of the B tile (no bank conflicts) and those with the same y share A words (broadcasts),
+// and the stores of a row are contiguous across x.
+// The R*C statements are generated (matmul-tiled.ts).
+// Placeholders: WGX, WGY, BK, TILE_ROWS, TILE_COLS, PITCH_A (TILE_ROWS + 1), PITCH_B
+//               (TILE_COLS + 1), WORDS_A / WORDS_B (BK * pitch), LOADS_A / LOADS_B (elements each invocation stages per slice),
+//               ACCUMULATORS, INNER, STORE.
 // Flags: A_K_MAJOR (A contiguous along k: neighbouring invocations load neighbouring k),
 //        B_N_MAJOR (B contiguous along n).
 // Params: MATMUL in src/engine/backends/webgpu/param-layouts.ts.
@@ -9,12 +17,11 @@
 @group(0) @binding(2) var<storage, read> A: array<f32>;
 @group(0) @binding(3) var<storage, read> B: array<f32>;
 
-// Rows of 65: the padding spreads a column of the tile over different memory banks.
-const PITCH = 65u;
-var<workgroup> tileA: array<f32, 1040>;
-var<workgroup> tileB: array<f32, 1040>;
+// Rows padded by one word: a column of the tile spreads over different memory banks.
+var<workgroup> tileA: array<f32, /*WORDS_A*/>;
+var<workgroup> tileB: array<f32, /*WORDS_B*/>;
 
-@compute @workgroup_size(16, 16)
+@compute @workgroup_size(/*WGX*/, /*WGY*/)
 fn main(
   @builtin(workgroup_id) wid: vec3<u32>,
   @builtin(local_invocation_id) lid: vec3<u32>,
@@ -30,18 +37,19 @@ fn main(
   let bBase = P(P_bOffset) + batch * P(P_bBatchStride);
   let sbk = P(P_bKStride);
   let sbn = P(P_bColStride);
-  let tileRow = wid.y * 64u;
-  let tileCol = wid.x * 64u;
-  var acc = mat4x4<f32>();
-  for (var k0 = 0u; k0 < K; k0 += 16u) {
-    for (var q = 0u; q < 4u; q++) {
-      let e = li + q * 256u;
+  let tileRow = wid.y * /*TILE_ROWS*/u;
+  let tileCol = wid.x * /*TILE_COLS*/u;
+  let invocations = /*WGX*/u * /*WGY*/u;
+/*ACCUMULATORS*/
+  for (var k0 = 0u; k0 < K; k0 += /*BK*/u) {
+    for (var q = 0u; q < /*LOADS_A*/u; q++) {
+      let e = li + q * invocations;
 //#if A_K_MAJOR
-      let m = e / 16u;
-      let kk = e % 16u;
+      let m = e / /*BK*/u;
+      let kk = e % /*BK*/u;
 //#else
-      let kk = e / 64u;
-      let m = e % 64u;
+      let kk = e / /*TILE_ROWS*/u;
+      let m = e % /*TILE_ROWS*/u;
 //#endif
       let row = tileRow + m;
       let k = k0 + kk;
@@ -49,16 +57,16 @@ fn main(
       if (row < M && k < K) {
         v = A[aBase + row * sam + k * sak];
       }
-      tileA[kk * PITCH + m] = v;
+      tileA[kk * /*PITCH_A*/u + m] = v;
     }
-    for (var q = 0u; q < 4u; q++) {
-      let e = li + q * 256u;
+    for (var q = 0u; q < /*LOADS_B*/u; q++) {
+      let e = li + q * invocations;
 //#if B_N_MAJOR
-      let kk = e / 64u;
-      let n = e % 64u;
+      let kk = e / /*TILE_COLS*/u;
+      let n = e % /*TILE_COLS*/u;
 //#else
-      let n = e / 16u;
-      let kk = e % 16u;
+      let n = e / /*BK*/u;
+      let kk = e % /*BK*/u;
 //#endif
       let col = tileCol + n;
       let k = k0 + kk;
@@ -66,30 +74,16 @@ fn main(
       if (col < N && k < K) {
         v = B[bBase + k * sbk + col * sbn];
       }
-      tileB[kk * PITCH + n] = v;
+      tileB[kk * /*PITCH_B*/u + n] = v;
     }
     workgroupBarrier();
-    for (var kk = 0u; kk < 16u; kk++) {
-      let ai = kk * PITCH + lid.y * 4u;
-      let bi = kk * PITCH + lid.x * 4u;
-      let a = vec4<f32>(tileA[ai], tileA[ai + 1u], tileA[ai + 2u], tileA[ai + 3u]);
-      let b = vec4<f32>(tileB[bi], tileB[bi + 1u], tileB[bi + 2u], tileB[bi + 3u]);
-      acc += mat4x4<f32>(b * a.x, b * a.y, b * a.z, b * a.w);
+    for (var kk = 0u; kk < /*BK*/u; kk++) {
+      let ai = kk * /*PITCH_A*/u + lid.y;
+      let bi = kk * /*PITCH_B*/u + lid.x;
+/*INNER*/
     }
     workgroupBarrier();
   }
-  let row0 = tileRow + lid.y * 4u;
-  let col0 = tileCol + lid.x * 4u;
   let outBase = batch * M * N;
-  for (var i = 0u; i < 4u; i++) {
-    let row = row0 + i;
-    if (row < M) {
-      let v = acc[i];
-      for (var j = 0u; j < 4u; j++) {
-        if (col0 + j < N) {
-          OUT[outBase + row * N + col0 + j] = v[j];
-        }
-      }
-    }
-  }
+/*STORE*/
 }

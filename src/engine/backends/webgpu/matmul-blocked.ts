@@ -18,6 +18,12 @@ export interface BlockedSpec {
   readonly wgy: number;
   /** Share A loads across quads with quadBroadcast (needs the subgroups feature, wgx % 4 == 0). */
   readonly quad: boolean;
+  /**
+   * Load both operands as vec4 (A along k, B along n) and accumulate vec4s: 4x fewer loads of
+   * each operand and 4 independent FMA chains per accumulator. Needs cols % 4 == 0 and operands
+   * that are contiguous and 4-aligned in those directions (`vec4Fits`); not with quad.
+   */
+  readonly vec4?: boolean;
 }
 
 /** What the kernel does after the products: add a bias per column, relu, write NCHW. */
@@ -67,6 +73,7 @@ function operandCode(
 
 /** The generated statements for one block shape. */
 function statements(spec: BlockedSpec, gather?: 'a' | 'b'): Record<string, string> {
+  if (spec.vec4) return vec4Statements(spec);
   const { rows: R, cols: C, wgx } = spec;
   const rs = range(R);
   const cs = range(C);
@@ -136,9 +143,73 @@ function statements(spec: BlockedSpec, gather?: 'a' | 'b'): Record<string, strin
   };
 }
 
+/**
+ * The statements of a vec4 member: A(row, k..k+3) is one vec4 load per row per four k steps, and
+ * each invocation owns cols / 4 groups of four adjacent columns (groups interleaved across the
+ * workgroup, so neighbouring invocations still read neighbouring memory), each one vec4 load of B
+ * per k step and one vec4 accumulator per row. K % 4 == 0 is required, so there is no tail.
+ */
+function vec4Statements(spec: BlockedSpec): Record<string, string> {
+  const { rows: R, cols: C, wgx } = spec;
+  const rs = range(R);
+  const gs = range(C / 4);
+  const xyzw = ['x', 'y', 'z', 'w'];
+  // Offsets in vec4 units; rows clamp to the matrix, column groups to the last whole group.
+  const setup = [
+    ...rs.map((r) => `  let ar${r} = (aBase + min(row0 + ${r}u, M - 1u) * P(P_aRowStride)) >> 2u;`),
+    ...gs.map((g) => `  let bc${g} = (bBase + cg${g}) >> 2u;`),
+  ];
+  const columns = gs.map((g) => `  let cg${g} = min(col0 + 3u * lid.x + ${4 * g * wgx}u, N - 4u);`);
+  const accumulators = rs.flatMap((r) => gs.map((g) => `  var acc${r}_${g} = vec4<f32>();`));
+  const body: string[] = ['    let kq = k >> 2u;'];
+  for (const r of rs) body.push(`    let a${r} = A[ar${r} + kq];`);
+  for (const u of range(4)) {
+    body.push(`    let kb${u} = (k + ${u}u) * sbk4;`);
+    for (const g of gs) body.push(`    let b${g}_${u} = B[bc${g} + kb${u}];`);
+    for (const r of rs) {
+      for (const g of gs) {
+        body.push(`    acc${r}_${g} = fma(vec4<f32>(a${r}.${xyzw[u]}), b${g}_${u}, acc${r}_${g});`);
+      }
+    }
+  }
+  const store = rs.flatMap((r) => [
+    `  let o${r} = rowStart(batch, min(row0 + ${r}u, M - 1u), M, N);`,
+    ...gs.flatMap((g) =>
+      range(4).map(
+        (j) =>
+          `  OUT[o${r} + (cg${g} + ${j}u) * colStep] = finish(cg${g} + ${j}u, acc${r}_${g}.${xyzw[j]});`,
+      ),
+    ),
+  ]);
+  return {
+    ACCUMULATORS: [...columns, ...accumulators].join('\n'),
+    SETUP: setup.join('\n'),
+    BODY: body.join('\n'),
+    TAIL: '',
+    STORE: store.join('\n'),
+  };
+}
+
+/**
+ * Whether a vec4 member can run this product: K and N multiples of 4 (no tail, whole column
+ * groups), A contiguous along k and B along n, every offset and stride 4-aligned.
+ */
+export function vec4Fits(
+  k: number,
+  n: number,
+  a: { offset: number; strides: readonly number[] },
+  b: { offset: number; strides: readonly number[] },
+): boolean {
+  const [sab, sam, sak] = a.strides;
+  const [sbb, sbk, sbn] = b.strides;
+  const aligned = [k, n, a.offset, sab, sam, b.offset, sbb, sbk].every((v) => v % 4 === 0);
+  return aligned && sak === 1 && sbn === 1 && n >= 4;
+}
+
 /** A stable name of a block shape, used in kernel labels, tuner caches and overrides. */
 export function blockedName(spec: BlockedSpec): string {
-  return `${spec.quad ? 'q' : 's'}${spec.rows}x${spec.cols}@${spec.wgx}x${spec.wgy}`;
+  const kind = spec.vec4 ? 'v' : spec.quad ? 'q' : 's';
+  return `${kind}${spec.rows}x${spec.cols}@${spec.wgx}x${spec.wgy}`;
 }
 
 export function blockedKernel(
@@ -148,6 +219,7 @@ export function blockedKernel(
 ): CompiledKernel {
   const flags: string[] = [];
   if (spec.quad) flags.push('QUAD');
+  if (spec.vec4) flags.push('VEC4');
   if (epilogue.bias) flags.push('BIAS');
   if (epilogue.relu) flags.push('RELU');
   if (epilogue.nchw) flags.push('NCHW');

@@ -3,16 +3,15 @@
  * register-blocked kernel (with its fused epilogue), writes the parameter slot and dispatches.
  */
 import registerWgsl from '../../../../kernels/matmul.wgsl?raw';
-import tiledWgsl from '../../../../kernels/matmul-tiled.wgsl?raw';
 import type { KernelContext } from './context';
 import { wrapGpu } from './gpu-buffer';
-import { blockedGroups, blockedKernel, type Epilogue } from './matmul-blocked';
+import { blockedGroups, blockedKernel, vec4Fits, type Epilogue } from './matmul-blocked';
 import { reduce } from './reduce';
 import { MATMUL } from './param-layouts';
-import { blockedSpecOf, defaultMatmulVariant, type MatmulVariant } from './variants';
+import { tiledGroups, tiledKernel } from './matmul-tiled';
+import { blockedSpecOf, defaultMatmulVariant, tiledSpecOf, type MatmulVariant } from './variants';
 
 const registerSource = MATMUL.source(registerWgsl);
-const tiledSource = MATMUL.source(tiledWgsl);
 
 export interface MatmulShape {
   readonly batch: number;
@@ -84,6 +83,9 @@ export function dispatchVariant(
     let spec = blocked ?? blockedSpecOf(defaultMatmulVariant(hasSubgroups(ctx)))!;
     // A quad variant asked for where subgroups are missing runs its plain twin.
     if (spec.quad && !hasSubgroups(ctx)) spec = { ...spec, quad: false };
+    // A vec4 variant asked for where the operands are not vec4-addressable (strided, unaligned,
+    // K or N not a multiple of 4, an offset table) runs its scalar twin.
+    if (spec.vec4 && (gather || !vec4Fits(k, n, a, b))) spec = { ...spec, vec4: false };
     kernel = blockedKernel(ctx, spec, { ...epilogue, gather });
     groups = blockedGroups(spec, m, n);
   } else if (variant === 'register') {
@@ -110,11 +112,13 @@ export function dispatchVariant(
     );
     groups = [Math.ceil(n / 8 / wgx), Math.ceil(m / tileRows / wgy)];
   } else {
+    const spec = tiledSpecOf(variant);
+    if (!spec) throw new Error(`matmul: unknown variant ${variant}`);
     const flags: string[] = [];
     if (sak === 1) flags.push('A_K_MAJOR');
     if (sbn === 1) flags.push('B_N_MAJOR');
-    kernel = ctx.kernel('matmul-tiled', flags.join(','), 'wrr', tiledSource, () => ({ flags }));
-    groups = [Math.ceil(n / 64), Math.ceil(m / 64)];
+    kernel = tiledKernel(ctx, spec, flags);
+    groups = tiledGroups(spec, m, n);
   }
   const buffers = [out, a.gpu, b.gpu];
   if (epilogue.bias && epilogue.biasBuffer) buffers.push(epilogue.biasBuffer);

@@ -112,6 +112,15 @@ describe.skipIf(!backend)('matmul kernels', () => {
     });
   }
 
+  it('runs the vec4 members as vec4 where the operands fit, and their scalar twins elsewhere', () => {
+    const blocked = gpu.context.pipelines.labels().filter((l) => l.startsWith('matmul-blocked['));
+    for (const variant of matmulCandidates(false).filter((v) => v.startsWith('v'))) {
+      const twin = variant.replace(/^v/, 's');
+      expect(blocked.some((l) => l.includes(variant) && l.includes('VEC4'))).toBe(true);
+      expect(blocked.some((l) => l.includes(twin))).toBe(true);
+    }
+  });
+
   it('exercises every load layout of the register kernel', () => {
     const compiled = gpu.context.pipelines.labels().filter((l) => l.startsWith('matmul['));
     for (const flag of ['A_VEC_K', 'A_VEC_M', 'B_VEC_N', 'B_VEC_K', 'TM4', 'OUT_VEC']) {

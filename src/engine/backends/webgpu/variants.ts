@@ -1,13 +1,16 @@
 /** Names of the interchangeable kernel variants, and the overrides that force one (tests, tuning). */
 import type { BlockedSpec } from './matmul-blocked';
+import type { TiledSpec } from './matmul-tiled';
 
 /**
- * `register`: the vec4-loading 8x8 register kernel; `tiled`: shared-memory tiles (real GPUs);
- * `q…` / `s…`: the generated register-blocked family (`q` shares A loads across quads with
- * subgroup broadcasts, `s` loads plainly), named rows x cols @ workgroup shape.
+ * `register`: the vec4-loading 8x8 register kernel; `tiled` / `t…`: the shared-memory tiled
+ * family (real GPUs; `tiled` is t4x4@16x16), named rows x cols per invocation @ workgroup shape;
+ * `q…` / `s…` / `v…`: the generated register-blocked family (`q` shares A loads across quads
+ * with subgroup broadcasts, `s` loads plainly, `v` loads both operands as vec4s), named rows x
+ * cols @ workgroup shape.
  */
 export type MatmulVariant =
-  'register' | 'tiled' | `${'q' | 's'}${number}x${number}@${number}x${number}`;
+  'register' | 'tiled' | `${'q' | 's' | 'v' | 't'}${number}x${number}@${number}x${number}`;
 
 /** `thread`: one invocation per row (serial loop); `workgroup`: 64 invocations and a tree. */
 export type RowMode = 'thread' | 'workgroup';
@@ -24,21 +27,37 @@ export interface KernelOverrides {
 
 /** The block shape behind a generated variant's name, or null for `register` / `tiled`. */
 export function blockedSpecOf(variant: MatmulVariant): BlockedSpec | null {
-  const match = /^([qs])(\d+)x(\d+)@(\d+)x(\d+)$/.exec(variant);
+  const match = /^([qsv])(\d+)x(\d+)@(\d+)x(\d+)$/.exec(variant);
   if (!match) return null;
   const [, kind, rows, cols, wgx, wgy] = match;
-  return { quad: kind === 'q', rows: +rows, cols: +cols, wgx: +wgx, wgy: +wgy };
+  const spec = { quad: kind === 'q', rows: +rows, cols: +cols, wgx: +wgx, wgy: +wgy };
+  return kind === 'v' ? { ...spec, vec4: true } : spec;
+}
+
+/** The tile shape behind a shared-memory variant's name, or null for other variants. */
+export function tiledSpecOf(variant: MatmulVariant): TiledSpec | null {
+  if (variant === 'tiled') return { rows: 4, cols: 4, wgx: 16, wgy: 16 };
+  const match = /^t(\d+)x(\d+)@(\d+)x(\d+)$/.exec(variant);
+  if (!match) return null;
+  const [, rows, cols, wgx, wgy] = match;
+  return { rows: +rows, cols: +cols, wgx: +wgx, wgy: +wgy };
 }
 
 /**
  * The variants the autotuner times, per what the adapter offers: the measured-best blocked shapes
- * for CPU emulations (where loads, not FMAs, bound speed), the plain register kernel, and shared
- * memory tiles for GPUs whose workgroup memory is fast.
+ * for CPU emulations (where loads, not FMAs, bound speed), larger blocks and vec4 members for
+ * wider machines (more independent accumulators per load; a `v` member whose operands do not fit
+ * vec4 runs its `s` twin), the plain register kernel, and shared memory tiles for GPUs whose
+ * workgroup memory is fast.
  */
 export function matmulCandidates(subgroups: boolean): MatmulVariant[] {
-  const quad: MatmulVariant[] = ['q16x8@4x8', 'q16x4@16x4', 'q8x8@8x8'];
-  const plain: MatmulVariant[] = ['s8x8@8x8', 's4x4@16x4', 'register', 'tiled'];
-  return subgroups ? [...quad, ...plain] : plain;
+  const quad: MatmulVariant[] = ['q16x8@4x8', 'q16x4@16x4', 'q8x8@8x8', 'q16x8@8x4'];
+  const plain: MatmulVariant[] = ['s8x8@8x8', 's4x4@16x4', 'register'];
+  // 64x64 tiles, 128x128 tiles with 8x8 per invocation (the usual GPU shape), 32x32 for smaller
+  // products.
+  const tiled: MatmulVariant[] = ['tiled', 't8x8@16x16', 't4x4@8x8'];
+  const vec4: MatmulVariant[] = ['v8x16@8x8', 'v16x8@4x8', 'v8x8@8x8'];
+  return subgroups ? [...quad, ...vec4, ...plain, ...tiled] : [...vec4, ...plain, ...tiled];
 }
 
 /** What runs before a shape class has been tuned (and for products too small to tune). */
