@@ -36,6 +36,7 @@ interface BatchStats {
 
 export class AccuracyCore extends Metric {
   declare readonly options: Required<AccuracyOptions>;
+  protected override readonly readKind = 'acc';
   private total = 0;
   private readonly classRows = new Map<Device, Tensor>();
 
@@ -167,6 +168,7 @@ export class AccuracyCore extends Metric {
   }
 
   update(preds: Tensor, target: Tensor): void {
+    this.noteUpdate(preds);
     noGrad(() => {
       scopedAll(() => {
         const s = this.stats(preds, target);

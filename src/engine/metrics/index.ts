@@ -2,3 +2,10 @@
 export { Metric, MetricState } from './metric';
 export { AccuracyCore, type AccuracyOptions } from './accuracy';
 export { MeanCore } from './mean';
+export {
+  notifyMetricRead,
+  notifyMetricReset,
+  setMetricListener,
+  type MetricListener,
+  type MetricReadEvent,
+} from './reads';

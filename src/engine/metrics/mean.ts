@@ -13,6 +13,7 @@ export class MeanCore extends Metric {
   /** Parts of the sum and count known on the host (plain numbers given to update). */
   private hostSum = 0;
   private hostCount = 0;
+  protected override readonly readKind = 'mean';
 
   clone(): MeanCore {
     return new MeanCore();
@@ -36,6 +37,7 @@ export class MeanCore extends Metric {
 
   /** Adds values (a tensor of any shape, or a number), optionally weighted. */
   update(value: Tensor | number, weight: Tensor | number = 1): void {
+    this.noteUpdate(value);
     noGrad(() => {
       scopedAll(() => {
         const p = this.parts(value, weight);

@@ -10,8 +10,9 @@ import type { DeviceSpec } from '../devices/device-name';
 import { getDevice } from '../devices/registry';
 import { add } from '../ops/elementwise';
 import { toDevice } from '../ops/transfer';
-import type { Tensor } from '../tensor';
+import { Tensor } from '../tensor';
 import { Module } from '../nn/module';
+import { notifyMetricRead, notifyMetricReset, type MetricReadEvent } from './reads';
 
 /** Named state tensors, each kept across training steps; accumulating replaces and frees. */
 export class MetricState {
@@ -47,6 +48,10 @@ export class MetricState {
 
 export abstract class Metric extends Module {
   protected readonly stateTensors = new MetricState();
+  /** Whether the last update's predictions required grad (train step vs. validation). */
+  private lastUpdateTraining: boolean | null = null;
+  /** The default series name of its reads (`acc`, `mean`) when the metric has no name. */
+  protected readonly readKind: string = 'metric';
 
   /** Adds a batch to the state (no readback). */
   abstract update(...args: unknown[]): void;
@@ -61,6 +66,30 @@ export abstract class Metric extends Module {
   reset(): void {
     this.stateTensors.clear();
     this.resetHost();
+    notifyMetricReset(this);
+  }
+
+  /** Subclasses call it from `update` with the predictions, to tell training from validation. */
+  protected noteUpdate(preds: unknown): void {
+    if (preds instanceof Tensor) this.lastUpdateTraining = preds.requiresGrad;
+  }
+
+  /** The read a user asked for, as an event (`name` is Keras's metric name, if any). */
+  readEvent(name: string | null = null): MetricReadEvent {
+    return {
+      metric: this,
+      name,
+      kind: this.readKind,
+      training: this.lastUpdateTraining,
+      value: () => this.resultTensor().keep(),
+    };
+  }
+
+  /** The result a user asked for (torchmetrics' `compute()`): reported to the read listener. */
+  computeTensor(): Tensor {
+    const t = this.resultTensor();
+    notifyMetricRead(this.readEvent());
+    return t;
   }
 
   /** Subclasses clear their host-side counters here. */
@@ -68,7 +97,7 @@ export abstract class Metric extends Module {
 
   /** Reads the result: `await metric.compute()` is a number. */
   async compute(): Promise<number> {
-    const t = this.resultTensor();
+    const t = this.computeTensor();
     return (await t.data())[0];
   }
 

@@ -118,6 +118,19 @@ export class Chart implements LiveOutput {
     return this;
   }
 
+  /**
+   * Sets one series' value at `x`: replaces its last point when that has the same x (a running
+   * value read again within an epoch), else appends.
+   */
+  put(series: string, x: number, y: number, options: Omit<LogOptions, 'x'> = {}): this {
+    const points = this.panels.get(options.panel ?? metricOf(series))?.series.get(series)?.points;
+    const last = points?.[points.length - 1];
+    if (last && last[0] === x) last[1] = y;
+    else this.point(options.panel ?? metricOf(series), series, x, y, options);
+    this.changed();
+    return this;
+  }
+
   /** Replaces a whole series (bar charts: one value per category). */
   setSeries(
     series: string,

@@ -1,12 +1,15 @@
 /**
  * The rich-output names every cell sees — `display` with handles, `Chart`, `metricsLogger`,
  * `tqdm`, `progress`, `Progbar`, `plotMetric`, `imageGrid`, `timeit`, `compareDevices`,
- * `profile` — and the hooks that make a fit cell show its live chart and progress bars.
+ * `profile`, `autoChart` — and the hooks that make a fit cell show its live chart and progress
+ * bars, and a hand-written loop its automatic chart.
  */
+import { setMetricListener } from '../../engine/metrics';
 import { setDefaultObservers } from '../../engine/training';
 import { Tensor } from '../../engine';
 import { registerDisplayConverter } from '../display';
 import type { OutputSink } from '../output-sink';
+import { AutoChart } from './auto-chart';
 import { Chart, type ChartOptions } from './chart';
 import { createFitObserver } from './fit-observer';
 import { ImageGrid, imageGrid, type ImageGridOptions } from './image-grid';
@@ -22,7 +25,7 @@ import {
 } from './live-display';
 import { metricChart } from './plot-metric';
 import { profileBundle, runProfile, type ProfileOptions } from './profile';
-import { Progbar, progress, ProgressBar, tqdm } from './progress';
+import { Progbar, progress, ProgressBar, setPostfixListener, tqdm } from './progress';
 import {
   emulationNote,
   measure,
@@ -63,7 +66,12 @@ export function createOutputGlobals(target: SinkSource): Record<string, unknown>
   };
 
   setAutoDisplay(show);
-  setDefaultObservers(() => (sink() ? [createFitObserver(show)] : []));
+  const loopChart = new AutoChart(target);
+  setMetricListener(loopChart.metricListener);
+  setPostfixListener(loopChart.postfix);
+  setDefaultObservers(() => (sink() ? [createFitObserver(show), loopChart.fitObserver()] : []));
+  const autoChart = (options: Parameters<AutoChart['configure']>[0] = true): void =>
+    loopChart.configure(options);
 
   const display = (value: unknown, options?: unknown): DisplayHandle | LiveOutput =>
     displayValue(sink(), asImages(value, options) ?? value);
@@ -117,6 +125,7 @@ export function createOutputGlobals(target: SinkSource): Record<string, unknown>
     ProgressBar,
     Progbar,
     plotMetric,
+    autoChart,
     imageGrid,
     timeit,
     compareDevices,

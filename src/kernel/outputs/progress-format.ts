@@ -58,9 +58,12 @@ export function formatRate(rate: number | null, unit: string): string {
 }
 
 function postfixText(postfix: Record<string, string>, separator: string): string {
-  return Object.entries(postfix)
-    .map(([k, v]) => `${k}${separator}${v}`)
-    .join(separator === '=' ? ', ' : ' - ');
+  return (
+    Object.entries(postfix)
+      // A postfix string that is not `name=value` pairs is one key with no value.
+      .map(([k, v]) => (v === '' ? k : `${k}${separator}${v}`))
+      .join(separator === '=' ? ', ' : ' - ')
+  );
 }
 
 /** `train:  37%|███▋      | 37/100 [00:12<00:21,  3.10it/s, loss=0.52]` */

@@ -31,8 +31,38 @@ export function lengthOf(value: unknown): number | null {
   return null;
 }
 
+/**
+ * Hears the postfix values of the bars a user made (`tqdm`, `progress`), for the automatic loop
+ * chart; the kernel installs it. Bars of a fit are not heard: fit draws its own chart.
+ */
+export type PostfixListener = (bar: ProgressBar, values: Record<string, unknown>) => void;
+let postfixListener: PostfixListener | null = null;
+
+export function setPostfixListener(listener: PostfixListener | null): void {
+  postfixListener = listener;
+}
+
+/** `name=value` pairs of a postfix string (`'loss=0.52, acc=0.8'`); null when it is not one. */
+export function parsePostfixString(text: string): Record<string, string> | null {
+  const parts = text
+    .split(/,\s*|\s+(?=[^\s=]+=)/)
+    .map((p) => p.trim())
+    .filter((p) => p !== '');
+  const pairs: [string, string][] = [];
+  for (const part of parts) {
+    const match = /^([^=\s]+)\s*=\s*(.*)$/.exec(part);
+    if (!match) return null;
+    pairs.push([match[1], match[2]]);
+  }
+  return pairs.length > 0 ? Object.fromEntries(pairs) : null;
+}
+
 export class ProgressBar implements LiveOutput {
   n = 0;
+  /** Its postfix values feed the automatic loop chart (bars the user made, not fit's). */
+  feedsLoopChart = false;
+  /** An item is being processed (inside a tqdm loop's body): the position is `n + 1`. */
+  iterating = false;
   total: number | null;
   desc: string | undefined;
   readonly unit: string;
@@ -77,6 +107,15 @@ export class ProgressBar implements LiveOutput {
   setPostfix(values: Record<string, unknown>): this {
     const sorted = Object.keys(values).sort();
     this.postfix = Object.fromEntries(sorted.map((k) => [k, formatPostfixValue(values[k])]));
+    if (this.feedsLoopChart) postfixListener?.(this, values);
+    return this.changed();
+  }
+
+  /** tqdm's `set_postfix_str`: the text as given; its `name=value` pairs feed the loop chart. */
+  setPostfixStr(text: string): this {
+    const pairs = parsePostfixString(String(text));
+    this.postfix = pairs ?? (text === '' ? {} : { [String(text)]: '' });
+    if (pairs && this.feedsLoopChart) postfixListener?.(this, pairs);
     return this.changed();
   }
 
@@ -163,11 +202,14 @@ export class Tqdm<T> extends ProgressBar implements Iterable<T>, AsyncIterable<T
     let finished = false;
     try {
       for (const item of source as Iterable<T>) {
+        this.iterating = true;
         yield item;
+        this.iterating = false;
         this.update(1);
       }
       finished = true;
     } finally {
+      this.iterating = false;
       this.finish(finished);
     }
   }
@@ -177,11 +219,14 @@ export class Tqdm<T> extends ProgressBar implements Iterable<T>, AsyncIterable<T
     let finished = false;
     try {
       for await (const item of this.source) {
+        this.iterating = true;
         yield item;
+        this.iterating = false;
         this.update(1);
       }
       finished = true;
     } finally {
+      this.iterating = false;
       this.finish(finished);
     }
   }
@@ -216,12 +261,15 @@ export function tqdm<T>(
   iterable: Iterable<T> | AsyncIterable<T>,
   options: ProgressOptions = {},
 ): Tqdm<T> {
-  return new Tqdm(iterable, options);
+  const bar = new Tqdm(iterable, options);
+  bar.feedsLoopChart = true;
+  return bar;
 }
 
 /** `progress(total, { desc })`: a bar shown now and counted with `bar.update(n)`. */
 export function progress(total: number | null = null, options: ProgressOptions = {}): ProgressBar {
   const bar = new ProgressBar({ ...options, total });
+  bar.feedsLoopChart = true;
   showAutomatically(bar);
   return bar;
 }

@@ -6,7 +6,12 @@
  * the running result, as Keras's `__call__` does.
  */
 import { ops, type Tensor } from '../../../engine';
-import { AccuracyCore, MeanCore, type Metric as MetricCore } from '../../../engine/metrics';
+import {
+  AccuracyCore,
+  MeanCore,
+  notifyMetricRead,
+  type Metric as MetricCore,
+} from '../../../engine/metrics';
 import { asInt, bindArgs, describe, optional } from '../../args';
 import { Callable } from '../callable';
 import { toSnakeCase, toTensor } from './layers/layer';
@@ -31,8 +36,15 @@ export abstract class Metric extends Callable<unknown[], Tensor> {
   /** Adds a batch to the running state (on the device; nothing is read back). */
   abstract updateState(...args: unknown[]): void;
 
-  /** The running value as a 0-d tensor on the data's device. */
+  /** The running value as a 0-d tensor on the data's device (a read the loop chart hears of). */
   result(): Tensor {
+    const value = this.core.resultTensor();
+    notifyMetricRead(this.core.readEvent(this.name));
+    return value;
+  }
+
+  /** The running value without telling anyone: fit's own reads (its chart is its own). */
+  valueTensor(): Tensor {
     return this.core.resultTensor();
   }
 
@@ -48,7 +60,7 @@ export abstract class Metric extends Callable<unknown[], Tensor> {
 
   protected invoke(...args: unknown[]): Tensor {
     this.updateState(...args);
-    return this.result();
+    return this.valueTensor();
   }
 
   /** A fresh metric of the same kind and name (compile() copies metrics per output). */

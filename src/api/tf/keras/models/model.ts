@@ -87,7 +87,7 @@ function loopMetric(metric: Metric): LoopMetric {
   const m = metric.fresh();
   return {
     update: (preds, labels) => m.updateState(labels, preds),
-    resultTensor: () => m.result(),
+    resultTensor: () => m.valueTensor(),
     reset: () => m.resetStates(),
     clone: () => loopMetric(m),
   };
