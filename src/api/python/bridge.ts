@@ -8,6 +8,7 @@ import type { PyCallable } from 'pyodide/ffi';
 import { getDevice, isGradEnabled, setGradEnabled, Tensor, ValuesIndices } from '../../engine';
 import { formatSummary, moveInPlace, Module, Parameter } from '../../engine/nn';
 import { randperm } from '../../engine/data';
+import { getTensorStore } from '../../engine/serialization';
 import { gatherStructure, ReplicaSet, scatterStructure } from '../../engine';
 import { reduceGradientInto } from '../../engine/parallel/data-parallel';
 import { torch } from '../torch';
@@ -95,11 +96,24 @@ export function createBridge(globals: Record<string, unknown>) {
     /** A permutation of 0..n-1 from the engine's seeded generator, as a plain array. */
     randpermList: (n: number): number[] => Array.from(randperm(n)),
     formatTensor: formatForPython,
+    /** Writes raw bytes into the kernel's file store (where torch.save writes): exports. */
+    storeFile: (name: string, bytes: Uint8Array): Promise<void> =>
+      getTensorStore().put(name, bytes),
     /** torchsummary's table, as TypeScript cells print it (Python collects the rows). */
     formatSummary,
     torchDeviceName,
     isGradEnabled,
     setGradEnabled,
+    /**
+     * A Python function as a plain JavaScript function named `name` (Keras names a function
+     * metric after it; a proxy has no `name`), for the TS layer to call synchronously: a custom
+     * loss, metric, callback hook or `Dataset.map` function (tensorflow/_callables.py).
+     */
+    pythonFunction: (fn: PyCallable, name: string): ((...args: unknown[]) => unknown) => {
+      const call = (...args: unknown[]): unknown => fn(...args);
+      Object.defineProperty(call, 'name', { value: name });
+      return call;
+    },
     /**
      * A Python function as a JavaScript one that JavaScript may await (`timeit`, `compareDevices`):
      * called with `callPromising`, so the Python inside may itself wait for a GPU read (run_sync).

@@ -1,0 +1,135 @@
+"""The fixed text at the top of an exported ``train.py`` (see ``export_ddp``): the process group,
+the process's device, the weights reader, and plain equivalents of gpubook's helpers."""
+
+PRELUDE = '''\
+import json
+import os
+import struct
+import time
+
+import torch
+import torch.distributed as dist
+from torch.nn.parallel import DistributedDataParallel
+from torch.utils.data.distributed import DistributedSampler
+
+# One process per device. torchrun sets these; a plain `python train.py` is one process.
+os.environ.setdefault("MASTER_ADDR", "127.0.0.1")
+os.environ.setdefault("MASTER_PORT", "29500")
+os.environ.setdefault("RANK", "0")
+os.environ.setdefault("WORLD_SIZE", "1")
+RANK = int(os.environ["RANK"])
+WORLD_SIZE = int(os.environ["WORLD_SIZE"])
+LOCAL_RANK = int(os.environ.get("LOCAL_RANK", RANK))
+IS_MAIN = RANK == 0
+if torch.cuda.is_available():
+    torch.cuda.set_device(LOCAL_RANK)
+    DEVICE = torch.device("cuda", LOCAL_RANK)
+else:
+    DEVICE = torch.device("cpu")
+DEVICE_IDS = [LOCAL_RANK] if DEVICE.type == "cuda" else None
+dist.init_process_group("nccl" if torch.cuda.is_available() else "gloo", init_method="env://")
+
+
+def per_process_batch(global_batch):
+    """Each process takes its share of the notebook's batch, so a step still sees all of it."""
+    if global_batch % WORLD_SIZE and IS_MAIN:
+        print(f"note: batch {global_batch} does not split evenly over {WORLD_SIZE} processes")
+    return max(1, global_batch // WORLD_SIZE)
+
+
+_DTYPES = {
+    "F64": torch.float64, "F32": torch.float32, "F16": torch.float16, "BF16": torch.bfloat16,
+    "I64": torch.int64, "I32": torch.int32, "I16": torch.int16, "I8": torch.int8,
+    "U8": torch.uint8, "BOOL": torch.bool,
+}
+
+
+def read_safetensors(path):
+    """A .safetensors file as a state_dict: the safetensors package when installed, else this
+    reader (8-byte little-endian header length, JSON header, raw little-endian data)."""
+    try:
+        from safetensors.torch import load_file
+    except ImportError:
+        load_file = None
+    if load_file is not None:
+        return load_file(path)
+    with open(path, "rb") as f:
+        data = f.read()
+    (size,) = struct.unpack("<Q", data[:8])
+    header = json.loads(data[8 : 8 + size])
+    header.pop("__metadata__", None)
+    state = {}
+    for name, info in header.items():
+        start, end = info["data_offsets"]
+        raw = bytearray(data[8 + size + start : 8 + size + end])
+        dtype = _DTYPES[info["dtype"]]
+        flat = torch.frombuffer(raw, dtype=dtype) if raw else torch.empty(0, dtype=dtype)
+        state[name] = flat.reshape(info["shape"]).clone()
+    return state
+
+
+def load_weights(module, path="weights.safetensors"):
+    """Continues from the notebook's weights when the file is there."""
+    if os.path.exists(path):
+        module.load_state_dict(read_safetensors(path))
+        if IS_MAIN:
+            print(f"loaded {path}")
+    return module
+
+
+# gpubook's notebook helpers, as plain Python (text instead of tables and charts).
+def display(value, **options):
+    if not IS_MAIN:
+        return
+    if isinstance(value, dict) and value and all(isinstance(v, (list, tuple)) for v in value.values()):
+        names = list(value)
+        print("  ".join(str(n) for n in names))
+        for row in zip(*value.values()):
+            print("  ".join(str(v) for v in row))
+    else:
+        print(value)
+
+
+def _sync():
+    if torch.cuda.is_available():
+        torch.cuda.synchronize()
+
+
+def timeit(fn, repeat=5, warmup=1):
+    for _ in range(warmup):
+        fn()
+    times = []
+    for _ in range(repeat):
+        _sync()
+        start = time.perf_counter()
+        fn()
+        _sync()
+        times.append(time.perf_counter() - start)
+    times.sort()
+    median = times[len(times) // 2]
+    if IS_MAIN:
+        print(f"{median * 1e3:.3f} ms (median of {repeat}; {times[0] * 1e3:.3f} to {times[-1] * 1e3:.3f} ms)")
+    return median
+
+
+def compare_devices(fn, repeat=3, warmup=1, title=None):
+    devices = [torch.device("cpu")] + [torch.device("cuda", i) for i in range(torch.cuda.device_count())]
+    rows = []
+    for device in devices:
+        seconds = timeit(lambda: fn(device), repeat=repeat, warmup=warmup)
+        rows.append({"device": str(device), "seconds": seconds, "speedup": rows[0]["seconds"] / seconds if rows else 1.0})
+    display({k: [r[k] for r in rows] for k in ("device", "seconds", "speedup")})
+    return rows
+
+
+def plot_metric(history, metric):
+    if IS_MAIN:
+        for name in (metric, "val_" + metric):
+            if name in history:
+                print(name, list(history[name]))
+
+'''
+
+EPILOGUE = """
+dist.destroy_process_group()
+"""

@@ -1,0 +1,163 @@
+"""A PyTorch notebook as a DistributedDataParallel script for real PyTorch, with its weights.
+
+``export(sources, namespace, title)`` rewrites the code cells with ``ast`` (``_ddp_rewrite``),
+picks the module whose weights go along (``pick_model``) and returns the files of the download:
+``train.py``, ``weights.safetensors``, ``README.md``, ``requirements.txt``, and a report of what
+changed and what could not be translated. The page asks the kernel for it (``export_to_store``)
+and zips the files. ``ast.unparse`` drops comments: the script has none of the notebook's.
+"""
+
+import ast
+import json
+
+from ._cells import parse_cells, render
+from ._ddp_prelude import EPILOGUE, PRELUDE
+from ._ddp_rewrite import Plan, rewrite
+from ._export_texts import readme, requirements
+
+__all__ = ["export", "pick_model", "export_to_store"]
+
+
+class Report:
+    """What the dialog lists: lines not translated (cell, line, code, why) and what changed."""
+
+    def __init__(self):
+        self.cell = None
+        self.lines = []
+        self.items = []
+        self.changes = []
+        self._pending = []
+
+    def start(self, cell):
+        self.cell = cell
+        self.lines = cell.source.split("\n")
+
+    def untranslated(self, node, reason):
+        line = getattr(node, "lineno", None)
+        code = self.lines[line - 1].strip() if line and line <= len(self.lines) else ""
+        self.items.append({"cell": self.cell.number, "line": line, "code": code, "reason": reason})
+        self._pending.append((line or 0, reason))
+
+    def take(self, start, end):
+        """The reasons of lines start..end not yet written as comments."""
+        taken = [r for line, r in self._pending if start <= line <= end]
+        self._pending = [(line, r) for line, r in self._pending if not start <= line <= end]
+        return taken
+
+    def changed(self, text):
+        if text not in self.changes:
+            self.changes.append(text)
+
+
+def _is_module(value):
+    from torch import nn
+
+    return isinstance(value, nn.Module)
+
+
+def _top_level_names(cells):
+    """Names assigned at the top of the cells, by their last assignment, in that order."""
+    order = []
+    for cell in cells:
+        for stmt in cell.tree.body if cell.tree else []:
+            targets = stmt.targets if isinstance(stmt, ast.Assign) else []
+            for target in targets:
+                if isinstance(target, ast.Name):
+                    if target.id in order:
+                        order.remove(target.id)
+                    order.append(target.id)
+    return order
+
+
+def pick_model(cells, namespace):
+    """(name, module whose state_dict is exported, why) — or (None, None, why).
+
+    The last ``nn.DataParallel`` the cells assign wins (its ``.module``'s weights), else the
+    last-assigned ``nn.Module``; names the cells never assign at top level come last, in the
+    namespace's order."""
+    from torch import nn
+
+    if not namespace:
+        return None, None, "no kernel variables were given"
+    names = [n for n in _top_level_names(cells) if n in namespace]
+    names += [n for n in namespace if n not in names and not n.startswith("_")]
+    modules = [(n, namespace[n]) for n in names if _is_module(namespace[n])]
+    parallel = [(n, m) for n, m in modules if isinstance(m, nn.DataParallel)]
+    if parallel:
+        name, model = parallel[-1]
+        kind = type(model.module).__name__
+        return name, model.module, f"`{name}.module` ({kind}), the module `{name}` wraps in DataParallel"
+    if modules:
+        name, model = modules[-1]
+        return name, model, f"`{name}` ({type(model).__name__}), the last module the notebook defines"
+    return None, None, "the kernel holds no nn.Module: run the notebook first"
+
+
+def export(sources, namespace=None, title="notebook", params=None):
+    """The export of the code cells ``sources``; ``namespace`` is the kernel's globals (or None)."""
+    from .safetensors_io import state_dict_bytes
+
+    cells = parse_cells(sources)
+    name, model, why = pick_model(cells, namespace)
+    plan = Plan(cells, name)
+    report = Report()
+    parts = []
+    dropped = []
+    for cell in cells:
+        report.start(cell)
+        dropped += [{"cell": cell.number, "line": n, "code": t} for n, t in cell.dropped]
+        header = f"# %% cell {cell.number}"
+        if cell.tree is None:
+            if cell.error is not None:
+                report.untranslated(ast.Pass(lineno=1), f"not valid Python: {cell.error}")
+                commented = "\n".join("# " + line for line in cell.source.split("\n"))
+                parts.append(f"{header}\n# gpubook: not valid Python ({cell.error})\n{commented}")
+            continue
+        text = render(rewrite(cell, plan, report)).strip()
+        if text and text != "pass":
+            parts.append(f"{header}\n{text}")
+    if name is not None and plan.weights_call is None and plan.weights_after is None:
+        report.changed(
+            f"`{name}` is not assigned at the top of a cell: call load_weights({name}) yourself"
+        )
+    script = "\n\n".join(
+        [
+            f"# train.py: the notebook {title!r}, exported by gpubook for PyTorch"
+            " DistributedDataParallel.\n# Launch: torchrun --nproc_per_node=N train.py"
+            " (README.md). Comments of the notebook are not kept.",
+            PRELUDE.rstrip(),
+            f"params = {params or {}!r}",
+            *parts,
+        ]
+    )
+    script = script.rstrip() + "\n" + EPILOGUE
+    weights = state_dict_bytes(model.state_dict(), {"format": "pt"}) if model is not None else None
+    return {
+        "framework": "torch",
+        "script_name": "train.py",
+        "script": script,
+        "weights": weights,
+        "model": {"name": name, "why": why},
+        "untranslated": sorted(report.items, key=lambda i: (i["cell"], i["line"] or 0)),
+        "dropped": dropped,
+        "changes": report.changes,
+        "readme": readme(title, name, why, weights is not None),
+        "requirements": requirements(script),
+    }
+
+
+EXPORT_DIR = ".export-ddp"
+
+
+def export_to_store(sources_json, namespace, title, params_json):
+    """Runs ``export`` and hands its files to the page through the kernel's file store (the one
+    ``torch.save`` writes): ``.export-ddp/report.json`` and ``.export-ddp/weights.safetensors``."""
+    from torch import _bridge as b
+
+    result = export(json.loads(sources_json), namespace, title, json.loads(params_json))
+    weights = result.pop("weights")
+    put = b.host.storeFile
+    if weights is not None:
+        b.wait(put(f"{EXPORT_DIR}/weights.safetensors", b.to_js(weights)))
+    result["has_weights"] = weights is not None
+    b.wait(put(f"{EXPORT_DIR}/report.json", b.to_js(json.dumps(result).encode("utf-8"))))
