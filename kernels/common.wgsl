@@ -42,3 +42,31 @@ fn notANumber() -> f32 {
   var bits = 0x7fc00000u;
   return bitcast<f32>(bits);
 }
+
+// Element-wise helpers shared by elementwise.wgsl and fused-elementwise.wgsl.
+
+// pow for every sign of the base: WGSL's pow is undefined for a < 0 and gives NaN for 0^0.
+fn powSafe(a: f32, b: f32) -> f32 {
+  if (b == 0.0) {
+    return 1.0;
+  }
+  let magnitude = pow(abs(a), b);
+  if (a >= 0.0) {
+    return magnitude;
+  }
+  if (floor(b) != b) {
+    return notANumber();
+  }
+  let odd = floor(b * 0.5) * 2.0 != b;
+  return select(magnitude, -magnitude, odd);
+}
+
+// tanh without inf/inf for large |x| (some drivers compute tanh as a ratio of exponentials).
+fn tanhSafe(x: f32) -> f32 {
+  let t = exp(-2.0 * abs(x));
+  return sign(x) * (1.0 - t) / (1.0 + t);
+}
+
+fn sigmoid(x: f32) -> f32 {
+  return 1.0 / (1.0 + exp(-x));
+}

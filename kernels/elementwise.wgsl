@@ -26,31 +26,7 @@
 @group(0) @binding(3) var<storage, read> B: array</*B_T*/>;
 //#endif
 
-// pow for every sign of the base: WGSL's pow is undefined for a < 0 and gives NaN for 0^0.
-fn powSafe(a: f32, b: f32) -> f32 {
-  if (b == 0.0) {
-    return 1.0;
-  }
-  let magnitude = pow(abs(a), b);
-  if (a >= 0.0) {
-    return magnitude;
-  }
-  if (floor(b) != b) {
-    return notANumber();
-  }
-  let odd = floor(b * 0.5) * 2.0 != b;
-  return select(magnitude, -magnitude, odd);
-}
-
-// tanh without inf/inf for large |x| (some drivers compute tanh as a ratio of exponentials).
-fn tanhSafe(x: f32) -> f32 {
-  let t = exp(-2.0 * abs(x));
-  return sign(x) * (1.0 - t) / (1.0 + t);
-}
-
-fn sigmoid(x: f32) -> f32 {
-  return 1.0 / (1.0 + exp(-x));
-}
+// powSafe, tanhSafe and sigmoid are in common.wgsl (the fused kernel uses them too).
 
 // The op on one element (unary ops ignore b).
 fn op(a: /*C*/, b: /*C*/) -> /*OUT_T*/ {

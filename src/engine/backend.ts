@@ -79,6 +79,44 @@ export type BinaryOp =
 
 export type ReduceOp = 'sum' | 'max' | 'min' | 'argmax' | 'argmin';
 
+/** Where a fused step reads an operand: an input view, an earlier step's value, or a scalar. */
+export type FusedOperand =
+  | { readonly from: 'input'; readonly index: number }
+  | { readonly from: 'step'; readonly index: number }
+  | { readonly from: 'scalar'; readonly index: number };
+
+/**
+ * One op of a fused chain, with the semantics of the unfused kernel of the same name: `unary`
+ * (copy casts), or `binary` whose b may be a scalar (binaryScalar, either side).
+ */
+export type FusedStep =
+  | {
+      readonly kind: 'unary';
+      readonly op: UnaryOp;
+      readonly a: FusedOperand;
+      readonly dtype: DType;
+    }
+  | {
+      readonly kind: 'binary';
+      readonly op: BinaryOp;
+      readonly a: FusedOperand;
+      readonly b: FusedOperand;
+      readonly dtype: DType;
+    };
+
+/**
+ * A chain of element-wise ops over one output shape (backends/fusion/): the structure only, so a
+ * compiled form can be cached across shapes and scalar values. Element i of every step, input and
+ * output is the element at flat index i of the shape.
+ */
+export interface FusedProgram {
+  /** The dtype of each input view. */
+  readonly inputs: readonly DType[];
+  readonly steps: readonly FusedStep[];
+  /** For each output view, the step whose values it receives. */
+  readonly outputs: readonly number[];
+}
+
 export interface Conv2dGeometry {
   batch: number;
   inChannels: number;
@@ -203,6 +241,18 @@ export interface Kernels {
   /** `a op scalar`, or `scalar op a` when `scalarFirst`. */
   binaryScalar(op: BinaryOp, a: View, scalar: number, scalarFirst: boolean, out: OutView): void;
   /**
+   * Runs a chain of unary/binary/scalar ops in one pass (backends/fusion/): inputs are strided
+   * views already broadcast to the outputs' shape, outputs are contiguous (offset 0) and receive
+   * the values of the steps `program.outputs` names, exactly as the unfused kernels would write
+   * them (within float32 rounding). `scalars[k]` is the value of scalar operand k.
+   */
+  fusedElementwise(
+    program: FusedProgram,
+    inputs: readonly View[],
+    scalars: readonly number[],
+    outputs: readonly OutView[],
+  ): void;
+  /**
    * Reduces the last `reducedDims` dimensions of x. out.shape is x.shape without them.
    * argmax/argmin write int32 flat indices into the reduced block (first occurrence wins).
    */
@@ -318,6 +368,18 @@ export interface BackendCapabilities {
   /** Background kernel tuning (matmul variants, row modes). */
   tuning: { tuned(): Promise<void> };
   loss: LossState;
+  /**
+   * Kernels dispatched so far (WebGPU: compute dispatches; CPU: kernel calls), so benchmarks and
+   * tests can count what a step costs.
+   */
+  dispatchCount: { dispatches(): number };
+  /** How long a fused element-wise chain may grow here (backends/fusion/chain.ts). */
+  fusionLimits: {
+    readonly maxBuffers: number;
+    readonly maxInputs: number;
+    readonly maxScalars: number;
+    readonly maxSteps: number;
+  };
 }
 
 export type CapabilityName = keyof BackendCapabilities;

@@ -23,6 +23,7 @@ const NAMES: Record<KernelName, true> = {
   unary: true,
   binary: true,
   binaryScalar: true,
+  fusedElementwise: true,
   reduce: true,
   matmul: true,
   gemm: true,
@@ -77,8 +78,8 @@ function isView(value: unknown): value is View {
 }
 
 /**
- * Kernel arguments with every view (also one nested in an options object, such as a gemm bias)
- * passed through `map`: how a wrapper swaps its placeholder buffers for real ones.
+ * Kernel arguments with every view (also one in an array, or nested in an options object, such as
+ * a gemm bias) passed through `map`: how a wrapper swaps its placeholder buffers for real ones.
  */
 export function mapViews<K extends KernelName>(
   args: KernelArgs<K>,
@@ -86,6 +87,8 @@ export function mapViews<K extends KernelName>(
 ): KernelArgs<K> {
   const mapped = args.map((arg: unknown) => {
     if (isView(arg)) return map(arg);
+    if (Array.isArray(arg))
+      return arg.some(isView) ? arg.map((v) => (isView(v) ? map(v) : v)) : arg;
     if (typeof arg !== 'object' || arg === null || Array.isArray(arg)) return arg;
     const entries = Object.entries(arg);
     if (!entries.some(([, v]) => isView(v))) return arg;

@@ -10,6 +10,8 @@ import type {
   DeviceBuffer,
   HostBlock,
 } from '../backend';
+import { fusionEnabled } from '../backends/fusion/flag';
+import { FusingBackend } from '../backends/fusion/fusing-backend';
 import type { DeviceKind } from './device-name';
 import { lostBackend } from './lost-backend';
 import { MemoryAccount } from './memory-account';
@@ -28,6 +30,8 @@ export class Device {
   /** Why the device was lost, or null while it works. */
   lostReason: string | null = null;
   private currentBackend: Backend;
+  /** Records element-wise chains over `currentBackend` while fusion is on (backends/fusion/). */
+  private readonly fusing: FusingBackend;
 
   constructor(
     readonly name: string,
@@ -40,15 +44,18 @@ export class Device {
   ) {
     this.memory = new MemoryAccount(name);
     this.currentBackend = backend;
+    this.fusing = new FusingBackend(() => this.currentBackend);
   }
 
+  /** What ops call: the backend itself, or with fusion on the recorder in front of it. */
   get backend(): Backend {
-    return this.currentBackend;
+    return fusionEnabled() ? this.fusing : this.currentBackend;
   }
 
   /** The backend's named extra (profiling, pool statistics, …), or null when it has none now. */
   capability<K extends CapabilityName>(name: K): BackendCapabilities[K] | null {
-    return this.currentBackend.capability(name);
+    // Through the recorder, which runs a pending chain first (a spill or sync read then sees it).
+    return this.backend.capability(name);
   }
 
   /** The one accounting point: every buffer on this device is allocated here. */
@@ -66,7 +73,8 @@ export class Device {
 
   free(buffer: DeviceBuffer, bytes: number): void {
     this.memory.free(bytes);
-    this.currentBackend.release(buffer);
+    // Always through the recorder: it holds a buffer a pending step still uses until it has run.
+    this.fusing.release(buffer);
   }
 
   /**
@@ -104,6 +112,7 @@ export class Device {
   /** From now on every use of this device fails with a DeviceLostError naming the reason. */
   markLost(reason: string): void {
     this.lostReason = reason;
+    this.fusing.forget();
     this.currentBackend = lostBackend(this.name, reason);
   }
 

@@ -43,13 +43,21 @@ export class CpuBackend extends RoutedKernels implements Backend {
   private readonly capabilities: Partial<BackendCapabilities> = {
     spilling: this,
     syncRead: this,
+    dispatchCount: this,
   };
+  /** Kernels run (or queued) so far: the CPU's counterpart of GPU dispatches. */
+  private kernelCalls = 0;
+
+  dispatches(): number {
+    return this.kernelCalls;
+  }
 
   capability<K extends CapabilityName>(name: K): BackendCapabilities[K] | null {
     return this.capabilities[name] ?? null;
   }
 
   protected route<K extends KernelName>(name: K, args: KernelArgs<K>): void {
+    this.kernelCalls++;
     this.run(() => runKernel(cpuKernels, this.pool, name, args));
   }
 

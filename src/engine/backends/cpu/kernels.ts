@@ -12,6 +12,7 @@ import type { CpuBufferPool } from './buffer-pool';
 import { col2imKernel, im2colKernel, maxPool2dBackwardKernel, maxPool2dKernel } from './conv';
 import { conv2dColumns, conv2dWeightGradColumns } from './conv-gemm';
 import { binaryKernel, binaryScalarKernel, unaryKernel } from './elementwise';
+import { fusedElementwiseKernel } from './fused';
 import { gemmKernel } from './gemm';
 import { matmulKernel } from './matmul';
 import { reduceKernel } from './reduce';
@@ -45,6 +46,7 @@ export const cpuKernels: KernelTable<CpuBufferPool> = {
   unary: (_, ...args) => unaryKernel(...args),
   binary: (_, ...args) => binaryKernel(...args),
   binaryScalar: (_, ...args) => binaryScalarKernel(...args),
+  fusedElementwise: (_, ...args) => fusedElementwiseKernel(...args),
   reduce: (_, ...args) => reduceKernel(...args),
   matmul: (_, ...args) => matmulKernel(...args),
   gemm: (_, ...args) => gemmKernel(...args),

@@ -68,6 +68,8 @@ export class CommandQueue {
   private nextBufferId = 0;
   /** Number of submits so far (for tests and diagnostics). */
   submits = 0;
+  /** Number of dispatches recorded so far (the `dispatchCount` capability). */
+  dispatches = 0;
   /** Set while a profile runs; null otherwise (no cost then). */
   profiler: DispatchProfiler | null = null;
 
@@ -96,6 +98,7 @@ export class CommandQueue {
   /** Records one dispatch using the parameter block last returned by `params()`. */
   dispatch(kernel: CompiledKernel, buffers: readonly GPUBuffer[], groups: WorkgroupCount): void {
     if (kernel.error) throw kernel.error;
+    this.dispatches++;
     for (const buffer of buffers) this.touched.add(buffer);
     const bindGroup = this.bindGroup(kernel, buffers);
     const timestampWrites = this.profiler?.timestampWrites(kernel.label) ?? null;

@@ -13,7 +13,7 @@ const elementwiseSource = ELEMENTWISE.source(elementwiseWgsl);
 const fillSource = FILL.source(fillWgsl);
 
 /** An op as a WGSL expression of `a` (and `b`); `int`, when given, is the exact int32 form. */
-interface OpExpression {
+export interface OpExpression {
   readonly float: string;
   readonly int?: string;
 }
@@ -26,7 +26,7 @@ const compare = (operator: string): OpExpression => {
 };
 const same = (expression: string): OpExpression => ({ float: expression, int: expression });
 
-const UNARY: Record<UnaryOp, OpExpression> = {
+export const UNARY: Record<UnaryOp, OpExpression> = {
   copy: same('a'),
   neg: same('-a'),
   exp: { float: 'exp(a)' },
@@ -44,7 +44,7 @@ const UNARY: Record<UnaryOp, OpExpression> = {
   step: same(`select(${ZERO}, ${ONE}, a > ${ZERO})`),
 };
 
-const BINARY: Record<BinaryOp, OpExpression> = {
+export const BINARY: Record<BinaryOp, OpExpression> = {
   add: same('a + b'),
   sub: same('a - b'),
   mul: same('a * b'),

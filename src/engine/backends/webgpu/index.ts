@@ -27,6 +27,7 @@ import {
   type TuneStore,
 } from './autotune';
 import { PipelineCache } from './pipeline-cache';
+import { FUSED_MAX_INPUTS, FUSED_MAX_SCALARS } from './param-layouts';
 import { KernelProfiler, summarizeTimings } from './profiler';
 import { webgpuKernels } from './kernels';
 import { hostBlockOf, spillBuffers } from './spill';
@@ -82,6 +83,14 @@ export class WebGPUBackend extends RoutedKernels implements Backend {
       spilling: this,
       poolStats: this,
       tuning: this,
+      dispatchCount: { dispatches: () => this.ctx.queue.dispatches },
+      // A chain binds its inputs and outputs as storage buffers, so the adapter's limit bounds it.
+      fusionLimits: {
+        maxBuffers: Math.min(device.limits.maxStorageBuffersPerShaderStage, 16),
+        maxInputs: FUSED_MAX_INPUTS,
+        maxScalars: FUSED_MAX_SCALARS,
+        maxSteps: 32,
+      },
       loss: {
         lost: device.lost.then((info) => ({ reason: info.reason, message: info.message })),
         destroy: () => device.destroy(),

@@ -25,6 +25,23 @@ export const ELEMENTWISE = paramLayout('elementwise', {
   outOffset: 'i32',
 });
 
+/** Inputs and scalars a fused element-wise chain may have (backends/fusion/chain.ts). */
+export const FUSED_MAX_INPUTS = 6;
+export const FUSED_MAX_SCALARS = 8;
+
+/**
+ * kernels/fused-elementwise.wgsl: the merged shape, input k's strides at
+ * `strides[k * MAX_RANK ..]` and its offset at `offsets[k]`, and the chain's scalars (bits in
+ * their step's compute type).
+ */
+export const FUSED = paramLayout('fused-elementwise', {
+  n: 'u32',
+  shape: ['u32', MAX_RANK],
+  strides: ['i32', MAX_RANK * FUSED_MAX_INPUTS],
+  offsets: ['i32', FUSED_MAX_INPUTS],
+  scalars: ['u32', FUSED_MAX_SCALARS],
+});
+
 /** kernels/adam.wgsl. `maximize` is 0 or 1. */
 export const ADAM = paramLayout('adam', {
   count: 'u32',

@@ -12,6 +12,7 @@ const FAMILY: Record<string, ParamLayout<LayoutSpec>> = {
   'col2im.wgsl': layouts.COL2IM,
   'elementwise.wgsl': layouts.ELEMENTWISE,
   'fill.wgsl': layouts.FILL,
+  'fused-elementwise.wgsl': layouts.FUSED,
   'gather-scatter.wgsl': layouts.GATHER_SCATTER,
   'im2col.wgsl': layouts.IM2COL,
   'index-add.wgsl': layouts.INDEX_ROWS,

@@ -1,0 +1,39 @@
+// A chain of element-wise ops in one pass (src/engine/backends/fusion/): what several
+// elementwise.wgsl dispatches would compute, each step with that kernel's expression, compute
+// type and output type, without the memory round trips between them. One invocation per element.
+// backends/webgpu/fused.ts generates from the chain: BINDINGS (one storage array per output,
+// then per input), STEPS (one function per op, as elementwise.wgsl's `op`), BODY (the loads, the
+// steps in order and the stores of the outputs still wanted); RANK is the number of dimensions
+// after merging, MAX_RANK the stride slots per input.
+// Params: FUSED in src/engine/backends/webgpu/param-layouts.ts (scalars as bits in their
+// step's compute type).
+
+/*BINDINGS*/
+
+/*STEPS*/
+
+// Element offset of flat index i in input k.
+fn inputOffset(k: u32, i: u32) -> u32 {
+  var offset = P(P_offsets + k);
+  var rest = i;
+  for (var d = /*RANK*/u; d > 0u; d--) {
+    let size = P(P_shape + d - 1u);
+    let next = rest / size;
+    offset += (rest - next * size) * P(P_strides + k * /*MAX_RANK*/u + d - 1u);
+    rest = next;
+  }
+  return offset;
+}
+
+fn scalarBits(k: u32) -> u32 {
+  return P(P_scalars + k);
+}
+
+@compute @workgroup_size(64)
+fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>) {
+  let i = flatId(gid, nwg);
+  if (i >= P(P_n)) {
+    return;
+  }
+/*BODY*/
+}

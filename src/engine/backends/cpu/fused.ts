@@ -1,0 +1,83 @@
+/**
+ * A fused element-wise chain on the CPU (backends/fusion/): one pass over the output in blocks
+ * small enough to stay in cache, each step running the same loop its unfused kernel runs
+ * (elementwise.ts) on the block, so results are bit-for-bit those of the unfused path. Steps
+ * nobody reads back live only in per-block scratch arrays.
+ */
+import type { FusedOperand, FusedProgram, OutView, View } from '../../backend';
+import { contiguousStrides } from '../../shape';
+import { CpuBuffer } from './buffer';
+import { binaryKernel, binaryScalarKernel, unaryKernel } from './elementwise';
+import { coalesce } from './strided';
+
+/** Elements per block: every step's scratch (4 bytes each) stays in L1/L2. */
+const BLOCK = 2048;
+
+/** A 1-D view of elements [start, start + length) of a view whose elements form one strided run. */
+function slice(base: View, start: number, length: number, stride: number): View {
+  return { ...base, offset: base.offset + start * stride, shape: [length], strides: [stride] };
+}
+
+/** The stride of a view's elements in flat order, or null when they do not form one run. */
+function runStride(view: View): number | null {
+  const walk = coalesce(view.shape, [view.strides]);
+  return walk.shape.length === 1 ? walk.strides[0][0] : null;
+}
+
+export function fusedElementwiseKernel(
+  program: FusedProgram,
+  inputs: readonly View[],
+  scalars: readonly number[],
+  outputs: readonly OutView[],
+): void {
+  if (outputs.length === 0) return;
+  const shape = outputs[0].shape;
+  const n = shape.reduce((a, b) => a * b, 1);
+  if (n === 0) return;
+  // Inputs that are not one strided run (a transpose, a broadcast row) are made contiguous once.
+  const runs = inputs.map((view) => {
+    const stride = runStride(view);
+    if (stride !== null) return { view, stride };
+    const copy: View = {
+      buffer: new CpuBuffer(n * 4),
+      dtype: view.dtype,
+      shape,
+      strides: contiguousStrides(shape),
+      offset: 0,
+    };
+    unaryKernel('copy', view, copy);
+    return { view: copy, stride: 1 };
+  });
+  const outputOf = new Map(program.outputs.map((step, k) => [step, outputs[k]]));
+  const scratch = program.steps.map((step, i) =>
+    outputOf.has(i)
+      ? null
+      : { buffer: new CpuBuffer(Math.min(n, BLOCK) * 4), dtype: step.dtype, offset: 0 },
+  );
+  for (let start = 0; start < n; start += BLOCK) {
+    const length = Math.min(BLOCK, n - start);
+    const block = (i: number): View => {
+      const out = outputOf.get(i);
+      if (out) return slice(out, start, length, 1);
+      const s = scratch[i] as { buffer: CpuBuffer; dtype: View['dtype']; offset: number };
+      return { ...s, shape: [length], strides: [1] };
+    };
+    const read = (operand: FusedOperand): View => {
+      if (operand.from === 'step') return block(operand.index);
+      if (operand.from === 'input') {
+        const run = runs[operand.index];
+        return slice(run.view, start, length, run.stride);
+      }
+      throw new Error('fusedElementwise: a scalar operand where a tensor was expected');
+    };
+    program.steps.forEach((step, i) => {
+      const out = block(i);
+      if (step.kind === 'unary') unaryKernel(step.op, read(step.a), out);
+      else if (step.a.from === 'scalar')
+        binaryScalarKernel(step.op, read(step.b), scalars[step.a.index], true, out);
+      else if (step.b.from === 'scalar')
+        binaryScalarKernel(step.op, read(step.a), scalars[step.b.index], false, out);
+      else binaryKernel(step.op, read(step.a), read(step.b), out);
+    });
+  }
+}

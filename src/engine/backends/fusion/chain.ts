@@ -1,0 +1,176 @@
+/**
+ * One chain of element-wise kernel calls being recorded: the steps, the input views they read
+ * from outside the chain, their scalars, and which outputs are still wanted. `tryAdd` says no
+ * (and changes nothing) when a call cannot join, so the recorder runs the chain and starts anew.
+ */
+import type {
+  BinaryOp,
+  DeviceBuffer,
+  FusedOperand,
+  FusedProgram,
+  FusedStep,
+  OutView,
+  UnaryOp,
+  View,
+} from '../../backend';
+
+/** What the target backend can bind in one kernel. */
+export interface ChainLimits {
+  /** Input and output buffers together (WebGPU: storage buffers per shader stage). */
+  readonly maxBuffers: number;
+  readonly maxInputs: number;
+  readonly maxScalars: number;
+  readonly maxSteps: number;
+}
+
+/** An element-wise kernel call as the recorder receives it. */
+export type ElementwiseCall =
+  | { readonly kind: 'unary'; readonly op: UnaryOp; readonly x: View; readonly out: OutView }
+  | {
+      readonly kind: 'binary';
+      readonly op: BinaryOp;
+      readonly a: View;
+      readonly b: View;
+      readonly out: OutView;
+    }
+  | {
+      readonly kind: 'binaryScalar';
+      readonly op: BinaryOp;
+      readonly a: View;
+      readonly scalar: number;
+      readonly scalarFirst: boolean;
+      readonly out: OutView;
+    };
+
+function sameShape(a: readonly number[], b: readonly number[]): boolean {
+  return a.length === b.length && a.every((s, i) => s === b[i]);
+}
+
+/** Row-major strides over `shape` at offset 0: element i of the view is element i of the buffer. */
+function isPlain(view: View, shape: readonly number[]): boolean {
+  if (view.offset !== 0 || !sameShape(view.shape, shape)) return false;
+  let step = 1;
+  for (let d = shape.length - 1; d >= 0; d--) {
+    if (shape[d] !== 1 && view.strides[d] !== step) return false;
+    step *= shape[d];
+  }
+  return true;
+}
+
+function sameView(a: View, b: View): boolean {
+  return (
+    a.buffer === b.buffer &&
+    a.dtype === b.dtype &&
+    a.offset === b.offset &&
+    a.strides.every((s, i) => s === b.strides[i])
+  );
+}
+
+/** Whether a call may be recorded at all (else it runs as it is, after the chain). */
+export function fusible(call: ElementwiseCall): boolean {
+  const reads =
+    call.kind === 'binary' ? [call.a, call.b] : call.kind === 'unary' ? [call.x] : [call.a];
+  // An op writing a buffer it reads runs unfused: the kernel then reads a copy (context.ts).
+  return isPlain(call.out, call.out.shape) && !reads.some((v) => v.buffer === call.out.buffer);
+}
+
+export class Chain {
+  readonly steps: FusedStep[] = [];
+  readonly outs: OutView[] = [];
+  /** Whether each step's output is still wanted (its buffer was not released meanwhile). */
+  readonly live: boolean[] = [];
+  readonly inputs: View[] = [];
+  readonly scalars: number[] = [];
+  /** The calls as recorded, so a one-step chain runs as the plain kernel it was. */
+  readonly calls: ElementwiseCall[] = [];
+  private readonly producer = new Map<DeviceBuffer, number>();
+  private readonly inputBuffers = new Set<DeviceBuffer>();
+  private shape: readonly number[] | null = null;
+
+  constructor(private readonly limits: ChainLimits) {}
+
+  get empty(): boolean {
+    return this.steps.length === 0;
+  }
+
+  /** Whether a pending step reads or writes this buffer. */
+  uses(buffer: DeviceBuffer): boolean {
+    return this.producer.has(buffer) || this.inputBuffers.has(buffer);
+  }
+
+  /** The buffer was released: its step's values are no longer wanted. */
+  drop(buffer: DeviceBuffer): void {
+    const step = this.producer.get(buffer);
+    if (step !== undefined) this.live[step] = false;
+  }
+
+  /** Adds the call as a step, or returns false (changing nothing) when it cannot join. */
+  tryAdd(call: ElementwiseCall): boolean {
+    const { out } = call;
+    if (this.shape !== null && !sameShape(this.shape, out.shape)) return false;
+    // Writing a buffer the chain reads or writes would reorder memory effects.
+    if (this.uses(out.buffer)) return false;
+    if (this.steps.length >= this.limits.maxSteps) return false;
+    const newInputs: View[] = [];
+    const operand = (view: View): FusedOperand | null => {
+      const step = this.producer.get(view.buffer);
+      if (step !== undefined) {
+        const plain = isPlain(view, out.shape) && view.dtype === this.steps[step].dtype;
+        return plain ? { from: 'step', index: step } : null;
+      }
+      const known = [...this.inputs, ...newInputs].findIndex((v) => sameView(v, view));
+      if (known >= 0) return { from: 'input', index: known };
+      newInputs.push(view);
+      return { from: 'input', index: this.inputs.length + newInputs.length - 1 };
+    };
+    let step: FusedStep;
+    let scalar: number | null = null;
+    if (call.kind === 'unary') {
+      const a = operand(call.x);
+      if (!a) return false;
+      step = { kind: 'unary', op: call.op, a, dtype: out.dtype };
+    } else if (call.kind === 'binary') {
+      const a = operand(call.a);
+      const b = operand(call.b);
+      if (!a || !b) return false;
+      step = { kind: 'binary', op: call.op, a, b, dtype: out.dtype };
+    } else {
+      const t = operand(call.a);
+      if (!t) return false;
+      const s: FusedOperand = { from: 'scalar', index: this.scalars.length };
+      const [a, b] = call.scalarFirst ? [s, t] : [t, s];
+      step = { kind: 'binary', op: call.op, a, b, dtype: out.dtype };
+      scalar = call.scalar;
+    }
+    const inputs = this.inputs.length + newInputs.length;
+    const outputs = this.live.filter(Boolean).length + 1;
+    if (
+      inputs > this.limits.maxInputs ||
+      inputs + outputs > this.limits.maxBuffers ||
+      this.scalars.length + (scalar === null ? 0 : 1) > this.limits.maxScalars
+    ) {
+      return false;
+    }
+    this.shape = out.shape;
+    for (const v of newInputs) {
+      this.inputs.push(v);
+      this.inputBuffers.add(v.buffer);
+    }
+    if (scalar !== null) this.scalars.push(scalar);
+    this.producer.set(out.buffer, this.steps.length);
+    this.steps.push(step);
+    this.outs.push(out);
+    this.live.push(true);
+    this.calls.push(call);
+    return true;
+  }
+
+  /** The program writing only the outputs still wanted, and their views. */
+  program(): { program: FusedProgram; outputs: OutView[] } {
+    const written = this.steps.map((_, i) => i).filter((i) => this.live[i]);
+    return {
+      program: { inputs: this.inputs.map((v) => v.dtype), steps: this.steps, outputs: written },
+      outputs: written.map((i) => this.outs[i]),
+    };
+  }
+}

@@ -1,0 +1,146 @@
+/**
+ * Binds kernels/fused-elementwise.wgsl: a fused element-wise chain (backends/fusion/) as one
+ * dispatch. The shader is generated from the chain's structure (ops, dtypes, compute types, merged
+ * rank), never from its shapes or scalar values, which travel in the parameter block, so the
+ * pipeline cache serves every shape a chain is run at.
+ */
+import type { DType, FusedOperand, FusedProgram, FusedStep, OutView, View } from '../../backend';
+import fusedWgsl from '../../../../kernels/fused-elementwise.wgsl?raw';
+import { contiguousStrides } from '../../shape';
+import { grid64, type KernelContext } from './context';
+import { BINARY, UNARY, type OpExpression } from './elementwise';
+import { gpuOf, outputOf } from './gpu-buffer';
+import { FUSED, FUSED_MAX_INPUTS, FUSED_MAX_SCALARS } from './param-layouts';
+import { checkRank, coalesce, elementCount, f32Bits, MAX_RANK } from './uniforms';
+import { wgslType, type WgslScalar } from './wgsl-types';
+
+const source = FUSED.source(fusedWgsl);
+
+function expressionOf(step: FusedStep): OpExpression {
+  return step.kind === 'unary' ? UNARY[step.op] : BINARY[step.op];
+}
+
+function operandsOf(step: FusedStep): FusedOperand[] {
+  return step.kind === 'unary' ? [step.a] : [step.a, step.b];
+}
+
+/**
+ * Each step's compute type, by elementwise.ts's rule: its exact int32 form when every tensor
+ * operand is int32 and every scalar an int32 value, else f32.
+ */
+function computeTypes(program: FusedProgram, scalars: readonly number[]): WgslScalar[] {
+  const dtypeOf = (o: FusedOperand): DType | null =>
+    o.from === 'input'
+      ? program.inputs[o.index]
+      : o.from === 'step'
+        ? program.steps[o.index].dtype
+        : null;
+  return program.steps.map((step) => {
+    const intInputs = operandsOf(step).every((o) => {
+      if (o.from !== 'scalar') return dtypeOf(o) === 'int32';
+      const value = scalars[o.index];
+      return Number.isInteger(value) && Math.abs(value) < 2 ** 31;
+    });
+    return expressionOf(step).int !== undefined && intInputs ? 'i32' : 'f32';
+  });
+}
+
+function structureKey(program: FusedProgram, compute: readonly WgslScalar[], rank: number): string {
+  const tag = { input: 'i', step: 'v', scalar: 'c' } as const;
+  const operand = (o: FusedOperand) => `${tag[o.from]}${o.index}`;
+  const steps = program.steps.map(
+    (s, i) => `${s.op}(${operandsOf(s).map(operand).join(',')})${s.dtype}/${compute[i]}`,
+  );
+  return `r${rank}|${program.inputs.join(',')}|${steps.join(';')}|>${program.outputs.join(',')}`;
+}
+
+/** The WGSL the template's placeholders receive. */
+function generate(program: FusedProgram, compute: readonly WgslScalar[]) {
+  const outputs = program.outputs.length;
+  const bindings = [
+    ...program.outputs.map(
+      (step, k) =>
+        `@group(0) @binding(${1 + k}) var<storage, read_write> OUT${k}: array<${wgslType(program.steps[step].dtype)}>;`,
+    ),
+    ...program.inputs.map(
+      (dtype, k) =>
+        `@group(0) @binding(${1 + outputs + k}) var<storage, read> IN${k}: array<${wgslType(dtype)}>;`,
+    ),
+  ];
+  const steps = program.steps.map((step, i) => {
+    const c = compute[i];
+    const out = wgslType(step.dtype);
+    const expression = expressionOf(step);
+    const body = (c === 'i32' ? (expression.int as string) : expression.float).replaceAll(
+      '/*C*/',
+      c,
+    );
+    const params = step.kind === 'unary' ? `a: ${c}` : `a: ${c}, b: ${c}`;
+    return `fn step${i}(${params}) -> ${out} {\n  return ${out}(${body});\n}`;
+  });
+  const body = program.inputs.map((_, k) => `  let x${k} = IN${k}[inputOffset(${k}u, i)];`);
+  program.steps.forEach((step, i) => {
+    const c = compute[i];
+    const value = (o: FusedOperand) =>
+      o.from === 'input'
+        ? `${c}(x${o.index})`
+        : o.from === 'step'
+          ? `${c}(v${o.index})`
+          : `bitcast<${c}>(scalarBits(${o.index}u))`;
+    body.push(`  let v${i} = step${i}(${operandsOf(step).map(value).join(', ')});`);
+  });
+  program.outputs.forEach((step, k) => body.push(`  OUT${k}[i] = v${step};`));
+  return { BINDINGS: bindings.join('\n'), STEPS: steps.join('\n\n'), BODY: body.join('\n') };
+}
+
+export function fusedElementwise(
+  ctx: KernelContext,
+  program: FusedProgram,
+  inputs: readonly View[],
+  scalars: readonly number[],
+  outputs: readonly OutView[],
+): void {
+  if (outputs.length === 0) return;
+  const shape = outputs[0].shape;
+  const n = elementCount(shape);
+  if (n === 0) return;
+  if (inputs.length > FUSED_MAX_INPUTS || scalars.length > FUSED_MAX_SCALARS) {
+    throw new Error(
+      `fusedElementwise: ${inputs.length} inputs and ${scalars.length} scalars exceed ` +
+        `${FUSED_MAX_INPUTS} and ${FUSED_MAX_SCALARS}`,
+    );
+  }
+  // The outputs' own (contiguous) strides take part in merging, so merged dims stay row-major.
+  const merged = coalesce(shape, [contiguousStrides(shape), ...inputs.map((v) => v.strides)]);
+  const rank = merged.shape.length;
+  checkRank('fusedElementwise', rank);
+  const compute = computeTypes(program, scalars);
+  const signature = 'w'.repeat(outputs.length) + 'r'.repeat(inputs.length);
+  const kernel = ctx.kernel(
+    'fused-elementwise',
+    structureKey(program, compute, rank),
+    signature,
+    source,
+    () => ({ values: { RANK: rank, MAX_RANK, ...generate(program, compute) } }),
+  );
+  const params = ctx.params(FUSED);
+  params.set('n', n).list('shape', merged.shape);
+  const strides = new Array<number>(MAX_RANK * inputs.length).fill(0);
+  inputs.forEach((_, k) =>
+    merged.strides[k + 1].forEach((s, d) => (strides[k * MAX_RANK + d] = s)),
+  );
+  params.list('strides', strides).list(
+    'offsets',
+    inputs.map((v) => v.offset),
+  );
+  // A scalar's bits are in the compute type of the step that reads it.
+  const bits = scalars.map((value) => f32Bits(value));
+  program.steps.forEach((step, i) => {
+    for (const o of operandsOf(step)) {
+      if (o.from === 'scalar' && compute[i] === 'i32') bits[o.index] = scalars[o.index] | 0;
+    }
+  });
+  params.list('scalars', bits);
+  const buffers = [...outputs.map((o) => outputOf(o)), ...inputs.map((v) => gpuOf(v))];
+  ctx.run(kernel, buffers, grid64(n));
+}
