@@ -8,7 +8,7 @@ import { builtDataReader } from '../../engine/data/datasets/built-data.testing';
 import { testDevices } from '../../engine/testing/devices';
 import { createIoGlobals } from '../../kernel/globals';
 import { OutputSink } from '../../kernel/output-sink';
-import type { CellOutput, MimeBundle } from '../../kernel/protocol';
+import { PROGRESS_MIME, type CellOutput, type MimeBundle } from '../../kernel/protocol';
 import { torchvision } from '../torch/index';
 import { startPython } from './testing/pyodide';
 
@@ -177,7 +177,10 @@ seen
 `);
     expect(r).toBe(10);
     await sink.close();
-    const bundles = [...outputs.flatMap((o) => ('data' in o ? [o.data] : [])), ...updates];
+    // The bar's last state (its postfix also feeds the cell's automatic loop chart).
+    const bundles = [...outputs.flatMap((o) => ('data' in o ? [o.data] : [])), ...updates].filter(
+      (b) => PROGRESS_MIME in b,
+    );
     const last = bundles[bundles.length - 1] as unknown as Record<string, unknown>;
     expect(String(last['text/plain'])).toContain('5/5');
     expect(String(last['text/plain'])).toContain('loss=0.1');

@@ -53,13 +53,24 @@ class CellChart {
     });
   }
 
-  put(name: string, x: number, y: number): void {
-    if (!Number.isFinite(y)) return;
+  /** Names with a series already, in the order reads arrived (panels keep that order). */
+  private readonly named = new Set<string>();
+
+  /** Shows the chart and gives `name` its series now, while the read's value is on its way. */
+  reserve(name: string): Chart {
     if (!this.chart) {
       this.chart = new Chart({ title: 'Training', xLabel: 'epoch' });
       displayValue(this.sink, this.chart);
     }
-    this.chart.put(name, x, y);
+    if (!this.named.has(name)) {
+      this.named.add(name);
+      this.chart.setSeries(name, []);
+    }
+    return this.chart;
+  }
+
+  put(name: string, x: number, y: number): void {
+    if (Number.isFinite(y)) this.reserve(name).put(name, x, y);
   }
 }
 
@@ -164,6 +175,7 @@ export class AutoChart {
     } catch {
       return; // nothing to read yet: the user's own read says why
     }
+    cell.reserve(name);
     const queue = state.queue;
     const last = queue[queue.length - 1];
     // Reads wait in order behind the one in flight; a newer read at the same x replaces a waiting

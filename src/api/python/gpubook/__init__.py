@@ -13,6 +13,9 @@ Every Python cell has them without an import (the kernel puts them in ``builtins
 - ``compare_devices(fn, repeat=3)``: times ``fn(device)`` on the CPU and on each GPU and shows the
   table and chart of speed-ups.
 - ``plot_metric(history, metric)``: the training and validation curves of one metric.
+- ``auto_chart(enabled=True, names=None)``: the automatic chart of a hand-written loop (Keras
+  metrics' ``result()``, torchmetrics' ``compute()``, tqdm's ``set_postfix`` values): ``auto_chart(
+  False)`` turns it off, ``auto_chart(names={"train_loss": "loss"})`` renames series.
 
 They are not PyTorch's: a script exported for real PyTorch replaces them with plain Python.
 """
@@ -21,7 +24,7 @@ from pyodide.ffi import create_proxy
 
 from torch import _bridge as b
 
-__all__ = ["params", "display", "timeit", "compare_devices", "plot_metric"]
+__all__ = ["params", "display", "timeit", "compare_devices", "plot_metric", "auto_chart"]
 
 _globals = b.host.globals
 
@@ -88,3 +91,15 @@ def compare_devices(fn, repeat=3, warmup=1, title=None):
 
 def plot_metric(history, metric):
     b.call(_globals.plotMetric, history, metric)
+
+
+def auto_chart(enabled=True, names=None):
+    """Turns the automatic loop chart on or off, and names its series (for the rest of the session)."""
+    if not isinstance(enabled, bool):
+        raise TypeError(f"auto_chart: enabled must be True or False, got {enabled!r}")
+    if names is not None and not isinstance(names, dict):
+        raise TypeError(f"auto_chart: names must be a dict of series name to shown name, got {names!r}")
+    options = {"enabled": enabled}
+    if names is not None:
+        options["names"] = {str(k): str(v) for k, v in names.items()}
+    b.call(_globals.autoChart, options)

@@ -25,7 +25,8 @@ class Metric:
         b.call(self._js.update, *args)
 
     def compute(self):
-        return b.call(self._js.resultTensor)
+        # computeTensor (not resultTensor) tells the notebook's automatic loop chart of the read.
+        return b.call(self._js.computeTensor)
 
     def reset(self):
         self._js.reset()

@@ -1,6 +1,8 @@
 """``tqdm``: a live progress bar in the cell (the kernel's own progress output), counted from
 Python. ``file=sys.stdout`` and the other display options are accepted; the bar is drawn by the
-notebook, not written as text. Outside a kernel (no progress output), the final state is printed."""
+notebook, not written as text. Outside a kernel (no progress output), the final state is printed.
+Numeric ``set_postfix`` values (and ``name=value`` pairs of ``set_postfix_str``) also feed the
+cell's automatic loop chart (``gpubook.auto_chart``)."""
 
 import sys
 
@@ -36,9 +38,16 @@ class tqdm:
     def __iter__(self):
         try:
             for item in self.iterable:
+                # While the body runs, the bar is at item n + 1 (the loop chart's x for a postfix).
+                if self._bar is not None:
+                    self._bar.iterating = True
                 yield item
+                if self._bar is not None:
+                    self._bar.iterating = False
                 self.update(1)
         finally:
+            if self._bar is not None:
+                self._bar.iterating = False
             self.close()
 
     def __len__(self):
@@ -62,6 +71,11 @@ class tqdm:
         if self._bar is not None:
             b.call(self._bar.setPostfix, self._postfix)
 
+    def set_postfix_str(self, s="", refresh=True):
+        self._postfix = {str(s): ""} if s else {}
+        if self._bar is not None:
+            self._bar.setPostfixStr(str(s))
+
     def set_description(self, desc=None, refresh=True):
         self.desc = desc
         if self._bar is not None:
@@ -75,7 +89,7 @@ class tqdm:
             self._bar.close()
         elif not self.disable:
             total = "?" if self.total is None else self.total
-            post = ", ".join(f"{k}={v}" for k, v in self._postfix.items())
+            post = ", ".join(f"{k}={v}" if v != "" else k for k, v in self._postfix.items())
             print(f"{self.desc + ': ' if self.desc else ''}{self.n}/{total}" + (f" [{post}]" if post else ""),
                   file=self.file or sys.stderr)
 
