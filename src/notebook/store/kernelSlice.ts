@@ -22,6 +22,7 @@ import {
   updateDisplay,
   type Notebook,
 } from '../model';
+import type { CellOutput } from '../../kernel/protocol';
 import type { KernelNotice, KernelSlice, SliceCreator } from './types';
 
 export interface KernelDeps {
@@ -56,6 +57,7 @@ export function createKernelSlice(deps: KernelDeps): SliceCreator<KernelSlice> {
     let crashesSinceReady = 0;
     /** Bumped when the client is dropped, so late promise resolutions from it are ignored. */
     let generation = 0;
+    let hiddenRuns = 0;
 
     /** Runtime changes (status) do not touch the notebook; outputs do. */
     const edit = (update: (notebook: Notebook) => Notebook, touch = false): void =>
@@ -220,6 +222,25 @@ export function createKernelSlice(deps: KernelDeps): SliceCreator<KernelSlice> {
         }
       },
       dismissKernelNotice: () => set({ kernelNotice: null }),
+      runHidden: async (code) => {
+        const notebook = get().notebook;
+        const kernel = ensureClient();
+        hiddenRuns += 1;
+        // Not a cell id: the notebook's cells never see this run's events.
+        const id = `hidden-run-${hiddenRuns}`;
+        const outputs: CellOutput[] = [];
+        const stop = kernel.subscribe({
+          output: (cellId, added) => {
+            if (cellId === id) outputs.push(...added);
+          },
+        });
+        try {
+          const language = notebook ? notebookLanguage(notebook) : 'typescript';
+          return { status: await kernel.execute(id, code, language), outputs };
+        } finally {
+          stop();
+        }
+      },
     };
   };
 }

@@ -3,8 +3,8 @@
  * pattern), so each concern is written and tested on its own and components select small pieces.
  */
 import type { StateCreator } from 'zustand';
-import type { KernelResetReason, KernelState } from '../../kernel/client';
-import type { KernelInfo } from '../../kernel/protocol';
+import type { ExecutionResult, KernelResetReason, KernelState } from '../../kernel/client';
+import type { CellOutput, KernelInfo } from '../../kernel/protocol';
 import type { CellType, Notebook } from '../model';
 import type { TrustRequest } from '../trust';
 
@@ -58,6 +58,17 @@ export interface KernelSlice {
   interrupt(): void;
   restart(): void;
   dismissKernelNotice(): void;
+  /**
+   * Runs code of the app's own (not a cell: e.g. the DistributedDataParallel export) in the
+   * notebook's kernel and language, after what is queued; resolves with its outputs. It takes an
+   * execution count, as any execute request does.
+   */
+  runHidden(code: string): Promise<HiddenRun>;
+}
+
+export interface HiddenRun {
+  status: ExecutionResult;
+  outputs: CellOutput[];
 }
 
 export interface FocusRequest {
