@@ -27,6 +27,8 @@ declare class ProgressBar {
   update(n?: number): this;
   set(value: number): this;
   setPostfix(values: Record<string, unknown>): this;
+  /** tqdm's set_postfix_str: the text as given; its \`name=value\` pairs feed the loop chart. */
+  setPostfixStr(text: string): this;
   setDescription(desc: string): this;
   reset(total?: number | null): this;
   close(): void;
@@ -75,6 +77,11 @@ declare const progress: (total?: number | null, options?: ProgressOptions) => Pr
     name: 'plotMetric',
     declaration: `/** The chapter's plot_metric: train and validation curves of one metric by epoch. */
 declare const plotMetric: (history: unknown, metric: string) => void;`,
+  },
+  {
+    name: 'autoChart',
+    declaration: `/** The automatic chart of a hand-written loop (Keras metrics' result(), torchmetrics' compute(), tqdm postfix values): \`autoChart(false)\` turns it off, \`autoChart({ names: { train_loss: 'loss' } })\` renames series. */
+declare const autoChart: (options?: boolean | { enabled?: boolean; names?: Record<string, string> }) => void;`,
   },
   {
     name: 'imageGrid',
