@@ -45,6 +45,8 @@ class CellChart {
   readonly bars = new WeakMap<ProgressBar, number>();
   readonly barsByDesc = new Map<string, number>();
   readonly reads = new Set<Promise<void>>();
+  /** Names with a series already, in the order reads arrived (panels keep that order). */
+  private readonly named = new Set<string>();
 
   constructor(private readonly sink: OutputSink) {
     sink.beforeClose(async () => {
@@ -52,9 +54,6 @@ class CellChart {
       this.chart?.flush();
     });
   }
-
-  /** Names with a series already, in the order reads arrived (panels keep that order). */
-  private readonly named = new Set<string>();
 
   /** Shows the chart and gives `name` its series now, while the read's value is on its way. */
   reserve(name: string): Chart {

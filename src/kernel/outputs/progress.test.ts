@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { PROGRESS_MIME, type ProgressData } from '../protocol';
-import { Progbar, ProgressBar, Tqdm } from './progress';
+import { parsePostfixString, Progbar, ProgressBar, Tqdm } from './progress';
 import {
   formatClock,
   formatG,
@@ -174,5 +174,18 @@ describe('progress text beside a drawn bar', () => {
     expect(progressTail({ ...base, style: 'keras', max: 469, value: 7, remaining: 33 })).toBe(
       '7/469 - ETA: 33s - loss: 0.5200',
     );
+  });
+});
+
+describe('set_postfix_str', () => {
+  it('reads name=value pairs, and shows any other text as given', () => {
+    expect(parsePostfixString('loss=0.52, acc=0.8')).toEqual({ loss: '0.52', acc: '0.8' });
+    expect(parsePostfixString('loss=0.52 acc=0.8')).toEqual({ loss: '0.52', acc: '0.8' });
+    expect(parsePostfixString('warming up')).toBeNull();
+    const bar = new ProgressBar({ total: 4, desc: 'train' });
+    bar.update(1).setPostfixStr('warming up');
+    expect(bar.toBundle()['text/plain']).toMatch(/1\/4 \[.*, warming up\]$/);
+    bar.setPostfixStr('loss=0.5');
+    expect(bar.toBundle()['text/plain']).toMatch(/, loss=0\.5\]$/);
   });
 });
