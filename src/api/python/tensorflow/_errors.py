@@ -4,11 +4,17 @@ RuntimeError for bad timing such as configuring devices after they were initiali
 from pyodide.ffi import JsException
 from torch import _bridge as b
 
-from . import _tensor
+from . import _callables, _tensor
 
 
 def translate(error):
+    """The exception to raise for a JS error: the user's own exception when a Python callable
+    raised it inside the TS layer (its traceback shows the user's frames), else TensorFlow's."""
     name = getattr(error.js_error, "name", "Error")
+    if name == "PythonError":
+        raised = _callables.take_pending()
+        if raised is not None:
+            return raised
     message = str(getattr(error.js_error, "message", error))
     if name == "ValueError" or name == "DeviceSettingsError":
         return ValueError(message)

@@ -15,6 +15,7 @@ from pyodide.ffi import JsException, JsProxy, create_once_callable, jsnull
 from torch import _bridge as b
 
 from . import _tensor
+from ._callables import Proxies, take_pending
 from ._errors import translate
 
 host = b.host
@@ -67,11 +68,11 @@ def wrap(value):
     if value is None or value is jsnull:
         return None
     if isinstance(value, asyncio.Future):  # a JS Promise, as Pyodide hands it back
-        return wrap(b.wait(value))
+        return wrap(_wait(value))
     if type(value) in (int, float, str, bool) or not isinstance(value, JsProxy):
         return value
     if _is_promise(value):
-        return wrap(b.wait(value))
+        return wrap(_wait(value))
     kind = host.kind(value)
     if kind in ("tensor", "parameter"):
         host.retain(value, False)
@@ -85,19 +86,35 @@ def wrap(value):
     return JsObject(value)
 
 
-def _args(args, kwargs):
-    js_args = [b.to_js_value(a) for a in args]
-    if kwargs and any(v is not None for v in kwargs.values()):
-        js_args.append(b.options(kwargs))
-    return js_args
-
-
-def invoke(fn, args, kwargs):
+def _wait(promise):
     try:
-        result = fn(*_args(args, kwargs))
+        return b.run_sync(promise)
     except JsException as error:
         raise translate(error) from None
-    return wrap(result)
+
+
+# Methods whose TS object keeps calling the Python functions it was given after the call
+# returns (see _callables.py): the model holds compile's loss and metrics, a mapped dataset its
+# function.
+_KEPT_BY_RECEIVER = {"compile"}
+_KEPT_BY_RESULT = {"map", "filter"}
+
+
+def invoke(fn, args, kwargs, method=None, receiver=None):
+    proxies = Proxies()
+    take_pending()
+    try:
+        result = fn(*proxies.args(args, kwargs))
+        value = wrap(result)
+    except JsException as error:
+        raise translate(error) from None
+    finally:
+        if method in _KEPT_BY_RECEIVER and receiver is not None:
+            proxies.keep_on(receiver, method)
+        elif method in _KEPT_BY_RESULT:
+            proxies.give_to_js()
+        proxies.destroy()
+    return value
 
 
 def _number_if_scalar(value):
@@ -129,7 +146,7 @@ class JsObject:
             raise AttributeError(f"'{self._type_name()}' object has no attribute '{name}'") from None
         if callable(member) and not _is_class(member) and not _has_own.call(self._js, js_name):
             # A method: called on this object.
-            return lambda *args, **kwargs: invoke(member, args, kwargs)
+            return lambda *args, **kwargs: invoke(member, args, kwargs, js_name, self._js)
         return wrap(member)
 
     def __setattr__(self, name, value):
@@ -149,7 +166,7 @@ class JsObject:
         if js.Reflect.has(self._js, it_key):
             iterator = js.Reflect.get(self._js, it_key).call(self._js)
             while True:
-                step = b.wait(iterator.next())
+                step = _wait(iterator.next())
                 if step.done:
                     return
                 yield wrap(step.value)
@@ -179,7 +196,7 @@ class JsClass(JsObject):
         args = [_number_if_scalar(a) for a in args]
         kwargs = {k: _number_if_scalar(v) for k, v in kwargs.items()}
         try:
-            return wrap(self._js.new(*_args(args, kwargs)))
+            return wrap(self._js.new(*Proxies().args(args, kwargs)))
         except JsException as error:
             raise translate(error) from None
 
