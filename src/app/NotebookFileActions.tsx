@@ -1,16 +1,19 @@
 /**
  * The open notebook's file actions, shown in the toolbar: share a link (`share-button`), download
- * as `.ipynb` (`export-ipynb`) or as a script (`export-ts`: `.ts`, or `.py` for Python notebooks).
+ * as `.ipynb` (`export-ipynb`) or as a script (`export-ts`: `.ts`, or `.py` for Python notebooks),
+ * and for Python notebooks the export for real distributed training (`export-ddp`).
  */
 import { useState } from 'react';
 import { notebookLanguage, type Notebook } from '../notebook/model';
 import { useAppStore, useAppStoreApi } from '../notebook/store/context';
 import { downloadIpynb, downloadScript } from './downloads';
+import { ExportDdpDialog } from './ExportDdpDialog';
 import { ShareDialog } from './ShareDialog';
 
 export function NotebookFileActions() {
   const store = useAppStoreApi();
   const [sharing, setSharing] = useState(false);
+  const [exportingDdp, setExportingDdp] = useState(false);
   const python = useAppStore(
     (s) => (s.notebook ? notebookLanguage(s.notebook) : null) === 'python',
   );
@@ -49,7 +52,19 @@ export function NotebookFileActions() {
       >
         {python ? '.py' : '.ts'}
       </button>
+      {python && (
+        <button
+          type="button"
+          className="button button-quiet"
+          data-testid="export-ddp"
+          title="Export for a cluster: a script for real PyTorch DistributedDataParallel (or TensorFlow MultiWorkerMirroredStrategy) with the notebook's weights, as a .zip"
+          onClick={() => setExportingDdp(true)}
+        >
+          Cluster .zip
+        </button>
+      )}
       {sharing && <ShareDialog onClose={() => setSharing(false)} />}
+      {exportingDdp && <ExportDdpDialog onClose={() => setExportingDdp(false)} />}
     </>
   );
 }

@@ -4,6 +4,7 @@
  * dialog lists (lines not translated, lines dropped). Every script must compile as Python.
  */
 import { describe, expect, it } from 'vitest';
+import { getTensorStore } from '../../engine/serialization';
 import { startPython } from './testing/pyodide';
 
 const python = await startPython();
@@ -189,5 +190,34 @@ describe('export_ddp: the ast rewrite', () => {
     const { script } = await exportCells(['x = 1']);
     expect(script).toContain('torch.cuda.is_available() else "gloo", init_method="env://"');
     expect(script).toContain("params = {'size': 'test'}");
+  });
+
+  it('export_to_store leaves the report and the weights in the kernel file store', async () => {
+    const cells = ['from torch import nn\nnet = nn.Linear(3, 2)'];
+    await python.run(`
+import json
+import gpubook.export_ddp as _x
+_ns = {}
+exec(${JSON.stringify(cells[0])}, _ns)
+_x.export_to_store(json.dumps(json.loads(${JSON.stringify(JSON.stringify(cells))})), _ns, json.dumps("My title"))
+`);
+    const store = getTensorStore();
+    const report = JSON.parse(
+      new TextDecoder().decode(await store.get('.export-ddp/report.json')),
+    ) as Record<string, unknown>;
+    expect(report.has_weights).toBe(true);
+    expect(report.model).toEqual({
+      name: 'net',
+      why: '`net` (Linear), the last module the notebook defines',
+    });
+    expect(String(report.readme)).toMatch(/^# My title: DistributedDataParallel export/);
+    const weights = await store.get('.export-ddp/weights.safetensors');
+    expect(weights).toBeInstanceOf(Uint8Array);
+    const headerLength = Number(new DataView(weights!.buffer).getBigUint64(0, true));
+    const header = JSON.parse(
+      new TextDecoder().decode(weights!.slice(8, 8 + headerLength)),
+    ) as Record<string, { shape: number[] }>;
+    expect(header.weight.shape).toEqual([2, 3]);
+    expect(weights!.length).toBe(8 + headerLength + 4 * 8);
   });
 });

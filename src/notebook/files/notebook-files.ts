@@ -24,7 +24,11 @@ export function titleFromFileName(name: string): string {
   return name.replace(/\.ipynb$/i, '').trim() || 'Imported notebook';
 }
 
-export function downloadText(fileName: string, text: string, mime: string): void {
+export function downloadText(
+  fileName: string,
+  text: string | Uint8Array<ArrayBuffer>,
+  mime: string,
+): void {
   const url = URL.createObjectURL(new Blob([text], { type: mime }));
   const anchor = document.createElement('a');
   anchor.href = url;

@@ -149,12 +149,15 @@ def export(sources, namespace=None, title="notebook", params=None):
 EXPORT_DIR = ".export-ddp"
 
 
-def export_to_store(sources_json, namespace, title, params_json):
-    """Runs ``export`` and hands its files to the page through the kernel's file store (the one
-    ``torch.save`` writes): ``.export-ddp/report.json`` and ``.export-ddp/weights.safetensors``."""
+def export_to_store(sources_json, namespace, title):
+    """Runs ``export`` on the kernel's globals and hands its files to the page through the
+    kernel's file store (the one ``torch.save`` writes): ``.export-ddp/report.json`` and
+    ``.export-ddp/weights.safetensors`` (src/app/ddp-export.ts reads and removes them)."""
     from torch import _bridge as b
 
-    result = export(json.loads(sources_json), namespace, title, json.loads(params_json))
+    from . import params
+
+    result = export(json.loads(sources_json), namespace, json.loads(title), params)
     weights = result.pop("weights")
     put = b.host.storeFile
     if weights is not None:
