@@ -1,5 +1,5 @@
 /**
- * Issue 20's check for real: a small DataParallel notebook trains in Pyodide over our engine on
+ * Issue 20's check for real (the export as the page asks for it, `export_to_store`): a small DataParallel notebook trains in Pyodide over our engine on
  * two logical GPUs; its export runs under Debian's PyTorch (1.13, CPU) as two
  * DistributedDataParallel processes over gloo on the loopback, launched with the plain
  * MASTER_ADDR/MASTER_PORT/RANK/WORLD_SIZE environment, from the exported weights. Final loss and
@@ -22,6 +22,7 @@ import { join } from 'node:path';
 import { create, globals } from 'webgpu';
 import { describe, expect, it } from 'vitest';
 import { gpuDevices, initEngine } from '../../engine';
+import { getTensorStore } from '../../engine/serialization';
 import { rng } from '../../engine/testing/harness';
 import { startPython } from './testing/pyodide';
 import { realTorchMissing, runRealTorch } from './testing/real-torch';
@@ -113,16 +114,17 @@ describe.skipIf(noTorch !== null || gpuDevices().length < 2)(
     it('continues from the exported weights and matches the browser within 1e-4', async () => {
       // The first cell as the kernel runs it: the !pip line is the kernel's note, not Python.
       await python.run(CELLS[0].replace(/^!.*$/m, ''));
-      const exported = (await python.run(`
-import base64, json
-from gpubook.export_ddp import export
-_r = export(json.loads(${JSON.stringify(JSON.stringify(CELLS))}), globals(), "ddp test", {})
-json.dumps({"script": _r["script"], "weights": base64.b64encode(_r["weights"]).decode(),
-            "model": _r["model"], "dropped": _r["dropped"]})
-`)) as string;
-      const r = JSON.parse(exported) as {
+      await python.run(`
+import json
+from gpubook.export_ddp import export_to_store
+export_to_store(json.dumps(json.loads(${JSON.stringify(JSON.stringify(CELLS))})), globals(), '"ddp test"')
+`);
+      const store = getTensorStore();
+      const reportBytes = await store.get('.export-ddp/report.json');
+      const weights = await store.get('.export-ddp/weights.safetensors');
+      if (!reportBytes || !weights) throw new Error('the export left no report or weights');
+      const r = JSON.parse(new TextDecoder().decode(reportBytes)) as {
         script: string;
-        weights: string;
         model: { name: string };
         dropped: { code: string }[];
       };
@@ -142,7 +144,7 @@ json.dumps({"script": _r["script"], "weights": base64.b64encode(_r["weights"]).d
 
       const dir = mkdtempSync(join(tmpdir(), 'gpubook-ddp-'));
       writeFileSync(join(dir, 'train.py'), r.script);
-      writeFileSync(join(dir, 'weights.safetensors'), Buffer.from(r.weights, 'base64'));
+      writeFileSync(join(dir, 'weights.safetensors'), weights);
       const port = await freePort();
       const [out0, out1] = await Promise.all([runRank(dir, 0, port), runRank(dir, 1, port)]);
       expect(out0).toContain('loaded weights.safetensors');

@@ -1,9 +1,9 @@
 """A PyTorch notebook as a DistributedDataParallel script for real PyTorch, with its weights.
 
 ``export(sources, namespace, title)`` rewrites the code cells with ``ast`` (``_ddp_rewrite``),
-picks the module whose weights go along (``pick_model``) and returns the files of the download:
-``train.py``, ``weights.safetensors``, ``README.md``, ``requirements.txt``, and a report of what
-changed and what could not be translated. The page asks the kernel for it (``export_to_store``)
+picks the module whose weights go along (``pick_model``) and returns the texts of the download
+(``train.py``, ``README.md``, ``requirements.txt``), that module, and a report of what changed
+and what could not be translated. The page asks the kernel for it (``export_to_store``)
 and zips the files. ``ast.unparse`` drops comments: the script has none of the notebook's.
 """
 
@@ -95,8 +95,6 @@ def pick_model(cells, namespace):
 
 def export(sources, namespace=None, title="notebook", params=None):
     """The export of the code cells ``sources``; ``namespace`` is the kernel's globals (or None)."""
-    from .safetensors_io import state_dict_bytes
-
     cells = parse_cells(sources)
     name, model, why = pick_model(cells, namespace)
     plan = Plan(cells, name)
@@ -131,17 +129,16 @@ def export(sources, namespace=None, title="notebook", params=None):
         ]
     )
     script = script.rstrip() + "\n" + EPILOGUE
-    weights = state_dict_bytes(model.state_dict(), {"format": "pt"}) if model is not None else None
     return {
         "framework": "torch",
         "script_name": "train.py",
         "script": script,
-        "weights": weights,
         "model": {"name": name, "why": why},
+        "module": model,
         "untranslated": sorted(report.items, key=lambda i: (i["cell"], i["line"] or 0)),
         "dropped": dropped,
         "changes": report.changes,
-        "readme": readme(title, name, why, weights is not None),
+        "readme": readme(title, name, why, model is not None),
         "requirements": requirements(script),
     }
 
@@ -151,16 +148,18 @@ EXPORT_DIR = ".export-ddp"
 
 def export_to_store(sources_json, namespace, title):
     """Runs ``export`` on the kernel's globals and hands its files to the page through the
-    kernel's file store (the one ``torch.save`` writes): ``.export-ddp/report.json`` and
-    ``.export-ddp/weights.safetensors`` (src/app/ddp-export.ts reads and removes them)."""
+    kernel's file store: ``.export-ddp/report.json`` and ``.export-ddp/weights.safetensors``
+    (``torch.save`` writes a state_dict there as safetensors). src/app/ddp-export.ts reads them
+    and removes them."""
+    import torch
     from torch import _bridge as b
 
     from . import params
 
     result = export(json.loads(sources_json), namespace, json.loads(title), params)
-    weights = result.pop("weights")
-    put = b.host.storeFile
-    if weights is not None:
-        b.wait(put(f"{EXPORT_DIR}/weights.safetensors", b.to_js(weights)))
-    result["has_weights"] = weights is not None
-    b.wait(put(f"{EXPORT_DIR}/report.json", b.to_js(json.dumps(result).encode("utf-8"))))
+    module = result.pop("module")
+    if module is not None:
+        torch.save(module.state_dict(), f"{EXPORT_DIR}/weights.safetensors")
+    result["has_weights"] = module is not None
+    report = b.to_js(json.dumps(result).encode("utf-8"))
+    b.wait(b.host.storeFile(f"{EXPORT_DIR}/report.json", report))

@@ -1,9 +1,11 @@
 /**
- * `gpubook.safetensors_io`: a state_dict written here loads in real PyTorch (Debian's 1.13, no
- * `safetensors` package) with identical values, read by a reader written independently in this
- * test (NumPy's frombuffer on the header's offsets) and by the one train.py carries.
+ * The weights of the DDP export: a Python state_dict that `torch.save` writes here as safetensors
+ * (the engine's writer, src/engine/serialization/safetensors.ts) loads in real PyTorch (Debian's
+ * 1.13, no `safetensors` package) with identical values, read by a reader written independently
+ * in this test (NumPy's frombuffer on the header's offsets) and by the one train.py carries.
  */
 import { describe, expect, it } from 'vitest';
+import { getTensorStore } from '../../engine/serialization';
 import { rng } from '../../engine/testing/harness';
 import { startPython } from './testing/pyodide';
 import { realTorchMissing, runRealTorch } from './testing/real-torch';
@@ -26,18 +28,21 @@ describe.skipIf(noTorch !== null)(
         scale: { shape: [], values: values(1) },
       };
       const out = (await python.run(`
-import base64, json
+import json
 from collections import OrderedDict
 import torch
-from gpubook.safetensors_io import state_dict_bytes
 _input = json.loads(${JSON.stringify(JSON.stringify(input))})
 _state = OrderedDict((k, torch.tensor(v["values"]).reshape(v["shape"])) for k, v in _input.items())
 _state["steps"] = torch.tensor([3, -1, 2**20])
-_data = state_dict_bytes(_state, {"format": "pt"})
-json.dumps({"bytes": base64.b64encode(_data).decode(),
-            "values": {k: t.reshape(-1).tolist() for k, t in _state.items()}})
+torch.save(_state, "export-weights.safetensors")
+json.dumps({k: t.reshape(-1).tolist() for k, t in _state.items()})
 `)) as string;
-      const ours = JSON.parse(out) as { bytes: string; values: Record<string, number[]> };
+      const written = await getTensorStore().get('export-weights.safetensors');
+      if (!written) throw new Error('torch.save wrote nothing');
+      const ours = {
+        bytes: Buffer.from(written).toString('base64'),
+        values: JSON.parse(out) as Record<string, number[]>,
+      };
       const real = runRealTorch(
         `
 import base64, struct
@@ -46,8 +51,8 @@ data = base64.b64decode(INPUT)
 (n,) = struct.unpack("<Q", data[:8])
 assert (8 + n) % 8 == 0
 header = json.loads(data[8:8 + n])
-meta = header.pop("__metadata__")
-kinds = {"F32": "<f4", "I64": "<i8"}
+meta = header.pop("__metadata__", {})
+kinds = {"F32": "<f4", "I32": "<i4", "I64": "<i8"}
 result, end = {}, 0
 for name, info in header.items():
     start, stop = info["data_offsets"]
@@ -65,7 +70,7 @@ print(json.dumps({"meta": meta, "tensors": result, "order": list(header)}))
         order: string[];
         tensors: Record<string, { dtype: string; shape: number[]; values: number[] }>;
       };
-      expect(real.meta).toEqual({ format: 'pt' });
+      expect(real.meta.format).toBe('pt');
       expect(real.order).toEqual(['fc1.weight', 'fc1.bias', 'conv.weight', 'scale', 'steps']);
       for (const [name, spec] of Object.entries(input)) {
         expect(real.tensors[name].dtype).toBe('torch.float32');
@@ -75,7 +80,7 @@ print(json.dumps({"meta": meta, "tensors": result, "order": list(header)}))
         expect(real.tensors[name].values).toEqual(spec.values.map((v) => Math.fround(v)));
       }
       expect(real.tensors.steps).toEqual({
-        dtype: 'torch.int64',
+        dtype: 'torch.int32',
         shape: [3],
         values: [3, -1, 2 ** 20],
       });
