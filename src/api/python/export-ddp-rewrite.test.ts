@@ -14,6 +14,7 @@ interface Exported {
   untranslated: { cell: number; line: number; code: string; reason: string }[];
   dropped: { cell: number; line: number; code: string }[];
   changes: string[];
+  framework: string;
   model: { name: string | null; why: string };
   module: string | null;
   requirements: string;
@@ -35,10 +36,11 @@ json.dumps(_r)
   return JSON.parse(json as string) as Exported;
 }
 
-/** The rewritten cells: from the first cell marker to the process group's end. */
+/** The rewritten cells: from the first cell marker to the process group's end (PyTorch). */
 function cellsOf(script: string): string {
   const start = script.indexOf('# %% cell');
-  return script.slice(start, script.lastIndexOf('dist.destroy_process_group()')).trim();
+  const end = script.lastIndexOf('dist.destroy_process_group()');
+  return script.slice(start, end < 0 ? undefined : end).trim();
 }
 
 const CASES: { name: string; cells: string[]; expected: string }[] = [
@@ -219,5 +221,40 @@ _x.export_to_store(json.dumps(json.loads(${JSON.stringify(JSON.stringify(cells))
     ) as Record<string, { shape: number[] }>;
     expect(header.weight.shape).toEqual([2, 3]);
     expect(weights!.length).toBe(8 + headerLength + 4 * 8);
+  });
+
+  it('a MirroredStrategy notebook becomes a MultiWorkerMirroredStrategy script', async () => {
+    const r = await exportCells([
+      'import tensorflow as tf\nfrom tensorflow.keras import *\ngpus = tf.config.experimental.list_physical_devices("GPU")\nif gpus:\n    tf.config.experimental.set_virtual_device_configuration(gpus[0], [tf.config.experimental.VirtualDeviceConfiguration(memory_limit=1024)] * 2)',
+      'strategy = tf.distribute.MirroredStrategy()\nprint("replicas in sync:", strategy.num_replicas_in_sync)\nwith strategy.scope():\n    model = create_model()\n    model.summary()',
+      'history = model.fit(ds_train, epochs=2)\ntf.print(history.history["loss"])\nmodel.save_weights("w.h5")',
+    ]);
+    expect(r.framework).toBe('tensorflow');
+    expect(r.model.name).toBeNull();
+    expect(r.script).toContain('STRATEGY = tf.distribute.MultiWorkerMirroredStrategy()');
+    expect(r.script).not.toContain('dist.destroy_process_group()');
+    expect(cellsOf(r.script)).toBe(`# %% cell 1
+import tensorflow as tf
+from tensorflow.keras import *
+gpus = tf.config.experimental.list_physical_devices('GPU')
+if gpus:
+    # gpubook: the browser's logical GPUs: each worker uses its machine's devices
+    # tf.config.experimental.set_virtual_device_configuration(gpus[0], [tf.config.experimental.VirtualDeviceConfiguration(memory_limit=1024)] * 2)
+    pass
+
+# %% cell 2
+strategy = STRATEGY
+if IS_MAIN:
+    print('replicas in sync:', strategy.num_replicas_in_sync)
+with strategy.scope():
+    model = create_model()
+    model.summary()
+
+# %% cell 3
+history = model.fit(ds_train, epochs=2)
+if IS_MAIN:
+    tf.print(history.history['loss'])
+model.save_weights(chief_path('w.h5'))`);
+    expect(r.requirements.split('\n')[0]).toBe('tensorflow');
   });
 });

@@ -7,7 +7,7 @@ parse as it is loses such lines, so a ``%`` continuing an expression in valid Py
 
 import ast
 
-__all__ = ["Cell", "parse_cells", "note", "commented", "render"]
+__all__ = ["Cell", "parse_cells", "note", "is_note", "commented", "render"]
 
 # Cell magics whose body is Python: the body is kept, the magic line dropped.
 _PYTHON_BODY_MAGICS = {"time", "timeit", "capture", "prun", "debug"}
@@ -77,6 +77,17 @@ def parse_cells(sources):
 def note(reason):
     """The statement that ``render`` turns into ``# gpubook: reason``."""
     return ast.Expr(ast.Constant(MARK + reason))
+
+
+def is_note(stmt):
+    """Whether ``stmt`` is one of ``note``'s or ``commented``'s statements."""
+    value = getattr(stmt, "value", None)
+    return (
+        isinstance(stmt, ast.Expr)
+        and isinstance(value, ast.Constant)
+        and isinstance(value.value, str)
+        and value.value.startswith(MARK)
+    )
 
 
 def commented(stmt):

@@ -1,5 +1,6 @@
-"""The fixed text at the top of an exported ``train.py`` (see ``export_ddp``): the process group,
-the process's device, the weights reader, and plain equivalents of gpubook's helpers."""
+"""The fixed text at the top of an exported script (see ``export_ddp``): for PyTorch the process
+group, the process's device and the weights reader; for TensorFlow the MultiWorkerMirroredStrategy
+from TF_CONFIG; for both, plain equivalents of gpubook's helpers."""
 
 PRELUDE = '''\
 import json
@@ -77,6 +78,55 @@ def load_weights(module, path="weights.safetensors"):
     return module
 
 
+def _sync():
+    if torch.cuda.is_available():
+        torch.cuda.synchronize()
+
+
+def _devices():
+    return [torch.device("cpu")] + [torch.device("cuda", i) for i in range(torch.cuda.device_count())]
+
+
+'''
+
+TF_PRELUDE = '''\
+import json
+import os
+import tempfile
+import time
+
+import tensorflow as tf
+
+# One process per machine. TF_CONFIG names every worker and this one, e.g.
+# {"cluster": {"worker": ["host1:12345", "host2:12345"]}, "task": {"type": "worker", "index": 0}}
+# Without it this is one worker. The strategy must exist before any other TensorFlow op.
+STRATEGY = tf.distribute.MultiWorkerMirroredStrategy()
+_CONFIG = json.loads(os.environ.get("TF_CONFIG", "{}"))
+_TASK = _CONFIG.get("task", {})
+# The chief (worker 0 when the cluster names no chief) prints and keeps what is saved.
+if "chief" in _CONFIG.get("cluster", {}):
+    IS_MAIN = _TASK.get("type") == "chief"
+else:
+    IS_MAIN = _TASK.get("index", 0) == 0
+
+
+def chief_path(path):
+    \"\"\"Every worker saves (saving is collective); the others into a temporary folder.\"\"\"
+    if IS_MAIN:
+        return path
+    return os.path.join(tempfile.mkdtemp(), os.path.basename(str(path)))
+
+
+def _sync():
+    pass
+
+
+def _devices():
+    return ["/cpu:0"] + [f"/gpu:{i}" for i in range(len(tf.config.list_logical_devices("GPU")))]
+'''
+
+# gpubook's helpers, after either prelude.
+HELPERS = '''\
 # gpubook's notebook helpers, as plain Python (text instead of tables and charts).
 def display(value, **options):
     if not IS_MAIN:
@@ -88,11 +138,6 @@ def display(value, **options):
             print("  ".join(str(v) for v in row))
     else:
         print(value)
-
-
-def _sync():
-    if torch.cuda.is_available():
-        torch.cuda.synchronize()
 
 
 def timeit(fn, repeat=5, warmup=1):
@@ -113,9 +158,8 @@ def timeit(fn, repeat=5, warmup=1):
 
 
 def compare_devices(fn, repeat=3, warmup=1, title=None):
-    devices = [torch.device("cpu")] + [torch.device("cuda", i) for i in range(torch.cuda.device_count())]
     rows = []
-    for device in devices:
+    for device in _devices():
         seconds = timeit(lambda: fn(device), repeat=repeat, warmup=warmup)
         rows.append({"device": str(device), "seconds": seconds, "speedup": rows[0]["seconds"] / seconds if rows else 1.0})
     display({k: [r[k] for r in rows] for k in ("device", "seconds", "speedup")})

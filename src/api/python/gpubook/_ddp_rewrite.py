@@ -19,7 +19,7 @@ What cannot be translated is kept, after a ``# gpubook:`` comment saying why, an
 
 import ast
 
-from ._cells import commented, note
+from ._cells import commented, is_note, note
 
 __all__ = ["rewrite"]
 
@@ -225,7 +225,10 @@ class _Statements:
                     flush()
                     out.append(kept)
         flush()
-        return out or [ast.Pass()]
+        # A block left with only comments (a statement commented out) needs a statement.
+        if not top and all(is_note(s) for s in out):
+            out.append(ast.Pass())
+        return out
 
     def _rank0(self, stmt):
         if not isinstance(stmt, ast.Expr) or not isinstance(stmt.value, ast.Call):

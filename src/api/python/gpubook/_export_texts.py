@@ -2,7 +2,7 @@
 
 import ast
 
-__all__ = ["readme", "requirements"]
+__all__ = ["readme", "readme_tf", "requirements"]
 
 # Import roots → the pip package that provides them (only those our notebooks can import).
 _PACKAGES = {
@@ -94,4 +94,53 @@ The notebook's model, loss, optimizer, data and loops. Bundled datasets are the 
 its state (momentum, Adam's moments) is not exported. Tensors that are not in a `DataLoader` are
 not split: every process uses all of them (the averaged gradient is the same). The notebook's
 comments are not in `train.py` (it is written back from Python's `ast`, which keeps none).
+"""
+
+
+def readme_tf(title):
+    return f"""# {title}: MultiWorkerMirroredStrategy export
+
+Exported by gpubook. `train.py` is the notebook's code cells, rewritten for TensorFlow's
+`tf.distribute.MultiWorkerMirroredStrategy`: one process per machine, each using all of its
+machine's GPUs, the batch split over all of them. No weights are included: the script starts
+from fresh weights.
+
+## Install
+
+    pip install -r requirements.txt
+
+TensorFlow 2 (its GPU build for GPUs).
+
+## Launch
+
+Each worker reads `TF_CONFIG`: the addresses of all workers, and which one it is. On two
+machines:
+
+    # on host1
+    TF_CONFIG='{{"cluster": {{"worker": ["host1:12345", "host2:12345"]}}, "task": {{"type": "worker", "index": 0}}}}' python train.py
+    # on host2
+    TF_CONFIG='{{"cluster": {{"worker": ["host1:12345", "host2:12345"]}}, "task": {{"type": "worker", "index": 1}}}}' python train.py
+
+Every worker must be started; training begins when all have joined. Worker 0 (or the `chief`,
+when the cluster names one) prints and keeps what is saved. Without `TF_CONFIG`, `python
+train.py` is one worker.
+
+## What changed
+
+- The one `MultiWorkerMirroredStrategy` is made first (TensorFlow requires it before any other
+  op); the notebook's `tf.distribute.MirroredStrategy()` is that strategy, so
+  `with strategy.scope():` builds the model on every worker.
+- The browser's split of one GPU into logical GPUs is left as a comment.
+- Printing (`print`, `tf.print`, `display`) happens on the chief; `model.save` and
+  `save_weights` run on every worker (saving is collective), the others into a temporary folder.
+- gpubook's `display`, `timeit`, `compare_devices`, `plot_metric` and `params` are plain Python
+  functions at the top of `train.py`; `!pip` and `%magic` lines were dropped; lines that could not
+  be translated are kept after a `# gpubook:` comment saying why.
+
+## What stays
+
+The model, loss, optimizer, data pipeline and `fit`: `tf.data` shards the data between workers
+by itself, and the batch size is the global one. Bundled datasets are the real Keras calls
+(`tf.keras.datasets.reuters.load_data()` downloads Reuters). The notebook's comments are not in
+`train.py` (it is written back from Python's `ast`, which keeps none).
 """

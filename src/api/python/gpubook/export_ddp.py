@@ -11,9 +11,10 @@ import ast
 import json
 
 from ._cells import parse_cells, render
-from ._ddp_prelude import EPILOGUE, PRELUDE
+from ._ddp_prelude import EPILOGUE, HELPERS, PRELUDE, TF_PRELUDE
 from ._ddp_rewrite import Plan, rewrite
-from ._export_texts import readme, requirements
+from ._export_texts import readme, readme_tf, requirements
+from ._mwms_rewrite import rewrite_tf
 
 __all__ = ["export", "pick_model", "export_to_store"]
 
@@ -93,10 +94,27 @@ def pick_model(cells, namespace):
     return None, None, "the kernel holds no nn.Module: run the notebook first"
 
 
+def framework_of(cells):
+    """``"tensorflow"`` when the cells import TensorFlow (or Keras) and not PyTorch."""
+    roots = set()
+    for cell in cells:
+        for node in ast.walk(cell.tree) if cell.tree else []:
+            if isinstance(node, ast.Import):
+                roots |= {a.name.split(".")[0] for a in node.names}
+            elif isinstance(node, ast.ImportFrom) and node.module:
+                roots.add(node.module.split(".")[0])
+    return "tensorflow" if roots & {"tensorflow", "keras"} and "torch" not in roots else "torch"
+
+
 def export(sources, namespace=None, title="notebook", params=None):
     """The export of the code cells ``sources``; ``namespace`` is the kernel's globals (or None)."""
     cells = parse_cells(sources)
-    name, model, why = pick_model(cells, namespace)
+    tf = framework_of(cells) == "tensorflow"
+    if tf:
+        name, model = None, None
+        why = "a TensorFlow export carries no weights yet: the script starts from fresh weights"
+    else:
+        name, model, why = pick_model(cells, namespace)
     plan = Plan(cells, name)
     report = Report()
     parts = []
@@ -111,26 +129,32 @@ def export(sources, namespace=None, title="notebook", params=None):
                 commented = "\n".join("# " + line for line in cell.source.split("\n"))
                 parts.append(f"{header}\n# gpubook: not valid Python ({cell.error})\n{commented}")
             continue
-        text = render(rewrite(cell, plan, report)).strip()
+        text = render((rewrite_tf if tf else rewrite)(cell, plan, report)).strip()
         if text and text != "pass":
             parts.append(f"{header}\n{text}")
     if name is not None and plan.weights_call is None and plan.weights_after is None:
         report.changed(
             f"`{name}` is not assigned at the top of a cell: call load_weights({name}) yourself"
         )
+    what = (
+        "TensorFlow MultiWorkerMirroredStrategy.\n# Launch: one process per machine, each with its"
+        " TF_CONFIG"
+        if tf
+        else "PyTorch DistributedDataParallel.\n# Launch: torchrun --nproc_per_node=N train.py"
+    )
     script = "\n\n".join(
         [
-            f"# train.py: the notebook {title!r}, exported by gpubook for PyTorch"
-            " DistributedDataParallel.\n# Launch: torchrun --nproc_per_node=N train.py"
+            f"# train.py: the notebook {title!r}, exported by gpubook for {what}"
             " (README.md). Comments of the notebook are not kept.",
-            PRELUDE.rstrip(),
+            (TF_PRELUDE if tf else PRELUDE).rstrip(),
+            HELPERS.rstrip(),
             f"params = {params or {}!r}",
             *parts,
         ]
     )
-    script = script.rstrip() + "\n" + EPILOGUE
+    script = script.rstrip() + "\n" + ("" if tf else EPILOGUE)
     return {
-        "framework": "torch",
+        "framework": "tensorflow" if tf else "torch",
         "script_name": "train.py",
         "script": script,
         "model": {"name": name, "why": why},
@@ -138,7 +162,7 @@ def export(sources, namespace=None, title="notebook", params=None):
         "untranslated": sorted(report.items, key=lambda i: (i["cell"], i["line"] or 0)),
         "dropped": dropped,
         "changes": report.changes,
-        "readme": readme(title, name, why, model is not None),
+        "readme": readme_tf(title) if tf else readme(title, name, why, model is not None),
         "requirements": requirements(script),
     }
 
