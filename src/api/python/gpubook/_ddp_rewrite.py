@@ -174,6 +174,10 @@ class _Expressions(ast.NodeTransformer):
         """``"cuda:N"`` passed as a device → the process's device."""
 
         def fix(value):
+            if isinstance(value, ast.IfExp):
+                # torch.device("cuda:0" if torch.cuda.is_available() else "cpu")
+                value.body, value.orelse = fix(value.body), fix(value.orelse)
+                return value
             if (
                 isinstance(value, ast.Constant)
                 and isinstance(value.value, str)
