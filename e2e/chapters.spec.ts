@@ -1,6 +1,6 @@
 /**
  * Each bundled chapter, opened by its link with the CI size, runs every cell without an error and
- * prints its key results.
+ * prints its key results; every hand-written training loop draws its live chart by itself.
  */
 import { expect, test, type Page } from '@playwright/test';
 import { waitForKernelIdle } from './helpers';
@@ -34,6 +34,43 @@ async function runChapter(page: Page, id: string): Promise<string> {
   return text.join('\n');
 }
 
+/**
+ * The charts drawn in the one cell whose output matches `output`: their series names and the most
+ * points any draws (`data-series`, `data-points` of the `chart` test id).
+ */
+async function cellCharts(
+  page: Page,
+  output: RegExp,
+): Promise<{ series: string[]; points: number }> {
+  const cell = page
+    .getByTestId('cell')
+    .filter({ has: page.getByTestId('cell-output').filter({ hasText: output }) });
+  await expect(cell).toHaveCount(1);
+  const charts = cell.getByTestId('chart');
+  await expect(charts.first()).toBeVisible();
+  const attrs = await charts.evaluateAll((els) =>
+    els.map((e) => [e.getAttribute('data-series') ?? '', e.getAttribute('data-points') ?? '0']),
+  );
+  return {
+    series: attrs.flatMap(([names]) => names.split(',')).filter((n) => n !== ''),
+    points: Math.max(...attrs.map(([, points]) => Number(points))),
+  };
+}
+
+/** The GradientTape loop's cell draws its four metrics by itself, one point per epoch (2 at test size). */
+async function expectLoopChart(page: Page): Promise<void> {
+  const { series, points } = await cellCharts(page, /Epoch=1,Loss:/);
+  for (const name of ['train_loss', 'train_accuracy', 'valid_loss', 'valid_accuracy'])
+    expect(series).toContain(name);
+  expect(points).toBe(2);
+}
+
+/** The hand-written torch loop's cell charts its tqdm postfix and torchmetrics reads. */
+async function expectTorchLoopChart(page: Page): Promise<void> {
+  const { series } = await cellCharts(page, /gpu time:/);
+  for (const name of ['train_loss', 'train_acc', 'val_acc']) expect(series).toContain(name);
+}
+
 test('torch-gpu: devices, timings, regression near w = [2, -3], b = 10, the CNN and its parameter count', async ({
   page,
 }) => {
@@ -55,6 +92,7 @@ test('torch-gpu: devices, timings, regression near w = [2, -3], b = 10, the CNN 
   expect(Math.abs(b - 10)).toBeLessThan(1);
   expect(out).toContain('<All keys matched successfully>');
   await expect(page.getByTestId('chart').first()).toBeVisible();
+  await expectTorchLoopChart(page);
 });
 
 test('tf-single-gpu: GPU and CPU sums agree, the Conv1D model trains with four metrics', async ({
@@ -69,6 +107,7 @@ test('tf-single-gpu: GPU and CPU sums agree, the Conv1D model trains with four m
   expect(out).toMatch(
     /Epoch=2,Loss:[\d.]+,Accuracy:[\d.]+,Valid Loss:[\d.]+,Valid Accuracy:[\d.]+/,
   );
+  await expectLoopChart(page);
 });
 
 test('tf-multi-gpu: two logical GPUs, MirroredStrategy fit with top-5, compared with one device', async ({
@@ -104,6 +143,7 @@ test('torch-gpu-py: the Python edition runs as PyTorch prints it — devices, ti
   expect(out).toContain('<All keys matched successfully>');
   expect(out).toContain('[0]');
   await expect(page.getByTestId('chart').first()).toBeVisible();
+  await expectTorchLoopChart(page);
 });
 
 test('tf-single-gpu-py: the Python edition runs as TensorFlow prints it — device settings, GPU and CPU sums, the Conv1D model and its GradientTape loop', async ({
@@ -120,6 +160,7 @@ test('tf-single-gpu-py: the Python edition runs as TensorFlow prints it — devi
   expect(out).toMatch(
     /Epoch=2,Loss:[\d.]+,Accuracy:[\d.]+,Valid Loss:[\d.]+,Valid Accuracy:[\d.]+/,
   );
+  await expectLoopChart(page);
 });
 
 test('tf-multi-gpu-py: the Python edition splits the GPU in two and fits with MirroredStrategy, as TensorFlow prints it', async ({
