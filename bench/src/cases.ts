@@ -1,5 +1,11 @@
 /** What the benchmark measures, and on which engines. Sizes are the issue's and the chapters'. */
+import { BENCH_MATMULS } from '../../src/engine/benchmark/plan';
+import { peakFlops } from '../../src/engine/benchmark/peak-fma';
 import type { CaseRequest, EngineName } from './protocol';
+
+/** The square products, and the chapters' shapes (the app's device benchmark runs the same). */
+const SQUARE = BENCH_MATMULS.filter(([m, k, n]) => m === k && k === n);
+const CHAPTERS = BENCH_MATMULS.filter(([m, k, n]) => !(m === k && k === n));
 
 const matmul = (m: number, k: number, n: number, slow: boolean): CaseRequest => ({
   name: 'matmul',
@@ -45,7 +51,7 @@ export function casesFor(engine: EngineName): CaseRequest[] {
     return [
       {
         name: 'peak-fma',
-        flops: 64 * 16384 * 4096,
+        flops: peakFlops(16384, 4096),
         params: { invocations: 16384, iterations: 4096 },
         warmup: 1,
         repeats: 5,
@@ -68,6 +74,7 @@ export function casesFor(engine: EngineName): CaseRequest[] {
       crossing,
       step('cnn-step', { batch: 128 }, false, 5),
       step('linreg-step', { points: 1_000_000 }, false, 5),
+      step('keras-text-step', { batch: 32 }, false, 5),
     ];
   }
   const slow = engine === 'tfjs-cpu' || engine === 'tfjs-webgpu';
@@ -76,22 +83,20 @@ export function casesFor(engine: EngineName): CaseRequest[] {
   // a minute each, so they get one timed run (after one warm-up for 2048³, none for the chapter
   // shapes, whose minute dwarfs a shader compile) — the targets compare against them.
   const once = (c: CaseRequest, warmup: number): CaseRequest => ({ ...c, warmup, repeats: 1 });
-  const square = [256, 512, 1024, 2048]
-    .filter((s) => !(engine === 'tfjs-cpu' && s > 1024))
-    .map((s) => {
-      const c = matmul(s, s, s, slow || cpuSide);
-      return engine === 'tfjs-webgpu' && s > 1024 ? once(c, 1) : c;
-    });
+  const square = SQUARE.filter(([s]) => !(engine === 'tfjs-cpu' && s > 1024)).map(([s]) => {
+    const c = matmul(s, s, s, slow || cpuSide);
+    return engine === 'tfjs-webgpu' && s > 1024 ? once(c, 1) : c;
+  });
   // The chapters' shapes: torch [10000,200]x[200,10000]; tf [10000,100]x[100,100000] scaled by 1/10.
   const chapters = (
-    engine === 'tfjs-cpu'
-      ? []
-      : [matmul(10000, 200, 10000, cpuSide), matmul(10000, 100, 10000, cpuSide)]
+    engine === 'tfjs-cpu' ? [] : CHAPTERS.map(([m, k, n]) => matmul(m, k, n, cpuSide))
   ).map((c) => (engine === 'tfjs-webgpu' ? once(c, 0) : c));
   const training = [
     step('cnn-step', { batch: 128 }, slow || cpuSide, 5),
     step('text-step', { batch: 32 }, slow || cpuSide, 5),
     step('linreg-step', { points: 1_000_000 }, slow, 5),
+    // The TF chapters' step through our TS Keras (paired with the Python Keras one).
+    ...(engine === 'ours-webgpu' ? [step('keras-text-step', { batch: 32 }, false, 5)] : []),
   ]
     // TF.js's plain CPU backend takes ~45 s a CNN step (and many minutes for the text model, which
     // no target compares against): the CNN step only, one timed run, no warm-up (it compiles

@@ -21,12 +21,18 @@ import { describeAdapter } from '../../../src/engine/devices/webgpu-factory';
 import { createWebGPUBackend, type WebGPUBackend } from '../../../src/engine/backends/webgpu';
 import { wasmGemm } from '../../../src/engine/backends/cpu/wasm-gemm';
 import * as nn from '../../../src/engine/nn';
-import { Adam } from '../../../src/engine/optim';
 import * as ops from '../../../src/engine/ops';
-import type { Tensor } from '../../../src/engine/tensor';
+import {
+  cnnStep,
+  linregStep,
+  matmulCase,
+  textStep,
+  trainer,
+  type Loss,
+  type Net,
+} from '../../../src/engine/benchmark/workloads';
 import type { CaseSetup } from '../timing';
-
-type Net = nn.Module & ((x: Tensor) => Tensor);
+import { kerasTextStep } from './keras';
 
 let webgpuBackend: WebGPUBackend | null = null;
 
@@ -34,52 +40,14 @@ let webgpuBackend: WebGPUBackend | null = null;
 export function tuningEntries(): [string, string][] {
   return webgpuBackend ? webgpuBackend.context.tuner.entries() : [];
 }
-type Loss = nn.Module & ((x: Tensor, y: Tensor) => Tensor);
-
-/** The PyTorch chapter's MNIST CNN. */
-function mnistCnn(): Net {
-  return new nn.Sequential(
-    new nn.Conv2d(1, 32, 3),
-    new nn.MaxPool2d(2),
-    new nn.Conv2d(32, 64, 5),
-    new nn.MaxPool2d(2),
-    new nn.Dropout2d(0.1),
-    new nn.AdaptiveMaxPool2d(1),
-    new nn.Flatten(),
-    new nn.Linear(64, 32),
-    new nn.ReLU(),
-    new nn.Linear(32, 10),
-  ) as unknown as Net;
-}
-
-/** The TF chapter's Conv1D text classifier (Embedding 30982x7, length 300, 46 topics). */
-class TextNet extends nn.Module {
-  embed = new nn.Embedding(30982, 7);
-  body = new nn.Sequential(
-    new nn.Conv1d(7, 64, 5),
-    new nn.ReLU(),
-    new nn.MaxPool1d(2),
-    new nn.Conv1d(64, 32, 3),
-    new nn.ReLU(),
-    new nn.MaxPool1d(2),
-    new nn.Flatten(),
-    new nn.Linear(32 * 73, 46),
-  ) as unknown as Net;
-
-  override forward(tokens: Tensor): Tensor {
-    const embedded = (this.embed as unknown as Net)(tokens); // [B, 300, 7]
-    return this.body(ops.transpose(embedded, 1, 2)); // channels first for Conv1d
-  }
-}
 
 /** The CNN training step at this batch size on `device`, with what its sweeps spill. */
-function cnnStep(device: Device, batch: number, tuned: () => Promise<void>): ReturnType<CaseSetup> {
-  const on = { device };
-  const net = mnistCnn();
-  net.to(device);
-  const x = ops.randn([batch, 1, 28, 28], on).keep();
-  const y = ops.cast(ops.mul(ops.rand([batch], on), 9.99), 'int32').keep();
-  const step = trainer(net, new nn.CrossEntropyLoss() as unknown as Loss, x, y);
+function cnnStepCase(
+  device: Device,
+  batch: number,
+  tuned: () => Promise<void>,
+): ReturnType<CaseSetup> {
+  const step = cnnStep(device, batch);
   const spills = spillNote(device);
   return Promise.resolve({
     run: async () => {
@@ -89,18 +57,6 @@ function cnnStep(device: Device, batch: number, tuned: () => Promise<void>): Ret
     },
     note: spills,
   });
-}
-
-/** One training step: forward, loss, backward, Adam; resolves with the loss read back. */
-function trainer(net: Net, loss: Loss, x: Tensor, y: Tensor, lr = 1e-3): () => Promise<number> {
-  const optimizer = new Adam(net.parameters(), { lr });
-  return async () => {
-    optimizer.zeroGrad();
-    const value = loss(net(x), y);
-    value.backward();
-    optimizer.step();
-    return value.item();
-  };
 }
 
 /**
@@ -171,24 +127,18 @@ export async function oursCases(kind: 'webgpu' | 'cpu'): Promise<Record<string, 
   return {
     'op-crossing': opCrossingCase(device),
     matmul: async ({ m, k, n }) => {
-      const a = ops.rand([m, k], on).keep();
-      const b = ops.rand([k, n], on).keep();
+      // The product's last row is read back (TF.js's side does the same).
+      const product = matmulCase(device, m, k, n);
       return {
+        ...product,
         run: async () => {
-          // Read back the product's last row: it waits for the whole product without timing a
-          // transfer of m×n floats (TF.js's side does the same).
-          const c = ops.matmul(a, b);
-          const last = ops.select(c, 0, m - 1);
-          await last.data();
-          last.dispose();
-          c.dispose();
+          await product.run();
           await tuned();
         },
-        cleanup: () => [a, b].forEach((t) => t.dispose()),
         ...(kind === 'cpu' ? { note: threadNote } : {}),
       };
     },
-    'cnn-step': async ({ batch }) => cnnStep(device, batch, tuned),
+    'cnn-step': async ({ batch }) => cnnStepCase(device, batch, tuned),
     'cnn-step-split': async ({ batch }) => {
       // The same step on the first of two logical GPUs (as tf.config's logical device
       // configuration makes them): the engine restarts on the adapter, split in two, so this
@@ -199,14 +149,20 @@ export async function oursCases(kind: 'webgpu' | 'cpu'): Promise<Record<string, 
         gpus: [{ memoryGrowth: false, logical: [{ memoryLimit: 2048 }, { memoryLimit: 2048 }] }],
       }));
       const split = gpuDevices()[0];
-      return cnnStep(split, batch, async () => split.capability('tuning')?.tuned());
+      return cnnStepCase(split, batch, async () => split.capability('tuning')?.tuned());
     },
     'text-step': async ({ batch }) => {
-      const net = new TextNet() as unknown as Net;
-      net.to(device);
-      const tokens = ops.cast(ops.mul(ops.rand([batch, 300], on), 30981.99), 'int32').keep();
-      const y = ops.cast(ops.mul(ops.rand([batch], on), 45.99), 'int32').keep();
-      const step = trainer(net, new nn.CrossEntropyLoss() as unknown as Loss, tokens, y);
+      const step = textStep(device, batch);
+      return {
+        run: async () => {
+          await step();
+          await tuned();
+        },
+      };
+    },
+    'keras-text-step': async ({ batch }) => {
+      // TS Keras places on gpu:0 (TensorFlow's placement), the device opened above.
+      const step = kerasTextStep(batch);
       return {
         run: async () => {
           await step();
@@ -215,13 +171,7 @@ export async function oursCases(kind: 'webgpu' | 'cpu'): Promise<Record<string, 
       };
     },
     'linreg-step': async ({ points }) => {
-      const net = new nn.Linear(2, 1) as unknown as Net;
-      net.to(device);
-      const x = ops.randn([points, 2], on).keep();
-      const noise = ops.mul(ops.randn([points, 1], on), 0.1);
-      const w = ops.fromData([[2], [-3.4]], on);
-      const y = ops.add(ops.add(ops.matmul(x, w), 4.2), noise).keep();
-      const step = trainer(net, new nn.MSELoss() as unknown as Loss, x, y, 0.03);
+      const step = linregStep(device, points);
       const spills = spillNote(device);
       return {
         run: async () => {

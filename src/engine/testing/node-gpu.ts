@@ -19,6 +19,14 @@ export async function createNodeGpuBackend(): Promise<WebGPUBackend | null> {
   return adapter ? createWebGPUBackend(adapter) : null;
 }
 
+/**
+ * The one Dawn instance of this process (after the first backend was created), for tests that
+ * need an adapter of their own: a second instance in one process crashes Dawn.
+ */
+export function nodeGpu(): GPU | null {
+  return gpu;
+}
+
 /** The shared test backend (created on first use). */
 export function nodeGpuBackend(): Promise<WebGPUBackend | null> {
   shared ??= createNodeGpuBackend();

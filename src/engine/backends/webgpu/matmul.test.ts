@@ -87,8 +87,13 @@ describe.skipIf(!backend)('matmul kernels', () => {
   ];
 
   // Every variant the tuner may pick, plus plain twins of the quad shapes (adapters without
-  // subgroups) and a thin 1x8 blocked shape.
-  const variants: MatmulVariant[] = [...matmulCandidates(true), 's16x8@4x8', 's1x8@32x1'];
+  // subgroups), a thin 1x8 blocked shape and a small shared-memory tile.
+  const variants: MatmulVariant[] = [
+    ...matmulCandidates(true),
+    's16x8@4x8',
+    's1x8@32x1',
+    't4x4@8x8',
+  ];
   for (const variant of variants) {
     it(`${variant}: odd and aligned sizes in every transpose layout`, async () => {
       for (const [m, k, n] of sizes) {

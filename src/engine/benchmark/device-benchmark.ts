@@ -1,0 +1,142 @@
+/**
+ * "Benchmark this device": the benchmark's matrix products and training steps on the cpu and the
+ * first GPU of this engine, plus the adapter's FMA peak, as a report (report.ts). The same cases
+ * and timing rules as `npm run bench` (timing.ts, workloads.ts, plan.ts), without a comparison
+ * engine.
+ */
+import type { Device } from '../devices/device';
+import { peakFlops, peakFmaCase } from './peak-fma';
+import type { BenchmarkPlan } from './plan';
+import type { BenchmarkRow, DeviceBenchmarkReport, Side } from './report';
+import { median, timeRepetitions, type CaseSetup, type TimedCase } from './timing';
+import { cnnStep, linregStep, matmulCase, matmulFlops, textStep } from './workloads';
+
+export interface DeviceBenchmarkOptions {
+  plan: BenchmarkPlan;
+  cpu: Device;
+  /** The GPU to measure, or null (a CPU-only browser: only the CPU side runs). */
+  gpu: Device | null;
+  /** The WebGPU entry point the GPU came from, for the FMA peak's own device (null: no peak). */
+  webgpu: GPU | null;
+  /** Told before each case starts (a cell prints it). */
+  progress?: (text: string) => void;
+  now?: () => number;
+}
+
+function side(timed: TimedCase): Side {
+  if (timed.error !== undefined) return { error: timed.error };
+  if (timed.seconds.length === 0) return { error: 'no timed run' };
+  return {
+    medianSeconds: median(timed.seconds),
+    minSeconds: Math.min(...timed.seconds),
+    maxSeconds: Math.max(...timed.seconds),
+    runs: timed.seconds.length,
+  };
+}
+
+/** A step's setup: each repetition is one step, then waits for the tuner if it is still timing. */
+function stepSetup(device: Device, make: (d: Device) => () => Promise<number>): CaseSetup {
+  return async () => {
+    const step = make(device);
+    const tuning = device.capability('tuning');
+    return {
+      run: async () => {
+        await step();
+        await tuning?.tuned();
+      },
+    };
+  };
+}
+
+function matmulSetup(device: Device, m: number, k: number, n: number): CaseSetup {
+  return async () => {
+    const prepared = matmulCase(device, m, k, n);
+    const tuning = device.capability('tuning');
+    return {
+      ...prepared,
+      run: async () => {
+        await prepared.run();
+        // Warm-ups start autotuning; timed runs wait for it to have chosen.
+        await tuning?.tuned();
+      },
+    };
+  };
+}
+
+/**
+ * The FMA peak in GFLOPS: iterations grow until one dispatch takes at least `minRunMs` (a real
+ * GPU finishes the emulation-sized dispatch in microseconds), then the peak case is timed.
+ */
+async function measurePeak(
+  webgpu: GPU,
+  plan: BenchmarkPlan,
+  now: () => number,
+): Promise<{ gflops: number } | { error: string }> {
+  const setup = peakFmaCase(webgpu);
+  const { invocations, minRunMs, maxIterations } = plan.peak;
+  let iterations = 64;
+  try {
+    for (;;) {
+      const { run, cleanup } = await setup({ invocations, iterations });
+      await run();
+      const t0 = now();
+      await run();
+      const ms = now() - t0;
+      cleanup?.();
+      if (ms >= minRunMs || iterations >= maxIterations) break;
+      const factor = ms > 0 ? Math.ceil(minRunMs / ms) : 64;
+      iterations = Math.min(maxIterations, iterations * Math.max(2, factor));
+    }
+  } catch (error) {
+    return { error: error instanceof Error ? error.message : String(error) };
+  }
+  const params = { invocations, iterations };
+  const timed = await timeRepetitions(plan.timing, params, setup, plan.rules, now);
+  if (timed.seconds.length === 0) return { error: timed.error ?? 'no timed run' };
+  return { gflops: peakFlops(invocations, iterations) / median(timed.seconds) / 1e9 };
+}
+
+export async function benchmarkDevice(
+  options: DeviceBenchmarkOptions,
+): Promise<DeviceBenchmarkReport> {
+  const { plan, cpu, gpu, webgpu } = options;
+  const now = options.now ?? (() => performance.now());
+  const progress = options.progress ?? (() => undefined);
+  const date = new Date().toISOString();
+  let peakGflops: number | null = null;
+  let peakError: string | undefined;
+  if (gpu && webgpu) {
+    progress('FMA peak of the adapter');
+    const peak = await measurePeak(webgpu, plan, now);
+    if ('gflops' in peak) peakGflops = peak.gflops;
+    else peakError = peak.error;
+  }
+  const rows: BenchmarkRow[] = [];
+  const time = async (label: string, setup: (device: Device) => CaseSetup, flops: number) => {
+    const row: BenchmarkRow = { case: label, flops, gpu: null, cpu: null };
+    for (const [key, device] of [
+      ['gpu', gpu],
+      ['cpu', cpu],
+    ] as const) {
+      if (!device) continue;
+      progress(`${label} on ${device.name}`);
+      row[key] = side(await timeRepetitions(plan.timing, {}, setup(device), plan.rules, now));
+    }
+    rows.push(row);
+  };
+  for (const [m, k, n] of plan.matmuls) {
+    await time(`matmul m=${m} k=${k} n=${n}`, (d) => matmulSetup(d, m, k, n), matmulFlops(m, k, n));
+  }
+  for (const step of plan.steps) {
+    const make =
+      step.name === 'cnn-step'
+        ? (d: Device) => cnnStep(d, step.size)
+        : step.name === 'text-step'
+          ? (d: Device) => textStep(d, step.size)
+          : (d: Device) => linregStep(d, step.size);
+    const what = step.name === 'linreg-step' ? 'points' : 'batch';
+    await time(`${step.name} ${what}=${step.size}`, (d) => stepSetup(d, make), 0);
+  }
+  const adapterName = gpu?.info.label ?? 'no GPU';
+  return { adapter: adapterName, date, peakGflops, ...(peakError ? { peakError } : {}), rows };
+}
