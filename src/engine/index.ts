@@ -78,6 +78,7 @@ export {
 
 // Autograd and lifetimes.
 export { enableGrad, isGradEnabled, noGrad, setGradEnabled } from './autograd';
+export { fusionEnabled, setFusion } from './backends/fusion/flag';
 export { memoryStats, setRootProvider, stepBoundary } from './memory';
 
 // Randomness.

@@ -52,6 +52,11 @@ export class Device {
     return fusionEnabled() ? this.fusing : this.currentBackend;
   }
 
+  /** The backend itself (WebGPU, CPU, deferred, lost), never the fusion recorder. */
+  get realBackend(): Backend {
+    return this.currentBackend;
+  }
+
   /** The backend's named extra (profiling, pool statistics, …), or null when it has none now. */
   capability<K extends CapabilityName>(name: K): BackendCapabilities[K] | null {
     // Through the recorder, which runs a pending chain first (a spill or sync read then sees it).

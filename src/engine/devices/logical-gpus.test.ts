@@ -73,7 +73,7 @@ describe('logical GPUs', () => {
     expect(physicalGpus()).toHaveLength(1);
     expect(gpuDevices().map((d) => d.name)).toEqual(['gpu:0', 'gpu:1']);
     expect(gpuDevices().map((d) => d.memory.limit)).toEqual([1 * MIB, 2 * MIB]);
-    const backends = gpuDevices().map((d) => d.backend as WebGPUBackend);
+    const backends = gpuDevices().map((d) => d.realBackend as WebGPUBackend);
     // One GPUDevice each: that is what lets them compute at the same time.
     expect(backends[0].device).not.toBe(backends[1].device);
     const report = deviceReport();
@@ -198,7 +198,7 @@ describe('configuration before first use', () => {
     configureDevices('virtual', () => split(64, 64, 64));
     expect(gpuDevices().map((d) => d.name)).toEqual(['gpu:0', 'gpu:1', 'gpu:2']);
     // The new GPUDevices are still opening: the work is recorded and replayed when they are.
-    expect(gpuDevices()[2].backend).toBeInstanceOf(DeferredBackend);
+    expect(gpuDevices()[2].realBackend).toBeInstanceOf(DeferredBackend);
     const [host, x] = data(7, gpuDevices()[2]);
     const y = ops.mul(x, 3);
     x.dispose();
@@ -228,7 +228,7 @@ describe('device loss', () => {
         resolve(event);
       });
     });
-    (gpu0.backend as WebGPUBackend).device.destroy();
+    (gpu0.realBackend as WebGPUBackend).device.destroy();
     const event = await lost;
     expect(event.device).toBe('gpu:0');
     expect(event.reason).toMatch(/^destroyed/);

@@ -90,7 +90,7 @@ describe('a CNN step on a split GPU', () => {
       gpus: [{ memoryGrowth: false, logical: [{ memoryLimit: 256 }, { memoryLimit: 256 }] }],
     }));
     const split = gpuDevices()[1];
-    expect(split.backend).toBeInstanceOf(DeferredBackend);
+    expect(split.realBackend).toBeInstanceOf(DeferredBackend);
     const onSplit = await run(split);
 
     // The fused kernels are there (and no columns are unfolded for a stride-1 convolution).

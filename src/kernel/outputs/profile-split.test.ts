@@ -3,8 +3,8 @@
  * dispatches are timed through its backend's profiling capability, not reported as untimed.
  */
 import { create, globals } from 'webgpu';
-import { describe, expect, it } from 'vitest';
-import { ops } from '../../engine';
+import { describe, expect, it, onTestFinished } from 'vitest';
+import { fusionEnabled, ops, setFusion } from '../../engine';
 import { configureDevices, gpuDevices, initEngine } from '../../engine/devices/registry';
 import { deviceProfiler, runProfile } from './profile';
 
@@ -15,6 +15,10 @@ const timestamps = gpuDevices()[0] ? deviceProfiler(gpuDevices()[0]) !== null : 
 
 describe.skipIf(!timestamps)('profile on two logical GPUs', () => {
   it('times the dispatches of each logical GPU', async () => {
+    // Unfused, so the add and the mul are dispatches of their own.
+    const fused = fusionEnabled();
+    setFusion(false);
+    onTestFinished(() => setFusion(fused));
     configureDevices('virtual', () => ({
       visible: null,
       gpus: [{ memoryGrowth: false, logical: [{ memoryLimit: 64 }, { memoryLimit: 64 }] }],

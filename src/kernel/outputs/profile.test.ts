@@ -1,5 +1,5 @@
-import { describe, expect, it } from 'vitest';
-import { ops } from '../../engine';
+import { describe, expect, it, onTestFinished } from 'vitest';
+import { fusionEnabled, ops, setFusion } from '../../engine';
 import { testDevices } from '../../engine/testing/devices';
 import { rng } from '../../engine/testing/harness';
 import { aggregateTimes, opName, profileText, deviceProfiler, runProfile } from './profile';
@@ -30,12 +30,19 @@ describe('aggregateTimes', () => {
     expect(aggregateTimes(times, { byKernel: true })).toHaveLength(5);
     expect(opName('softmax[LOG]')).toBe('softmax');
     expect(opName('random[normal]')).toBe('random:normal');
+    expect(opName('fused-elementwise[mul+add|r1|float32|mul(i0,c0);add(v0,i0)|>1]')).toBe(
+      'fused:mul+add',
+    );
   });
 });
 
 describe.skipIf(!gpu || !deviceProfiler(gpu))('profile on WebGPU (timestamp queries)', () => {
   it('times every dispatch of the profiled function, grouped by op', async () => {
     const device = gpu!;
+    // Unfused, so each add is a dispatch of its own (fusion would run the three as one).
+    const fused = fusionEnabled();
+    setFusion(false);
+    onTestFinished(() => setFusion(fused));
     const random = rng(2);
     const host = Float32Array.from({ length: 48 * 48 }, () => random() - 0.5);
     const a = ops.fromHost(host, [48, 48], { device });
@@ -63,7 +70,7 @@ describe.skipIf(!gpu || !deviceProfiler(gpu))('profile on WebGPU (timestamp quer
     if (p.gpuMs > 0) expect(p.rows.reduce((s, r) => s + r.percent, 0)).toBeCloseTo(100, 9);
     expect(profileText(p)).toMatch(/elementwise:add\s+3\s/);
     // Profiling is off again: later work runs untimed and still computes the right values.
-    const backend = device.backend as WebGPUBackend;
+    const backend = device.realBackend as WebGPUBackend;
     expect(backend.context.queue.profiler).toBeNull();
     const sum = await a.add(b).data();
     for (let i = 0; i < host.length; i++) expect(sum[i]).toBeCloseTo(host[i] * 3, 5);

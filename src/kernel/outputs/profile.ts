@@ -34,6 +34,8 @@ export function opName(label: string): string {
   if ((name === 'elementwise' || name === 'reduce' || name === 'random') && first) {
     return `${name}:${first}`;
   }
+  // A fused element-wise chain (engine/backends/fusion/) by its ops: fused:mul+add.
+  if (name === 'fused-elementwise' && first) return `fused:${first}`;
   return name;
 }
 

@@ -198,10 +198,16 @@ describe.each(devices.map((d) => [d.name, d] as const))('fusion on %s', (_, devi
     };
     const unfused = await step(false);
     const fused = await step(true);
-    console.log(device.name, unfused.kernels, unfused.after, fused.kernels, fused.after);
+    // Chaining the element-wise ops of forward, backward and update saves 7 kernels; the rest
+    // (matmuls, reductions, fills, in-place copies, ops on [1]-shaped tensors) is unchanged. The CPU's count is exact;
+    // WebGPU's other kernels could take another variant on another adapter.
+    if (device.kind === 'cpu') expect([unfused.after, fused.after]).toEqual([21, 14]);
+    else {
+      expect(fused.after).toBeLessThanOrEqual(16);
+      expect(unfused.after - fused.after).toBeGreaterThanOrEqual(7);
+    }
     expect(fused.value).toBeCloseTo(unfused.value, 5);
     expectClose(Float64Array.from(fused.weights), unfused.weights, 'weights', 1e-5);
-    expect(fused.after).toBeLessThan(unfused.after);
   });
 
   it('a read-back ends the chain; nothing runs before it', async () => {
@@ -297,10 +303,7 @@ describe.each(devices.map((d) => [d.name, d] as const))('fusion on %s', (_, devi
 
 /** How many fused kernels the device's WebGPU backend has compiled (its pipeline cache labels). */
 function fusedKernels(device: Device): number {
-  const fused = fusionEnabled();
-  setFusion(false); // the backend itself, not the recorder in front of it
-  const backend = device.backend;
-  setFusion(fused);
+  const backend = device.realBackend;
   if (!(backend instanceof WebGPUBackend)) throw new Error(`${device.name} is not WebGPU`);
   return backend.context.pipelines.labels().filter((l) => l.startsWith('fused-elementwise')).length;
 }

@@ -51,7 +51,9 @@ function structureKey(program: FusedProgram, compute: readonly WgslScalar[], ran
   const steps = program.steps.map(
     (s, i) => `${s.op}(${operandsOf(s).map(operand).join(',')})${s.dtype}/${compute[i]}`,
   );
-  return `r${rank}|${program.inputs.join(',')}|${steps.join(';')}|>${program.outputs.join(',')}`;
+  // The ops first: a profile names the kernel by them (fused:mul+add).
+  const ops = program.steps.map((s) => s.op).join('+');
+  return `${ops}|r${rank}|${program.inputs.join(',')}|${steps.join(';')}|>${program.outputs.join(',')}`;
 }
 
 /** The WGSL the template's placeholders receive. */
