@@ -1,10 +1,12 @@
 /**
  * The names every cell sees besides the cell API: `print`, `display`, `console`, `params`, and
- * the rich outputs of ./outputs (charts, progress bars, images, timing, profiles).
+ * the rich outputs of ./outputs (charts, progress bars, images, timing, profiles, the device
+ * benchmark).
  * Output goes to whichever cell is running when the call happens.
  */
 import { formatPrint, formatText } from './display';
 import type { OutputSink } from './output-sink';
+import { createBenchmarkGlobal } from './outputs/benchmark';
 import { createOutputGlobals } from './outputs/globals';
 import type { CellOutput, StreamName } from './protocol';
 
@@ -43,5 +45,12 @@ export function createIoGlobals(
     dir: (value: unknown) => write('stdout', [formatText(value)]),
   };
 
-  return { ...outputs, print, display, console, params: Object.freeze({ ...params }) };
+  return {
+    ...outputs,
+    benchmarkDevice: createBenchmarkGlobal(target),
+    print,
+    display,
+    console,
+    params: Object.freeze({ ...params }),
+  };
 }

@@ -12,8 +12,16 @@ import type {
   PhysicalGpuReport,
 } from '../engine/devices/report';
 import type { DeviceSettings } from '../engine/devices/settings';
+import type { DeviceBenchmarkReport } from '../engine/benchmark/report';
 
-export type { DeviceReport, DeviceSettings, LogicalGpuReport, MemorySnapshot, PhysicalGpuReport };
+export type {
+  DeviceBenchmarkReport,
+  DeviceReport,
+  DeviceSettings,
+  LogicalGpuReport,
+  MemorySnapshot,
+  PhysicalGpuReport,
+};
 
 /** A MIME bundle as in nbformat: `text/plain` always, richer renderings beside it. */
 export interface MimeBundle {
@@ -259,3 +267,9 @@ export interface ProfileData {
   /** Why some or all dispatches are untimed (no timestamp-query, …). */
   note?: string;
 }
+
+/**
+ * Mime type of a device benchmark (`benchmarkDevice()`): a DeviceBenchmarkReport, beside its
+ * Markdown as `text/plain`.
+ */
+export const BENCHMARK_MIME = 'application/vnd.gpubook.benchmark+json';

@@ -5,7 +5,9 @@
  */
 import { isEmulatedAdapter } from '../../kernel/outputs/emulated-adapter';
 import type { KernelInfo } from '../../kernel/protocol';
+import { DeviceBenchmarkSection } from './DeviceBenchmarkSection';
 import { PanelOutputs } from './PanelOutputs';
+import { useDeviceBenchmark } from './useDeviceBenchmark';
 import { useTimingRun, type RunStatus, type TimingKernel } from './useTimingRun';
 import './timing-panel.css';
 
@@ -50,6 +52,7 @@ export function TimingPanel({
   onClose: () => void;
 }) {
   const run = useTimingRun(createKernel, true);
+  const benchmark = useDeviceBenchmark(run.kernel);
   return (
     <aside className="timing-panel" data-testid="timing-panel" aria-label="CPU vs GPU timings">
       <header className="timing-header">
@@ -68,6 +71,7 @@ export function TimingPanel({
         </button>
       </header>
       <AdapterNote info={run.info} />
+      <DeviceBenchmarkSection benchmark={benchmark} ready={run.ready} />
       <p className="timing-help muted">
         Each comparison runs once untimed (compiling kernels, moving data), then several timed runs
         that wait for the device to finish; the table shows the median.

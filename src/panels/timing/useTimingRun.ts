@@ -21,6 +21,8 @@ export interface BenchmarkRun {
 }
 
 export interface TimingRun {
+  /** The panel's own kernel while the panel is open (the device benchmark runs on it too). */
+  kernel: TimingKernel | null;
   info: KernelInfo | null;
   ready: boolean;
   running: boolean;
@@ -38,6 +40,7 @@ export function useTimingRun(createKernel: () => TimingKernel, autoStart: boolea
   const [runs, setRuns] = useState<BenchmarkRun[]>([]);
   const [running, setRunning] = useState(false);
   const kernel = useRef<TimingKernel | null>(null);
+  const [client, setClient] = useState<TimingKernel | null>(null);
   const generation = useRef(0);
   const started = useRef(false);
 
@@ -51,6 +54,8 @@ export function useTimingRun(createKernel: () => TimingKernel, autoStart: boolea
     const listener: KernelListener = {
       state: (_state, next) => {
         if (next) setInfo(next);
+        // Offered to the panel's other users (the device benchmark) once it has started.
+        setClient(client);
       },
       output: (cellId, outputs) =>
         setRuns((list) =>
@@ -108,5 +113,5 @@ export function useTimingRun(createKernel: () => TimingKernel, autoStart: boolea
     }
   }, [autoStart, info, start]);
 
-  return { info, ready: info !== null, running, runs, start };
+  return { kernel: client, info, ready: info !== null, running, runs, start };
 }
