@@ -320,7 +320,7 @@ function pythonSection(byCase, { timed, cell, fmt }) {
   return [
     '## Python cells (issue 15)',
     '',
-    "The same training steps written in Python (PyTorch spelling, gpubook's `torch` package in Pyodide) and in TypeScript, on the same engine and device in the same page load. Goal: Python within 1.15× of TypeScript (time ratio).",
+    "The same training steps written in Python (PyTorch spelling, gpubook's `torch` package in Pyodide; `keras-text-step`: the TensorFlow chapters' Conv1D GradientTape step through the `tensorflow` package against the same step through the TS `tf.keras`) and in TypeScript, on the same engine and device in the same page load. Goal: Python within 1.15× of TypeScript (time ratio).",
     '',
     '| step | TypeScript | Python | Python / TypeScript | ≤ 1.15× |',
     '| --- | --- | --- | --- | --- |',

@@ -1,13 +1,16 @@
 /**
- * The same training steps as ./ours.ts, written in Python as a PyTorch user writes them and run by
- * Pyodide with gpubook's `torch` package over the same engine on the same WebGPU device: the gap
+ * The same training steps as ./ours.ts, written in Python as a PyTorch user writes them (and the
+ * TF chapters' Keras step as ./keras.ts, as a TensorFlow user writes it) and run by Pyodide with
+ * gpubook's `torch` and `tensorflow` packages over the same engine on the same WebGPU device: the gap
  * between this engine and `ours-webgpu` is what Python and the Python↔JavaScript crossings cost.
  * Pyodide comes from bench/public/pyodide (copied from node_modules by scripts/bench.mjs), never a
  * CDN; its first-load time is reported in each case's note.
  */
 import type { PyodideAPI } from 'pyodide';
 import { installPythonPackages } from '../../../src/api/python/install';
+import { tf } from '../../../src/api/tf';
 import type { CaseSetup } from '../timing';
+import { KERAS_TEXT } from './keras';
 import { openDevice } from './ours';
 
 type LoadPyodide = (options: { indexURL: string }) => Promise<PyodideAPI>;
@@ -70,6 +73,39 @@ def op_crossing(ops):
     return run
 `;
 
+/** The TF chapters' GradientTape step as the book writes it in Python (./keras.ts in TypeScript). */
+const KERAS_PROGRAM = `
+import tensorflow as tf
+from tensorflow.keras import layers, losses, models, optimizers
+
+
+def keras_text_step(batch):
+    tf.keras.backend.clear_session()
+    tf.random.set_seed(0)
+    model = models.Sequential()
+    model.add(layers.Embedding(${KERAS_TEXT.words}, 7, input_length=${KERAS_TEXT.length}))
+    model.add(layers.Conv1D(filters=64, kernel_size=5, activation="relu"))
+    model.add(layers.MaxPool1D(2))
+    model.add(layers.Conv1D(filters=32, kernel_size=3, activation="relu"))
+    model.add(layers.MaxPool1D(2))
+    model.add(layers.Flatten())
+    model.add(layers.Dense(${KERAS_TEXT.classes}, activation="softmax"))
+    optimizer = optimizers.Nadam()
+    loss_func = losses.SparseCategoricalCrossentropy()
+    features = tf.random.uniform((batch, ${KERAS_TEXT.length}), minval=0, maxval=${KERAS_TEXT.words}, dtype=tf.int32)
+    labels = tf.random.uniform((batch,), minval=0, maxval=${KERAS_TEXT.classes}, dtype=tf.int32)
+
+    def run():
+        with tf.GradientTape() as tape:
+            predictions = model(features, training=True)
+            loss = loss_func(labels, predictions)
+        gradients = tape.gradient(loss, model.trainable_variables)
+        optimizer.apply_gradients(zip(gradients, model.trainable_variables))
+        return loss.numpy()
+
+    return run
+`;
+
 export async function pythonCases(): Promise<Record<string, CaseSetup>> {
   await openDevice('webgpu');
   // The bench page is served at its origin's root; this worker's own URL is under assets/.
@@ -79,8 +115,10 @@ export async function pythonCases(): Promise<Record<string, CaseSetup>> {
     loadPyodide: LoadPyodide;
   };
   const py = await loader.loadPyodide({ indexURL });
-  installPythonPackages(py, { globals: {} });
+  // The tensorflow package reaches the TS tf layer as the kernel's cell globals give it.
+  installPythonPackages(py, { globals: { tf } });
   await py.runPythonAsync(PROGRAM);
+  await py.runPythonAsync(KERAS_PROGRAM);
   const firstLoadMs = performance.now() - started;
   const note = `Pyodide first load with our packages (files cached by the browser after the first run): ${firstLoadMs.toFixed(0)} ms`;
   // Each case keeps its callable in a Python global named after it; a repetition calls it through
@@ -102,5 +140,6 @@ export async function pythonCases(): Promise<Record<string, CaseSetup>> {
     'cnn-step': pythonCase('_cnn', 'cnn_step'),
     'linreg-step': pythonCase('_linreg', 'linreg_step'),
     'op-crossing': pythonCase('_ops', 'op_crossing'),
+    'keras-text-step': pythonCase('_keras_text', 'keras_text_step'),
   };
 }
