@@ -59,7 +59,7 @@ export function ExportDdpDialog({ onClose }: { onClose: () => void }) {
       <h2 id="export-ddp-title">Export for a cluster</h2>
       {stage.kind === 'working' && (
         <p className="muted" role="status">
-          Rewriting the notebook in the kernel…
+          Rewriting the notebook in its kernel (after any cells still running or queued)…
         </p>
       )}
       {stage.kind === 'failed' && (
