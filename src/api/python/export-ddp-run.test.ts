@@ -15,7 +15,7 @@
  * computed on all 32 samples by every process, so rank 0's printout is comparable.
  */
 import { spawn } from 'node:child_process';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -146,24 +146,28 @@ export_to_store(json.dumps(json.loads(${JSON.stringify(JSON.stringify(CELLS))}))
       expect(Math.max(...moved)).toBeGreaterThan(1e-2);
 
       const dir = mkdtempSync(join(tmpdir(), 'gpubook-ddp-'));
-      writeFileSync(join(dir, 'train.py'), r.script);
-      writeFileSync(join(dir, 'weights.safetensors'), weights);
-      const port = await freePort();
-      const [out0, out1] = await Promise.all([runRank(dir, 0, port), runRank(dir, 1, port)]);
-      expect(out0).toContain('loaded weights.safetensors');
-      // Printing is rank 0's.
-      expect(out1).toBe('');
-      const torchLoss = Number(/final loss (\S+)/.exec(out0)?.[1]);
-      expect(Number.isFinite(torchLoss)).toBe(true);
-      expect(Math.abs(torchLoss - browserLoss)).toBeLessThan(1e-4);
+      try {
+        writeFileSync(join(dir, 'train.py'), r.script);
+        writeFileSync(join(dir, 'weights.safetensors'), weights);
+        const port = await freePort();
+        const [out0, out1] = await Promise.all([runRank(dir, 0, port), runRank(dir, 1, port)]);
+        expect(out0).toContain('loaded weights.safetensors');
+        // Printing is rank 0's.
+        expect(out1).toBe('');
+        const torchLoss = Number(/final loss (\S+)/.exec(out0)?.[1]);
+        expect(Number.isFinite(torchLoss)).toBe(true);
+        expect(Math.abs(torchLoss - browserLoss)).toBeLessThan(1e-4);
 
-      const torchWeights = runRealTorch(
-        'print(json.dumps({k: v.reshape(-1).tolist() for k, v in torch.load(INPUT).items()}))',
-        join(dir, 'final.pt'),
-      ) as Record<string, number[]>;
-      expect(Object.keys(torchWeights)).toEqual(Object.keys(browserWeights));
-      for (const [key, values] of Object.entries(browserWeights)) {
-        values.forEach((v, i) => expect(Math.abs(torchWeights[key][i] - v)).toBeLessThan(1e-4));
+        const torchWeights = runRealTorch(
+          'print(json.dumps({k: v.reshape(-1).tolist() for k, v in torch.load(INPUT).items()}))',
+          join(dir, 'final.pt'),
+        ) as Record<string, number[]>;
+        expect(Object.keys(torchWeights)).toEqual(Object.keys(browserWeights));
+        for (const [key, values] of Object.entries(browserWeights)) {
+          values.forEach((v, i) => expect(Math.abs(torchWeights[key][i] - v)).toBeLessThan(1e-4));
+        }
+      } finally {
+        rmSync(dir, { recursive: true, force: true });
       }
     }, 120_000);
   },
