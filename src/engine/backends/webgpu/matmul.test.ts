@@ -81,6 +81,8 @@ describe.skipIf(!backend)('matmul kernels', () => {
     [65, 3, 129],
     [129, 129, 65],
     [8, 12, 16],
+    // K and N multiples of 4 with an odd M: the vec4 members' own path, with edge tiles.
+    [33, 68, 20],
     [64, 64, 64],
     [1, 128, 4],
     [4, 129, 1],
