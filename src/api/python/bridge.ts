@@ -73,6 +73,11 @@ const dataParallel = {
     gatherStructure(outputs, getDevice(device), dim),
 };
 
+/** An exception a Python callable raised, on its way through the TS layer (see `pythonRaised`). */
+class PythonCallableError extends Error {
+  override name = 'PythonCallableError';
+}
+
 export function createBridge(globals: Record<string, unknown>) {
   return {
     torch,
@@ -110,10 +115,20 @@ export function createBridge(globals: Record<string, unknown>) {
      * loss, metric, callback hook or `Dataset.map` function (tensorflow/_callables.py).
      */
     pythonFunction: (fn: PyCallable, name: string): ((...args: unknown[]) => unknown) => {
-      const call = (...args: unknown[]): unknown => fn(...args);
+      const call = (...args: unknown[]): unknown => {
+        const result: unknown = fn(...args);
+        if (result instanceof PythonCallableError) throw result;
+        return result;
+      };
       Object.defineProperty(call, 'name', { value: name });
       return call;
     },
+    /**
+     * What a Python function handed to the TS layer returns when it raised: `pythonFunction`
+     * throws it, so no Pyodide `PythonError` (whose text is a traceback of our package's frames)
+     * crosses the TS layer; Python keeps the exception and raises it again in the cell.
+     */
+    pythonRaised: (message: string): Error => new PythonCallableError(message),
     /**
      * A Python function as a JavaScript one that JavaScript may await (`timeit`, `compareDevices`):
      * called with `callPromising`, so the Python inside may itself wait for a GPU read (run_sync).

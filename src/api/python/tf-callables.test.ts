@@ -124,6 +124,20 @@ ${FIT(device, ', callbacks=[recorder]')}
     expect(result.refs[1]).toBe(result.refs[0]);
   });
 
+  it('a callback setting self.model.stop_training ends fit after that epoch', async () => {
+    const epochs = await python.run(`
+class StopAfterSecond(tf.keras.callbacks.Callback):
+    def on_epoch_end(self, epoch, logs=None):
+        if epoch == 1:
+            self.model.stop_training = True
+${SETUP(device, 3, '"mse"')}${FIT(device, ', callbacks=[StopAfterSecond()]')}
+first = len(history.history["loss"])
+${FIT(device)}
+[first, len(history.history["loss"])]`);
+    // A later fit starts with stop_training cleared again.
+    expect(epochs).toEqual([2, 3]);
+  });
+
   it('Dataset.map with a Python lambda doubles the features, and fit trains on the mapped data', async () => {
     const result = (await python.run(`
 with tf.device("${tfName(device)}"):

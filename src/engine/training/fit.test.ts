@@ -83,6 +83,27 @@ describe('fitLoop', () => {
     expect(text).toContain('<<<<<< reach best val_acc : 1 >>>>>>');
   });
 
+  it('ends after the epoch in which stopRequested answers true (Keras stop_training)', async () => {
+    manualSeed(1);
+    const net = new Linear(2, 2);
+    const task = torchTask(
+      net,
+      new CrossEntropyLoss(),
+      new SGD(net.parameters(), { lr: 0.5 }),
+      null,
+    );
+    const ended: number[] = [];
+    const { history, stoppedEarly } = await fitLoop(task, {
+      trainData: new DataLoader(blobs(32, 1), { batchSize: 16 }),
+      epochs: 5,
+      observers: [{ onEpochEnd: ({ epoch }) => void ended.push(epoch) }],
+      stopRequested: () => ended.length === 2,
+    });
+    expect(history.map((r) => r.epoch)).toEqual([1, 2]);
+    expect(ended).toEqual([1, 2]);
+    expect(stoppedEarly).toBe(true);
+  });
+
   it('stops early when the monitored value stops improving and restores the best weights', async () => {
     manualSeed(2);
     const net = new Linear(2, 2);

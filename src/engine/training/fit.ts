@@ -65,6 +65,8 @@ export interface FitOptions {
   observers?: readonly TrainingObserver[];
   /** Key prefixes: torchkeras writes train_loss / val_loss, Keras loss / val_loss. */
   prefixes?: { train: string; val: string };
+  /** Asked after each epoch's observers: true ends training there (Keras's `model.stop_training`). */
+  stopRequested?: () => boolean;
 }
 
 export interface FitResult {
@@ -245,6 +247,10 @@ export async function fitLoop(task: TrainingTask, options: FitOptions): Promise<
           notify(observers, 'onEarlyStop', { monitor, patience, epoch, bestEpoch: bestIndex + 1 });
           break;
         }
+      }
+      if (epoch < epochs && options.stopRequested?.()) {
+        stoppedEarly = true;
+        break;
       }
     }
     if (restoreBest && best) task.loadStateDict(best);

@@ -16,9 +16,10 @@ The TS object keeps the ones it stores: ``compile``'s loss and metrics live on t
 is compiled again (then they are destroyed), a ``map`` function lives on the new dataset (its
 proxy is released by Pyodide when JavaScript collects that dataset).
 
-Errors. An exception raised inside the Python function crosses JavaScript as a ``PythonError``;
-the call that was running (``fit``, iteration) raises the original exception again, so the
-traceback shows the user's frames inside the function, not an engine message.
+Errors. An exception raised inside the Python function is kept here and crosses JavaScript as a
+plain ``PythonCallableError`` (bridge.ts); the call that was running (``fit``, iteration) raises
+the original exception again, so the traceback shows the user's frames inside the function, not
+an engine message.
 """
 
 import js
@@ -91,8 +92,10 @@ class Proxies:
                 args = convert(js_args) if convert else [wrap(a) for a in js_args]
                 return _result_to_js(fn(*args))
             except BaseException as error:
+                # Kept here and raised again by the call that reached the TS layer; JavaScript
+                # gets a plain error to unwind with.
                 _pending[0] = error
-                raise
+                return host.pythonRaised(f"{type(error).__name__}: {error}")
 
         proxy = create_proxy(call)
         self.made.append(proxy)

@@ -11,7 +11,7 @@ def translate(error):
     """The exception to raise for a JS error: the user's own exception when a Python callable
     raised it inside the TS layer (its traceback shows the user's frames), else TensorFlow's."""
     name = getattr(error.js_error, "name", "Error")
-    if name == "PythonError":
+    if name in ("PythonCallableError", "PythonError"):
         raised = _callables.take_pending()
         if raised is not None:
             return raised

@@ -107,6 +107,8 @@ export class Model extends Layer {
   readonly distributeStrategy = currentStrategy();
   /** The History of the last fit. */
   history: History | null = null;
+  /** A callback sets it to end fit after the current epoch (Keras's `model.stop_training`). */
+  stopTraining = false;
   private compiled: Compiled | null = null;
 
   constructor(...args: unknown[]) {
@@ -374,6 +376,7 @@ export class Model extends Layer {
     }
     observers.push(...((a.observers as TrainingObserver[] | undefined) ?? []));
     const metrics = Object.fromEntries(compiled.metrics.map((m) => [m.name, loopMetric(m)]));
+    this.stopTraining = false;
     const result = await fitLoop(this.task(compiled), {
       trainData,
       valData,
@@ -385,6 +388,7 @@ export class Model extends Layer {
       patience: stopper ? stopper.patience : null,
       restoreBest: stopper?.restoreBestWeights ?? false,
       observers,
+      stopRequested: () => this.stopTraining,
     });
     this.history = new History(
       { epochs, steps: trainData.length ?? null, verbose },
