@@ -191,8 +191,19 @@ class NoPredict(tf.keras.callbacks.Callback):
         pass
 
 fourth = caught(lambda: model.fit(ds, epochs=1, verbose=0, callbacks=[NoPredict()]))
-[first, second, third, fourth]`)) as string[][];
-    const [loss, hook, map, unsupported] = report;
+
+def reading_loss(y_true, y_pred):
+    print(tf.reduce_mean(y_pred).numpy())
+    return tf.reduce_mean((y_pred - y_true) ** 2, axis=-1)
+
+model.compile(optimizer="sgd", loss=reading_loss)
+fifth = caught(lambda: model.fit(ds, epochs=1, verbose=0))
+model.compile(optimizer=optimizers.SGD(0.1), loss="mse")
+[first, second, third, fourth, fifth]`)) as string[][];
+    const [loss, hook, map, unsupported, reading] = report;
+    expect(reading[0]).toBe('RuntimeError');
+    expect(reading[1]).toMatch(/^reading_loss is called by Keras in the middle of a training step/);
+    expect(reading[2]).toContain('in reading_loss');
     expect(loss.slice(0, 2)).toEqual(['ValueError', 'bad loss at scale 2']);
     // The innermost frame is the user's function, at the line that raised (line 4 of the cell).
     expect(loss[2]).toMatch(/line 4, in bad_loss\nValueError: bad loss at scale 2\n$/);

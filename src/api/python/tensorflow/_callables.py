@@ -77,6 +77,17 @@ def _result_to_js(value):
     return b.to_js_value(value)
 
 
+def _no_read_back(fn):
+    """Pyodide's "Cannot stack switch" said in our terms: a function the TS layer calls in the
+    middle of a step cannot wait for the GPU (run_sync needs Python's own entry point)."""
+    name = getattr(fn, "__qualname__", getattr(fn, "__name__", "this function"))
+    return RuntimeError(
+        f"{name} is called by Keras in the middle of a training step, where it cannot wait for "
+        "the GPU: .numpy(), float(), .item() and print(tensor) do not work inside it. Use tensor "
+        "ops there (and read numbers from a callback's logs, which are plain numbers)."
+    )
+
+
 class Proxies:
     """The proxies made for one call into the TS layer."""
 
@@ -92,6 +103,8 @@ class Proxies:
                 args = convert(js_args) if convert else [wrap(a) for a in js_args]
                 return _result_to_js(fn(*args))
             except BaseException as error:
+                if isinstance(error, RuntimeError) and "Cannot stack switch" in str(error):
+                    error = _no_read_back(fn).with_traceback(error.__traceback__)
                 # Kept here and raised again by the call that reached the TS layer; JavaScript
                 # gets a plain error to unwind with.
                 _pending[0] = error
