@@ -4,7 +4,7 @@
 // backends/webgpu/fused.ts generates from the chain: BINDINGS (one storage array per output,
 // then per input), STEPS (one function per op, as elementwise.wgsl's `op`), BODY (the loads, the
 // steps in order and the stores of the outputs still wanted); RANK is the number of dimensions
-// after merging, MAX_RANK the stride slots per input.
+// after merging, MAX_RANK the stride slots per input. Flag VEC4: the vector form of main.
 // Params: FUSED in src/engine/backends/webgpu/param-layouts.ts (scalars as bits in their
 // step's compute type).
 
@@ -29,6 +29,19 @@ fn scalarBits(k: u32) -> u32 {
   return P(P_scalars + k);
 }
 
+//#if VEC4
+// Four elements per invocation, every input contiguous (4-aligned) or a broadcast scalar: BODY
+// loads vectors, runs the steps per lane and stores vectors (the last, partial one merged).
+@compute @workgroup_size(64)
+fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>) {
+  let q = flatId(gid, nwg);
+  let n = P(P_n);
+  if (q * 4u >= n) {
+    return;
+  }
+/*BODY*/
+}
+//#else
 @compute @workgroup_size(64)
 fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>) {
   let i = flatId(gid, nwg);
@@ -37,3 +50,4 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgroups) 
   }
 /*BODY*/
 }
+//#endif

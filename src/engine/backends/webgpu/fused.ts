@@ -56,18 +56,30 @@ function structureKey(program: FusedProgram, compute: readonly WgslScalar[], ran
   return `${ops}|r${rank}|${program.inputs.join(',')}|${steps.join(';')}|>${program.outputs.join(',')}`;
 }
 
+/** How an input is read: a vec4 per invocation, one broadcast value, or at strided offsets. */
+type InputMode = 'vec4' | 'splat' | 'strided';
+
+const LANES = ['x', 'y', 'z', 'w'] as const;
+
 /** The WGSL the template's placeholders receive. */
-function generate(program: FusedProgram, compute: readonly WgslScalar[]) {
+function generate(
+  program: FusedProgram,
+  compute: readonly WgslScalar[],
+  modes: readonly InputMode[],
+  rank: number,
+) {
+  const vec4 = modes.every((m) => m !== 'strided');
   const outputs = program.outputs.length;
+  const outType = (step: number) => wgslType(program.steps[step].dtype);
   const bindings = [
-    ...program.outputs.map(
-      (step, k) =>
-        `@group(0) @binding(${1 + k}) var<storage, read_write> OUT${k}: array<${wgslType(program.steps[step].dtype)}>;`,
-    ),
-    ...program.inputs.map(
-      (dtype, k) =>
-        `@group(0) @binding(${1 + outputs + k}) var<storage, read> IN${k}: array<${wgslType(dtype)}>;`,
-    ),
+    ...program.outputs.map((step, k) => {
+      const t = vec4 ? `vec4<${outType(step)}>` : outType(step);
+      return `@group(0) @binding(${1 + k}) var<storage, read_write> OUT${k}: array<${t}>;`;
+    }),
+    ...program.inputs.map((dtype, k) => {
+      const t = modes[k] === 'vec4' ? `vec4<${wgslType(dtype)}>` : wgslType(dtype);
+      return `@group(0) @binding(${1 + outputs + k}) var<storage, read> IN${k}: array<${t}>;`;
+    }),
   ];
   const steps = program.steps.map((step, i) => {
     const c = compute[i];
@@ -80,18 +92,47 @@ function generate(program: FusedProgram, compute: readonly WgslScalar[]) {
     const params = step.kind === 'unary' ? `a: ${c}` : `a: ${c}, b: ${c}`;
     return `fn step${i}(${params}) -> ${out} {\n  return ${out}(${body});\n}`;
   });
-  const body = program.inputs.map((_, k) => `  let x${k} = IN${k}[inputOffset(${k}u, i)];`);
-  program.steps.forEach((step, i) => {
-    const c = compute[i];
-    const value = (o: FusedOperand) =>
-      o.from === 'input'
-        ? `${c}(x${o.index})`
-        : o.from === 'step'
-          ? `${c}(v${o.index})`
-          : `bitcast<${c}>(scalarBits(${o.index}u))`;
-    body.push(`  let v${i} = step${i}(${operandsOf(step).map(value).join(', ')});`);
+  const body: string[] = [];
+  // The steps for one element; `lane` names the vector component in the VEC4 form.
+  const stepLines = (lane: string) =>
+    program.steps.forEach((step, i) => {
+      const c = compute[i];
+      const value = (o: FusedOperand) =>
+        o.from === 'input'
+          ? `${c}(x${o.index}${modes[o.index] === 'vec4' ? `.${lane}` : ''})`
+          : o.from === 'step'
+            ? `${c}(v${o.index}${lane})`
+            : `bitcast<${c}>(scalarBits(${o.index}u))`;
+      body.push(`  let v${i}${lane} = step${i}(${operandsOf(step).map(value).join(', ')});`);
+    });
+  program.inputs.forEach((_, k) => {
+    const offset = `P(P_offsets + ${k}u)`;
+    if (modes[k] === 'vec4') body.push(`  let x${k} = IN${k}[(${offset} >> 2u) + q];`);
+    else if (modes[k] === 'splat') body.push(`  let x${k} = IN${k}[${offset}];`);
+    else if (rank === 1)
+      body.push(`  let x${k} = IN${k}[${offset} + i * P(P_strides + ${k * MAX_RANK}u)];`);
+    else body.push(`  let x${k} = IN${k}[inputOffset(${k}u, i)];`);
   });
-  program.outputs.forEach((step, k) => body.push(`  OUT${k}[i] = v${step};`));
+  if (!vec4) {
+    stepLines('');
+    program.outputs.forEach((step, k) => body.push(`  OUT${k}[i] = v${step};`));
+  } else {
+    for (const lane of LANES) stepLines(lane);
+    program.outputs.forEach((step, k) =>
+      body.push(
+        `  let o${k} = vec4<${outType(step)}>(${LANES.map((l) => `v${step}${l}`).join(', ')});`,
+      ),
+    );
+    body.push('  if (q * 4u + 4u <= n) {');
+    program.outputs.forEach((_, k) => body.push(`    OUT${k}[q] = o${k};`));
+    body.push('    return;', '  }');
+    // The last, partial vector: the elements past the end keep their values.
+    program.outputs.forEach((_, k) => {
+      body.push(`  var m${k} = OUT${k}[q];`);
+      body.push(`  for (var j = 0u; q * 4u + j < n; j++) {`, `    m${k}[j] = o${k}[j];`, '  }');
+      body.push(`  OUT${k}[q] = m${k};`);
+    });
+  }
   return { BINDINGS: bindings.join('\n'), STEPS: steps.join('\n\n'), BODY: body.join('\n') };
 }
 
@@ -117,14 +158,19 @@ export function fusedElementwise(
   const rank = merged.shape.length;
   checkRank('fusedElementwise', rank);
   const compute = computeTypes(program, scalars);
+  // Vectors of four when every input is contiguous and 4-aligned, or one broadcast value.
+  const modes: InputMode[] = inputs.map((v, k) => {
+    const stride = merged.strides[k + 1][0];
+    if (rank === 1 && stride === 0) return 'splat';
+    return rank === 1 && stride === 1 && v.offset % 4 === 0 ? 'vec4' : 'strided';
+  });
+  const vec4 = modes.every((m) => m !== 'strided');
   const signature = 'w'.repeat(outputs.length) + 'r'.repeat(inputs.length);
-  const kernel = ctx.kernel(
-    'fused-elementwise',
-    structureKey(program, compute, rank),
-    signature,
-    source,
-    () => ({ values: { RANK: rank, MAX_RANK, ...generate(program, compute) } }),
-  );
+  const key = `${structureKey(program, compute, rank)}|${modes.map((m) => m[0]).join('')}`;
+  const kernel = ctx.kernel('fused-elementwise', key, signature, source, () => ({
+    flags: vec4 ? ['VEC4'] : [],
+    values: { RANK: rank, MAX_RANK, ...generate(program, compute, modes, rank) },
+  }));
   const params = ctx.params(FUSED);
   params.set('n', n).list('shape', merged.shape);
   const strides = new Array<number>(MAX_RANK * inputs.length).fill(0);
@@ -144,5 +190,5 @@ export function fusedElementwise(
   });
   params.list('scalars', bits);
   const buffers = [...outputs.map((o) => outputOf(o)), ...inputs.map((v) => gpuOf(v))];
-  ctx.run(kernel, buffers, grid64(n));
+  ctx.run(kernel, buffers, grid64(vec4 ? Math.ceil(n / 4) : n));
 }
