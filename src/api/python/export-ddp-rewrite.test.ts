@@ -47,14 +47,16 @@ const CASES: { name: string; cells: string[]; expected: string }[] = [
   {
     name: 'DataParallel becomes DDP on the process device; "cuda:N" becomes DEVICE',
     cells: [
-      'import torch\nfrom torch import nn\nnet = nn.Linear(2, 1).to("cuda:0")\nmodel = nn.DataParallel(net)\nx = torch.ones(4, 2, device="cuda:1")',
+      'import torch\nfrom torch import nn\nnet = nn.Linear(2, 1).to("cuda:0")\nmodel = nn.DataParallel(net)\nx = torch.ones(4, 2, device="cuda:1")\ny = x.cuda()\ntorch.cuda.synchronize()',
     ],
     expected: `# %% cell 1
 import torch
 from torch import nn
 net = nn.Linear(2, 1).to(DEVICE)
 model = DistributedDataParallel(net.to(DEVICE), device_ids=DEVICE_IDS)
-x = torch.ones(4, 2, device=DEVICE)`,
+x = torch.ones(4, 2, device=DEVICE)
+y = x.to(DEVICE)
+_sync()`,
   },
   {
     name: 'loaders get a DistributedSampler and a per-process batch; epoch loops set_epoch',

@@ -10,7 +10,8 @@ What changes (each a node transformation, never text substitution):
 - ``print``/``display``/``plot_metric`` statements and ``torch.save`` run on rank 0 only;
   ``torch.save(p.state_dict(), f)`` of a wrapped model saves ``p.module.state_dict()``;
   ``tqdm(...)`` gets ``disable=not IS_MAIN``.
-- device strings ``"cuda:N"`` become ``DEVICE`` (the process's own device).
+- device strings ``"cuda:N"`` and ``x.cuda()`` become ``DEVICE`` (the process's own device, or
+  the CPU without CUDA); ``torch.cuda.synchronize()`` becomes the prelude's ``_sync()``.
 - ``from gpubook import ...`` goes (the prelude defines plain equivalents); a cell's last bare
   expression, which the notebook showed as ``Out``, is ``display``\\ ed.
 
@@ -116,6 +117,13 @@ class _Expressions(ast.NodeTransformer):
                 "torchkeras.KerasModel runs its own loop (through accelerate), "
                 "not DistributedDataParallel: launch it with accelerate",
             )
+        if dotted(node.func) == "torch.cuda.synchronize":
+            # A no-op without CUDA, where PyTorch's own raises.
+            return _call(_name("_sync"))
+        if isinstance(node.func, ast.Attribute) and node.func.attr == "cuda" and not node.keywords:
+            if not node.args or isinstance(node.args[0], ast.Constant):
+                # x.cuda() is the current device: the process's own with CUDA; the CPU without.
+                return _call(ast.Attribute(node.func.value, "to", ast.Load()), [_name("DEVICE")])
         if last in ("tqdm", "trange") and not any(k.arg == "disable" for k in node.keywords):
             flag = ast.UnaryOp(ast.Not(), _name("IS_MAIN"))
             node.keywords.append(ast.keyword("disable", flag))

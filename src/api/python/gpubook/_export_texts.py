@@ -76,7 +76,8 @@ one process.
 
 - `init_process_group` from the environment: backend `nccl` when CUDA is available, else `gloo`.
 - `nn.DataParallel(m)` became `DistributedDataParallel(m.to(DEVICE), device_ids=DEVICE_IDS)` on
-  the process's own device; `"cuda:N"` device strings became `DEVICE`.
+  the process's own device; `"cuda:N"` device strings and `x.cuda()` became `DEVICE` (the CPU
+  without CUDA), `torch.cuda.synchronize()` a `_sync()` that does nothing without CUDA.
 - Every `DataLoader` got a `DistributedSampler` and a per-process batch size (the notebook's
   batch divided by the number of processes, so one step still covers the notebook's batch);
   epoch loops call `loader.sampler.set_epoch(epoch)`.
