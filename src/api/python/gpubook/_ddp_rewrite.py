@@ -5,8 +5,8 @@ What changes (each a node transformation, never text substitution):
 - ``nn.DataParallel(m, ...)`` → ``DistributedDataParallel(m.to(DEVICE), device_ids=DEVICE_IDS)``;
   the one the exported weights belong to loads them first (``load_weights(m)``).
 - ``DataLoader(ds, batch_size=B, shuffle=S, ...)`` → ``batch_size=per_process_batch(B)``,
-  ``sampler=DistributedSampler(ds, shuffle=S)``; an epoch loop over such loaders calls
-  ``loader.sampler.set_epoch(epoch)`` first.
+  ``sampler=DistributedSampler(ds, shuffle=S)``; a ``for`` loop around code that uses such
+  loaders (the epoch loop) calls ``loader.sampler.set_epoch(epoch)`` first.
 - ``print``/``display``/``plot_metric`` statements and ``torch.save`` run on rank 0 only;
   ``torch.save(p.state_dict(), f)`` of a wrapped model saves ``p.module.state_dict()``;
   ``tqdm(...)`` gets ``disable=not IS_MAIN``.
