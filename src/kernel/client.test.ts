@@ -82,4 +82,20 @@ describe('KernelClient: the one run queue', () => {
     expect(k.client.isPending('b')).toBe(false);
     expect(k.disposed).toBe(true);
   });
+
+  it('a silent run takes no execution count and its error stops nothing queued', async () => {
+    const k = new ScriptedKernel();
+    k.client.start();
+    k.ready();
+    const hidden = k.client.execute('export', 'x', 'python', { silent: true });
+    const cell = k.client.execute('a', 'a', 'python');
+    k.finish([], 'error');
+    expect(await hidden).toBe('error');
+    k.finish([]);
+    expect(await cell).toBe('ok');
+    expect(k.executed.map((e) => [e.cellId, e.executionCount])).toEqual([
+      ['export', 0],
+      ['a', 1],
+    ]);
+  });
 });

@@ -60,6 +60,8 @@ interface Pending {
   cellId: string;
   code: string;
   language: CellLanguage;
+  /** The app's own code (Jupyter's `silent`): takes no execution count, stops nothing queued. */
+  silent: boolean;
   resolve(result: ExecutionResult): void;
 }
 
@@ -140,9 +142,10 @@ export class KernelClient {
     cellId: string,
     code: string,
     language: CellLanguage = 'typescript',
+    options: { silent?: boolean } = {},
   ): Promise<ExecutionResult> {
     return new Promise((resolve) => {
-      this.queue.push({ cellId, code, language, resolve });
+      this.queue.push({ cellId, code, language, silent: options.silent ?? false, resolve });
       this.pump();
     });
   }
@@ -256,9 +259,10 @@ export class KernelClient {
           Atomics.store(this.interruptFlag, INTERRUPT_SLOT, 0);
           Atomics.store(this.interruptFlag, PYTHON_SIGNAL_SLOT, 0);
         }
+        const silent = this.running?.silent ?? false;
         this.finishRunning(event.status);
         // Jupyter's rule: an error or an interrupt stops what was queued behind it.
-        if (event.status !== 'ok') this.cancelQueued();
+        if (event.status !== 'ok' && !silent) this.cancelQueued();
         this.pump();
         break;
       }
@@ -286,7 +290,7 @@ export class KernelClient {
       this.setState('idle');
       return;
     }
-    this.executionCounter += 1;
+    if (!next.silent) this.executionCounter += 1;
     const running: Running = { ...next, executionCount: this.executionCounter };
     this.running = running;
     if (this.kernelState !== 'busy') this.setState('busy');

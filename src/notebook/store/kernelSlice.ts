@@ -236,7 +236,7 @@ export function createKernelSlice(deps: KernelDeps): SliceCreator<KernelSlice> {
         });
         try {
           const language = notebook ? notebookLanguage(notebook) : 'typescript';
-          return { status: await kernel.execute(id, code, language), outputs };
+          return { status: await kernel.execute(id, code, language, { silent: true }), outputs };
         } finally {
           stop();
         }

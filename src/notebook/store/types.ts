@@ -60,8 +60,8 @@ export interface KernelSlice {
   dismissKernelNotice(): void;
   /**
    * Runs code of the app's own (not a cell: e.g. the DistributedDataParallel export) in the
-   * notebook's kernel and language, after what is queued; resolves with its outputs. It takes an
-   * execution count, as any execute request does.
+   * notebook's kernel and language, after what is queued; resolves with its outputs. Like
+   * Jupyter's silent execute it takes no execution count, and its error cancels nothing queued.
    */
   runHidden(code: string): Promise<HiddenRun>;
 }

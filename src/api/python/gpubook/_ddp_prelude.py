@@ -172,6 +172,10 @@ def plot_metric(history, metric):
             if name in history:
                 print(name, list(history[name]))
 
+
+def auto_chart(enabled=True, names=None):
+    """The notebook's live loop chart; a script draws none."""
+
 '''
 
 EPILOGUE = """
