@@ -144,24 +144,29 @@ export function readSeed(chapter: SeedChapter): string {
   return readFileSync(`${SEEDS_DIR}${chapter.file}`, 'utf8');
 }
 
-/** An nbformat 4 Python notebook (Jupyter's kernelspec) of the chapter's cells. */
-export function seedNotebook(chapter: SeedChapter): string {
+/** An nbformat 4 Python notebook (Jupyter's kernelspec) of these code cells. */
+export function pythonNotebook(title: string, cells: readonly string[]): string {
   const lines = (source: string): string[] => source.split(/(?<=\n)/);
   return JSON.stringify({
     nbformat: 4,
     nbformat_minor: 5,
     metadata: {
-      title: chapter.title,
+      title,
       kernelspec: { name: 'python3', display_name: 'Python 3', language: 'python' },
       language_info: { name: 'python' },
     },
-    cells: seedCells(chapter).map((source, i) => ({
+    cells: cells.map((source, i) => ({
       cell_type: 'code',
-      id: `seed-${i}`,
+      id: `cell-${i}`,
       metadata: {},
       execution_count: null,
       outputs: [],
       source: lines(source),
     })),
   });
+}
+
+/** The chapter as a Python notebook. */
+export function seedNotebook(chapter: SeedChapter): string {
+  return pythonNotebook(chapter.title, seedCells(chapter));
 }
