@@ -8,13 +8,11 @@
 import { tf } from '../../../src/api/tf';
 import type { Tensor } from '../../../src/engine';
 
-type Keras = typeof tf.keras;
-
 /** Sizes shared with the Python program: the chapter's vocabulary, length and classes. */
 export const KERAS_TEXT = { words: 30982, length: 300, classes: 46 } as const;
 
 export function kerasTextStep(batch: number): () => Promise<number> {
-  const { layers, losses, models, optimizers } = tf.keras as Keras;
+  const { layers, losses, models, optimizers } = tf.keras;
   tf.keras.backend.clearSession();
   tf.random.setSeed(0);
   const model = new models.Sequential();
