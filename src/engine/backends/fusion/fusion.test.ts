@@ -253,6 +253,25 @@ describe.each(devices.map((d) => [d.name, d] as const))('fusion on %s', (_, devi
     );
   });
 
+  it('turning fusion off runs what was recorded', async () => {
+    setFusion(true);
+    const ra = randomRef([64], rng(6));
+    const a = tensorOf(ra, device);
+    const before = dispatches(device);
+    const b = ops.sqrt(ops.abs(ops.sub(a, 3)));
+    expect(dispatches(device) - before).toBe(0);
+    setFusion(false);
+    expect(dispatches(device) - before).toBe(1);
+    const c = ops.add(b, 1); // unfused from here
+    expect(dispatches(device) - before).toBe(2);
+    expectClose(
+      await c.data(),
+      Array.from(ra.data, (v) => Math.sqrt(Math.abs(v - 3)) + 1),
+      'c',
+      1e-5,
+    );
+  });
+
   it('a pending step keeps its inputs; an output released before the chain runs is not needed', async () => {
     setFusion(true);
     const ra = randomRef([257], rng(4));
