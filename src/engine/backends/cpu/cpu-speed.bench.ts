@@ -10,6 +10,7 @@
 import { setFlagsFromString } from 'node:v8';
 import { it } from 'vitest';
 import type { View } from '../../backend';
+import { mnistCnn } from '../../benchmark/workloads';
 import { cpu } from '../../devices/registry';
 import * as nn from '../../nn';
 import { Adam } from '../../optim';
@@ -256,21 +257,9 @@ section('conv')('im2col, col2im and pooling kernels at the CNN shapes (cpu)', ()
 });
 
 section('cnn')('MNIST CNN training step at batch 128 with Adam on the CPU device', async () => {
-  type Net = nn.Module & ((x: Tensor) => Tensor);
   type Loss = nn.Module & ((x: Tensor, y: Tensor) => Tensor);
   const on = { device: cpu() };
-  const net = new nn.Sequential(
-    new nn.Conv2d(1, 32, 3),
-    new nn.MaxPool2d(2),
-    new nn.Conv2d(32, 64, 5),
-    new nn.MaxPool2d(2),
-    new nn.Dropout2d(0.1),
-    new nn.AdaptiveMaxPool2d(1),
-    new nn.Flatten(),
-    new nn.Linear(64, 32),
-    new nn.ReLU(),
-    new nn.Linear(32, 10),
-  ) as unknown as Net;
+  const net = mnistCnn();
   net.to(cpu());
   const x = ops.randn([128, 1, 28, 28], on).keep();
   const y = ops.cast(ops.mul(ops.rand([128], on), 9.99), 'int32').keep();
