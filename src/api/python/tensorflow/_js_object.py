@@ -139,6 +139,12 @@ class JsObject:
             raise AttributeError(name)
         if name == "summary" and hasattr(self._js, "summaryText"):
             return lambda **kwargs: print(invoke(self._js.summaryText, (), kwargs))
+        from .keras import _weights  # not at the top: keras/ imports this module
+
+        if name in _weights.METHODS and hasattr(self._js, "setWeights"):
+            # Keras's values (nested lists, shape checks, files), not the TS typed arrays.
+            method = getattr(_weights, name)
+            return lambda *args, **kwargs: method(self, *args, **kwargs)
         js_name = b.camel(name)
         try:
             member = getattr(self._js, js_name)

@@ -34,6 +34,7 @@ import { getMetric, type Metric } from '../metrics';
 import { getOptimizer, type KerasOptimizer } from '../optimizers';
 import { splitTail, toBatches } from './data-adapter';
 import { summaryLines, type SummaryOptions } from './summary';
+import { loadWeights, saveWeights } from './weights-file';
 
 interface Compiled {
   optimizer: KerasOptimizer;
@@ -195,6 +196,24 @@ export class Model extends Layer {
   summaryText(options: Omit<SummaryOptions, 'printFn'> = {}): string {
     if (!this.built) throw notBuilt();
     return summaryLines(this.name, this.layers, options).join('\n');
+  }
+
+  /** `await model.saveWeights('w.h5')`: the weights, in order, into the kernel's file store. */
+  async saveWeights(...args: unknown[]): Promise<void> {
+    const a = bindArgs(
+      { name: 'Model.saveWeights', params: ['filepath', 'overwrite', 'saveFormat', 'options'] },
+      args,
+    );
+    await saveWeights(this, a.filepath as string, boolArg(a.overwrite, 'overwrite', true));
+  }
+
+  /** `await model.loadWeights('w.h5')`: a saveWeights file, loaded position by position. */
+  async loadWeights(...args: unknown[]): Promise<void> {
+    const a = bindArgs(
+      { name: 'Model.loadWeights', params: ['filepath', 'skipMismatch', 'byName', 'options'] },
+      args,
+    );
+    await loadWeights(this, a.filepath as string);
   }
 
   /** Finds a layer by name or index, as `model.get_layer`. */
