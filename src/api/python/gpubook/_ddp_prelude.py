@@ -1,6 +1,6 @@
 """The fixed text at the top of an exported script (see ``export_ddp``): for PyTorch the process
 group, the process's device and the weights reader; for TensorFlow the MultiWorkerMirroredStrategy
-from TF_CONFIG; for both, plain equivalents of gpubook's helpers."""
+from TF_CONFIG and a NumPy weights reader; for both, plain equivalents of gpubook's helpers."""
 
 PRELUDE = '''\
 import json
@@ -92,9 +92,11 @@ def _devices():
 TF_PRELUDE = '''\
 import json
 import os
+import struct
 import tempfile
 import time
 
+import numpy as np
 import tensorflow as tf
 
 # One process per machine. TF_CONFIG names every worker and this one, e.g.
@@ -115,6 +117,48 @@ def chief_path(path):
     if IS_MAIN:
         return path
     return os.path.join(tempfile.mkdtemp(), os.path.basename(str(path)))
+
+
+_NP_DTYPES = {
+    "F64": "<f8", "F32": "<f4", "F16": "<f2", "I64": "<i8", "I32": "<i4", "I16": "<i2",
+    "I8": "i1", "U8": "u1", "BOOL": "?",
+}
+
+
+def read_safetensors(path):
+    \"\"\"A .safetensors file as NumPy arrays by name (8-byte little-endian header length, JSON
+    header, raw little-endian data).\"\"\"
+    with open(path, "rb") as f:
+        data = f.read()
+    (size,) = struct.unpack("<Q", data[:8])
+    header = json.loads(data[8 : 8 + size])
+    header.pop("__metadata__", None)
+    arrays = {}
+    for name, info in header.items():
+        start, end = info["data_offsets"]
+        flat = np.frombuffer(data[8 + size + start : 8 + size + end], dtype=_NP_DTYPES[info["dtype"]])
+        arrays[name] = flat.reshape(info["shape"]).copy()
+    return arrays
+
+
+def keras_weights(path):
+    \"\"\"The arrays in Keras's get_weights() order: names are "NNN/layer/weight", NNN the index.\"\"\"
+    arrays = read_safetensors(path)
+    return [arrays[n] for n in sorted(arrays, key=lambda n: int(n.split("/", 1)[0]))]
+
+
+def load_weights(model, path="weights.safetensors"):
+    \"\"\"Continues from the notebook's weights when the file is there. A model without an input
+    shape has no weights until built: it is built with the notebook's input shape first.\"\"\"
+    if os.path.exists(path):
+        if not model.built:
+            if WEIGHTS_INPUT_SHAPE is None:
+                raise RuntimeError(f"build the model before loading {path}: its input shape is unknown")
+            model.build(WEIGHTS_INPUT_SHAPE)
+        model.set_weights(keras_weights(path))
+        if IS_MAIN:
+            print(f"loaded {path}")
+    return model
 
 
 def _sync():

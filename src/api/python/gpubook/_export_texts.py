@@ -1,4 +1,5 @@
-"""The README.md and requirements.txt of a DistributedDataParallel export (``export_ddp``)."""
+"""The README.md and requirements.txt of a DistributedDataParallel (or MultiWorkerMirroredStrategy)
+export (``export_ddp``)."""
 
 import ast
 
@@ -16,7 +17,7 @@ _PACKAGES = {
 
 
 def requirements(script):
-    """The packages ``script`` imports, one a line, plus the optional safetensors reader."""
+    """The packages ``script`` imports, one a line, plus (PyTorch) the optional safetensors reader."""
     roots = []
     for node in ast.walk(ast.parse(script)):
         names = []
@@ -28,7 +29,9 @@ def requirements(script):
             package = _PACKAGES.get(name.split(".")[0])
             if package and package not in roots:
                 roots.append(package)
-    lines = roots + ["# optional: train.py reads weights.safetensors without it", "safetensors"]
+    # A TensorFlow script reads the file with NumPy, which TensorFlow installs.
+    optional = ["# optional: train.py reads weights.safetensors without it", "safetensors"]
+    lines = roots + (optional if "torch" in roots else [])
     return "\n".join(lines) + "\n"
 
 
@@ -98,13 +101,23 @@ comments are not in `train.py` (it is written back from Python's `ast`, which ke
 """
 
 
-def readme_tf(title):
+def readme_tf(title, model_name, why, has_weights):
+    weights = (
+        f"`weights.safetensors` holds the current weights of {why}, in the order of Keras's "
+        "`model.get_weights()` (names `NNN/layer/weight`, NNN the index) and Keras's layout; "
+        "`train.py` reads them with NumPy and calls `model.set_weights` right after the model is "
+        "made inside `strategy.scope()`, so training continues where the browser left off."
+        if has_weights
+        else f"No weights are included ({why}): `train.py` starts from fresh weights."
+    )
     return f"""# {title}: MultiWorkerMirroredStrategy export
 
 Exported by gpubook. `train.py` is the notebook's code cells, rewritten for TensorFlow's
 `tf.distribute.MultiWorkerMirroredStrategy`: one process per machine, each using all of its
-machine's GPUs, the batch split over all of them. No weights are included: the script starts
-from fresh weights.
+machine's GPUs, the batch split over all of them.
+
+{weights} Not tested against TensorFlow itself: gpubook's CI has no TensorFlow package (the
+reader and the file are tested with NumPy).
 
 ## Install
 
@@ -132,6 +145,8 @@ train.py` is one worker.
   op); the notebook's `tf.distribute.MirroredStrategy()` is that strategy, so
   `with strategy.scope():` builds the model on every worker.
 - The browser's split of one GPU into logical GPUs is left as a comment.
+- `load_weights(model)` follows the line that makes the exported model (building it first with
+  the notebook's input shape when it has none).
 - Printing (`print`, `tf.print`, `display`) happens on the chief; `model.save` and
   `save_weights` run on every worker (saving is collective), the others into a temporary folder.
 - gpubook's `display`, `timeit`, `compare_devices`, `plot_metric` and `params` are plain Python
@@ -140,7 +155,7 @@ train.py` is one worker.
 
 ## What stays
 
-The model, loss, optimizer, data pipeline and `fit`: `tf.data` shards the data between workers
+The model, loss, optimizer, data pipeline and `fit` (the optimizer's state starts fresh): `tf.data` shards the data between workers
 by itself, and the batch size is the global one. Bundled datasets are the real Keras calls
 (`tf.keras.datasets.reuters.load_data()` downloads Reuters). The notebook's comments are not in
 `train.py` (it is written back from Python's `ast`, which keeps none).

@@ -1,10 +1,11 @@
-"""A PyTorch notebook as a DistributedDataParallel script for real PyTorch, with its weights.
+"""A PyTorch notebook as a DistributedDataParallel script for real PyTorch, with its weights (a
+TensorFlow one as a MultiWorkerMirroredStrategy script, with its Keras model's weights).
 
 ``export(sources, namespace, title)`` rewrites the code cells with ``ast`` (``_ddp_rewrite``),
-picks the module whose weights go along (``pick_model``) and returns the texts of the download
-(``train.py``, ``README.md``, ``requirements.txt``), that module, and a report of what changed
-and what could not be translated. The page asks the kernel for it (``export_to_store``)
-and zips the files. ``ast.unparse`` drops comments: the script has none of the notebook's.
+picks the module whose weights go along (``pick_model``; ``pick_keras_model`` for TensorFlow) and
+returns the texts of the download (``train.py``, ``README.md``, ``requirements.txt``), that module
+(or Keras model), and a report of what changed and what could not be translated. The page asks
+the kernel for it (``export_to_store``) and zips the files. ``ast.unparse`` drops comments: the script has none of the notebook's.
 """
 
 import ast
@@ -14,6 +15,7 @@ from ._cells import parse_cells, render
 from ._ddp_prelude import EPILOGUE, HELPERS, PRELUDE, TF_PRELUDE
 from ._ddp_rewrite import Plan, rewrite
 from ._export_texts import readme, readme_tf, requirements
+from ._keras_weights import assigning_statement, keras_input_shape, keras_state, pick_keras_model
 from ._mwms_rewrite import rewrite_tf
 
 __all__ = ["export", "pick_model", "export_to_store"]
@@ -111,11 +113,13 @@ def export(sources, namespace=None, title="notebook", params=None):
     cells = parse_cells(sources)
     tf = framework_of(cells) == "tensorflow"
     if tf:
-        name, model = None, None
-        why = "a TensorFlow export carries no weights yet: the script starts from fresh weights"
+        name, model, why = pick_keras_model(cells, namespace)
+        # A Keras model is usually made inside `with strategy.scope():`, not at the top.
+        plan = Plan(cells, None)
+        plan.weights_after = assigning_statement(cells, name) if name else None
     else:
         name, model, why = pick_model(cells, namespace)
-    plan = Plan(cells, name)
+        plan = Plan(cells, name)
     report = Report()
     parts = []
     dropped = []
@@ -149,6 +153,11 @@ def export(sources, namespace=None, title="notebook", params=None):
             (TF_PRELUDE if tf else PRELUDE).rstrip(),
             HELPERS.rstrip(),
             f"params = {params or {}!r}",
+            *(
+                [f"WEIGHTS_INPUT_SHAPE = {_input_shape(model)!r}  # the model's, to build it"]
+                if tf
+                else []
+            ),
             *parts,
         ]
     )
@@ -162,9 +171,23 @@ def export(sources, namespace=None, title="notebook", params=None):
         "untranslated": sorted(report.items, key=lambda i: (i["cell"], i["line"] or 0)),
         "dropped": dropped,
         "changes": report.changes,
-        "readme": readme_tf(title) if tf else readme(title, name, why, model is not None),
+        "readme": (readme_tf if tf else readme)(title, name, why, model is not None),
         "requirements": requirements(script),
     }
+
+
+def _input_shape(model):
+    shape = keras_input_shape(model) if model is not None else None
+    return None if shape is None else tuple(shape)
+
+
+def weights_of(result):
+    """The ``{name: tensor}`` of the export's weights (a state_dict, or a Keras model's weights
+    under train.py's loader names), or None."""
+    module = result["module"]
+    if module is None:
+        return None
+    return keras_state(module) if result["framework"] == "tensorflow" else module.state_dict()
 
 
 EXPORT_DIR = ".export-ddp"
@@ -173,17 +196,18 @@ EXPORT_DIR = ".export-ddp"
 def export_to_store(sources_json, namespace, title):
     """Runs ``export`` on the kernel's globals and hands its files to the page through the
     kernel's file store: ``.export-ddp/report.json`` and ``.export-ddp/weights.safetensors``
-    (``torch.save`` writes a state_dict there as safetensors). src/app/ddp-export.ts reads them
-    and removes them."""
+    (``torch.save`` writes the weights there as safetensors, for a Keras model too: its engine
+    tensors). src/app/ddp-export.ts reads them and removes them."""
     import torch
     from torch import _bridge as b
 
     from . import params
 
     result = export(json.loads(sources_json), namespace, json.loads(title), params)
-    module = result.pop("module")
-    if module is not None:
-        torch.save(module.state_dict(), f"{EXPORT_DIR}/weights.safetensors")
-    result["has_weights"] = module is not None
+    weights = weights_of(result)
+    del result["module"]
+    if weights is not None:
+        torch.save(weights, f"{EXPORT_DIR}/weights.safetensors")
+    result["has_weights"] = weights is not None
     report = b.to_js(json.dumps(result).encode("utf-8"))
     b.wait(b.host.storeFile(f"{EXPORT_DIR}/report.json", report))

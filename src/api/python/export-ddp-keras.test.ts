@@ -1,0 +1,179 @@
+/**
+ * The TensorFlow side of the cluster export carries the notebook's weights: a small Keras notebook
+ * (Embedding → Conv1D → Flatten → Dense, made in `strategy.scope()`) trains a step in Pyodide over
+ * our engine and is exported. The `weights.safetensors` it writes, read back in real Python
+ * (/usr/bin/python3: NumPy, no TensorFlow) by a reader written here, holds the model's weights
+ * exactly, in Keras's `get_weights()` order and layout — checked against the values read through
+ * our `tensorflow` package (`model.weights`, `model.get_weights()`), and the layout by a NumPy forward pass equal to the model's output.
+ * The generated train.py compiles, and its own reader (exec'd without TensorFlow) gives the
+ * arrays in that order and those shapes.
+ */
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { getTensorStore } from '../../engine/serialization';
+import { tf } from '../tf';
+import { startPython } from './testing/pyodide';
+
+const PYTHON = '/usr/bin/python3';
+const python = await startPython({ tf });
+
+/** Null when /usr/bin/python3 has NumPy, otherwise why not (the skip message). */
+function numpyMissing(): string | null {
+  const probe = spawnSync(PYTHON, ['-c', 'import numpy'], { encoding: 'utf8' });
+  return probe.status === 0
+    ? null
+    : `NumPy is not available (${PYTHON} -c "import numpy" failed); install python3-numpy`;
+}
+
+/** Runs `script` in real Python with `input` as JSON on stdin; returns its printed JSON. */
+function realPython(script: string, input: unknown): unknown {
+  const prelude = 'import json, struct, sys\nimport numpy as np\nINPUT = json.load(sys.stdin)\n';
+  const result = spawnSync(PYTHON, ['-c', prelude + script], {
+    input: JSON.stringify(input),
+    encoding: 'utf8',
+  });
+  if (result.status !== 0) throw new Error(`python3 failed:\n${result.stderr}`);
+  return JSON.parse(result.stdout.trim().split('\n').pop() ?? 'null');
+}
+
+const CELLS = [
+  'import tensorflow as tf\nfrom tensorflow.keras import *\ntf.random.set_seed(5)\nx = tf.random.uniform((32, 10), minval=0, maxval=40, dtype=tf.int32)\ny = tf.random.uniform((32,), minval=0, maxval=3, dtype=tf.int32)',
+  'strategy = tf.distribute.MirroredStrategy()\nwith strategy.scope():\n    model = models.Sequential([layers.Embedding(40, 8), layers.Conv1D(6, 3, activation="relu"), layers.Flatten(), layers.Dense(3)])\n    model.compile(optimizer=optimizers.Adam(0.05), loss=losses.SparseCategoricalCrossentropy(from_logits=True))',
+  // Assigned later but outside the scope: the scope's model is the one exported.
+  'probe = models.Sequential([layers.Dense(2, input_shape=(4,))])\nhistory = model.fit(tf.data.Dataset.from_tensor_slices((x, y)).batch(16), epochs=1, verbose=0)',
+];
+
+interface Weight {
+  name: string;
+  shape: number[];
+  values: number[];
+}
+
+const noNumpy = numpyMissing();
+
+describe.skipIf(noNumpy !== null)(
+  `a Keras notebook's export carries its weights${noNumpy ? ` (skipped: ${noNumpy})` : ''}`,
+  () => {
+    it('in Keras order and layout, read back by NumPy; train.py compiles and reads them', async () => {
+      const ours = JSON.parse(
+        (await python.run(`
+import json
+import gpubook.export_ddp as _x
+_cells = json.loads(${JSON.stringify(JSON.stringify(CELLS))})
+_ns = {}
+for _c in _cells:
+    exec(_c, _ns)
+_x.export_to_store(json.dumps(_cells), _ns, json.dumps("Keras"))
+_model = _ns["model"]
+_flat = lambda v: [z for y in v for z in _flat(y)] if isinstance(v, list) else [v]
+json.dumps({
+    "weights": [{"shape": list(w.shape), "values": _flat(w.numpy())} for w in _model.weights],
+    "keras": [_flat(v) for v in _model.get_weights()],
+    "layers": [l.name for l in _model.layers],
+    "x": _ns["x"].numpy(),
+    "out": _model(_ns["x"]).numpy(),
+})
+`)) as string,
+      ) as {
+        weights: Omit<Weight, 'name'>[];
+        keras: number[][];
+        layers: string[];
+        x: number[][];
+        out: number[][];
+      };
+      const store = getTensorStore();
+      const report = JSON.parse(
+        new TextDecoder().decode(await store.get('.export-ddp/report.json')),
+      ) as { has_weights: boolean; model: { name: string; why: string }; script: string };
+      const bytes = await store.get('.export-ddp/weights.safetensors');
+      if (!bytes) throw new Error('the export wrote no weights');
+      expect(report.has_weights).toBe(true);
+      expect(report.model).toEqual({
+        name: 'model',
+        why: '`model` (sequential), the last Keras model made in `strategy.scope()`',
+      });
+      const [emb, conv, , dense] = ours.layers;
+
+      // An independent reader: NumPy on the header's offsets, checking the layout of the file.
+      const read = realPython(
+        `
+import base64
+data = base64.b64decode(INPUT)
+(n,) = struct.unpack("<Q", data[:8])
+header = json.loads(data[8:8 + n])
+header.pop("__metadata__", None)
+out, end = [], 0
+for name, info in header.items():
+    start, stop = info["data_offsets"]
+    assert start == end and info["dtype"] == "F32"
+    end = stop
+    a = np.frombuffer(data[8 + n + start:8 + n + stop], dtype="<f4").reshape(info["shape"])
+    out.append({"name": name, "shape": list(a.shape), "values": a.reshape(-1).tolist()})
+assert 8 + n + end == len(data)
+print(json.dumps(out))
+`,
+        Buffer.from(bytes).toString('base64'),
+      ) as Weight[];
+      expect(read.map((w) => w.name)).toEqual([
+        `000/${emb}/embeddings`,
+        `001/${conv}/kernel`,
+        `002/${conv}/bias`,
+        `003/${dense}/kernel`,
+        `004/${dense}/bias`,
+      ]);
+      // Keras's layouts: Embedding [vocab, dim], Conv1D [kernel_size, in, out], Dense [in, out].
+      expect(read.map((w) => w.shape)).toEqual([[40, 8], [3, 8, 6], [6], [48, 3], [3]]);
+      expect(read.map(({ shape, values }) => ({ shape, values }))).toEqual(ours.weights);
+      // The same as our package's get_weights().
+      expect(read.map((w) => w.values)).toEqual(ours.keras);
+
+      // The layout, independently: NumPy's forward pass with Keras's formulas on these arrays
+      // gives the model's output.
+      const forward = realPython(
+        `
+w = [np.array(v["values"], dtype=np.float64).reshape(v["shape"]) for v in INPUT["weights"]]
+emb, k, kb, d, db = w
+h = emb[np.array(INPUT["x"])]
+steps = h.shape[1] - k.shape[0] + 1
+conv = np.stack([np.einsum("bkc,kco->bo", h[:, t:t + k.shape[0]], k) for t in range(steps)], 1) + kb
+out = np.maximum(conv, 0).reshape(len(h), -1) @ d + db
+print(json.dumps(out.tolist()))
+`,
+        { weights: read, x: ours.x },
+      ) as number[][];
+      forward.forEach((row, i) => row.forEach((v, j) => expect(ours.out[i][j]).toBeCloseTo(v, 4)));
+
+      // train.py: loads right after the model is made in the scope, builds it first if needed.
+      const script = report.script;
+      expect(script).toContain('WEIGHTS_INPUT_SHAPE = (None, 10)');
+      expect(script).toMatch(/\n {4}model = models\.Sequential\(.*\)\n {4}load_weights\(model\)\n/);
+      expect(script).not.toContain('load_weights(probe)');
+      const dir = mkdtempSync(join(tmpdir(), 'keras-export-'));
+      writeFileSync(join(dir, 'train.py'), script);
+      writeFileSync(join(dir, 'weights.safetensors'), bytes);
+      const compiled = spawnSync(PYTHON, ['-m', 'py_compile', join(dir, 'train.py')], {
+        encoding: 'utf8',
+      });
+      expect(compiled.stderr).toBe('');
+      expect(compiled.status).toBe(0);
+      // Its reader, without TensorFlow: the arrays in get_weights() order, with their shapes.
+      const reader = script.slice(
+        script.indexOf('_NP_DTYPES = {'),
+        script.indexOf('def load_weights'),
+      );
+      const loaded = realPython(
+        `
+import os
+${reader}
+arrays = keras_weights(os.path.join(INPUT, "weights.safetensors"))
+print(json.dumps([{"shape": list(a.shape), "values": a.reshape(-1).tolist()} for a in arrays]))
+`,
+        dir,
+      );
+      expect(loaded).toEqual(ours.weights);
+    });
+  },
+);
