@@ -85,7 +85,8 @@ export function ExportDdpDialog({ onClose }: { onClose: () => void }) {
                     real PyTorch <code>DistributedDataParallel</code>
                   </>
                 )}
-                , one process per device, continuing from the weights trained here.
+                , one process per {tf ? 'machine' : 'device'}, continuing from the weights trained
+                here.
               </>
             ) : (
               <>: the notebook as a script for distributed training.</>
@@ -106,6 +107,14 @@ export function ExportDdpDialog({ onClose }: { onClose: () => void }) {
                   Printing and saving happen on the chief (worker 0) only; the global batch size
                   stays.
                 </li>
+                {stage.result.weights && report.model.name && (
+                  <li>
+                    <code>load_weights({report.model.name})</code> follows the line that makes the
+                    model: it reads <code>weights.safetensors</code> with NumPy (in Keras&apos;s{' '}
+                    <code>get_weights()</code> order) and calls <code>set_weights</code>, building
+                    the model with the notebook&apos;s input shape first if needed.
+                  </li>
+                )}
               </>
             ) : (
               <>
@@ -146,7 +155,10 @@ export function ExportDdpDialog({ onClose }: { onClose: () => void }) {
           </p>
           <h3>What you need</h3>
           <p>
-            Python 3 with {tf ? 'TensorFlow 2' : 'PyTorch 1.13 or newer (CUDA builds include NCCL)'}{' '}
+            Python 3 with{' '}
+            {tf
+              ? 'TensorFlow 2 (NumPy comes with it)'
+              : 'PyTorch 1.13 or newer (CUDA builds include NCCL)'}{' '}
             and the packages in <code>requirements.txt</code>; launch with{' '}
             {tf ? (
               <>

@@ -93,7 +93,7 @@ json.dumps({
       expect(report.has_weights).toBe(true);
       expect(report.model).toEqual({
         name: 'model',
-        why: '`model` (sequential), the last Keras model made in `strategy.scope()`',
+        why: '`model` (Sequential), the last Keras model made in `strategy.scope()`',
       });
       const [emb, conv, , dense] = ours.layers;
 

@@ -85,10 +85,10 @@ def pick_keras_model(cells, namespace):
     scoped = [m for m in models if _present(m[2].distributeStrategy)]
     if scoped:
         name, handle, js = scoped[-1]
-        return name, handle, f"`{name}` ({js.name}), the last Keras model made in `strategy.scope()`"
+        return name, handle, f"`{name}` ({js.className}), the last Keras model made in `strategy.scope()`"
     if models:
         name, handle, js = models[-1]
-        return name, handle, f"`{name}` ({js.name}), the last Keras model the notebook defines"
+        return name, handle, f"`{name}` ({js.className}), the last Keras model the notebook defines"
     return None, None, "the kernel holds no Keras model: run the notebook first"
 
 
