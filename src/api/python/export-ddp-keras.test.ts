@@ -159,21 +159,68 @@ print(json.dumps(out.tolist()))
       });
       expect(compiled.stderr).toBe('');
       expect(compiled.status).toBe(0);
-      // Its reader, without TensorFlow: the arrays in get_weights() order, with their shapes.
-      const reader = script.slice(
-        script.indexOf('_NP_DTYPES = {'),
-        script.indexOf('def load_weights'),
-      );
+      // Its loading code, without TensorFlow: load_weights on a stand-in for the unbuilt Keras
+      // model builds it with the notebook's input shape, then gets the arrays in get_weights()
+      // order, with their shapes.
+      const loader = script.slice(script.indexOf('_NP_DTYPES = {'), script.indexOf('def _sync():'));
       const loaded = realPython(
         `
 import os
-${reader}
-arrays = keras_weights(os.path.join(INPUT, "weights.safetensors"))
-print(json.dumps([{"shape": list(a.shape), "values": a.reshape(-1).tolist()} for a in arrays]))
+IS_MAIN = False
+WEIGHTS_INPUT_SHAPE = ${script.match(/WEIGHTS_INPUT_SHAPE = (.*?) {2}#/)?.[1]}
+${loader}
+class Model:
+    built = False
+    def build(self, shape):
+        self.built, self.shape = True, shape
+    def set_weights(self, arrays):
+        self.arrays = arrays
+m = load_weights(Model(), os.path.join(INPUT, "weights.safetensors"))
+print(json.dumps({"shape": m.shape, "weights": [
+    {"shape": list(a.shape), "values": a.reshape(-1).tolist()} for a in m.arrays]}))
 `,
         dir,
-      );
-      expect(loaded).toEqual(ours.weights);
+      ) as { shape: (number | null)[]; weights: Omit<Weight, 'name'>[] };
+      expect(loaded.shape).toEqual([null, 10]);
+      expect(loaded.weights).toEqual(ours.weights);
+    });
+
+    it('without a strategy scope, the last Keras model assigned; Dense kernels stay [in, out]', async () => {
+      const cells = [
+        'import tensorflow as tf\nfrom tensorflow.keras import *\nfirst = models.Sequential([layers.Dense(3, input_shape=(2,))])\nnet = models.Sequential([layers.Dense(4, activation="relu", input_shape=(5,)), layers.Dense(2)])\nnet.compile(optimizer="sgd", loss="mse")\nnet.fit(tf.random.uniform((8, 5)), tf.random.uniform((8, 2)), epochs=1, verbose=0)',
+      ];
+      const ours = JSON.parse(
+        (await python.run(`
+import json
+from gpubook.export_ddp import export, weights_of
+_ns = {}
+exec(${JSON.stringify(cells[0])}, _ns)
+_r = export(${JSON.stringify(cells)}, _ns, "t")
+_flat = lambda v: [z for y in v for z in _flat(y)] if isinstance(v, list) else [v]
+json.dumps({
+    "model": _r["model"],
+    "names": list(weights_of(_r)),
+    "shapes": [list(w.shape) for w in _ns["net"].weights],
+    "script": _r["script"],
+})
+`)) as string,
+      ) as {
+        model: { name: string; why: string };
+        names: string[];
+        shapes: number[][];
+        script: string;
+      };
+      expect(ours.model.name).toBe('net');
+      expect(ours.model.why).toBe('`net` (Sequential), the last Keras model the notebook defines');
+      expect(ours.names.map((n) => n.replace(/\/dense(_\d+)?\//, '/dense/'))).toEqual([
+        '000/dense/kernel',
+        '001/dense/bias',
+        '002/dense/kernel',
+        '003/dense/bias',
+      ]);
+      expect(ours.shapes).toEqual([[5, 4], [4], [4, 2], [2]]);
+      expect(ours.script).toContain('WEIGHTS_INPUT_SHAPE = (None, 5)');
+      expect(ours.script).toMatch(/\nnet = models\.Sequential\(.*\)\nload_weights\(net\)\n/);
     });
   },
 );
