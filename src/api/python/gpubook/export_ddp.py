@@ -18,7 +18,7 @@ from ._export_texts import readme, readme_tf, requirements
 from ._keras_weights import assigning_statement, keras_input_shape, keras_state, pick_keras_model
 from ._mwms_rewrite import rewrite_tf
 
-__all__ = ["export", "pick_model", "export_to_store"]
+__all__ = ["export", "pick_model", "weights_of", "export_to_store"]
 
 
 class Report:
