@@ -62,6 +62,9 @@ test('a Python loss, callback and map run inside fit; an error in the loss names
   expect(error).toContain('File "Cell In[3]", line 2, in broken_loss');
   expect(error).toContain("NameError: name 'undefined_name' is not defined");
   expect(error).not.toMatch(/_callables|_js_object|\/lib\/gpubook|PythonError/);
+  // No stray `pyodide.ffi.JsException: PythonCallableError: …` line (Pyodide printed one to
+  // stderr when a rejected Promise reached Python) anywhere in the cell's output.
+  expect(error).not.toMatch(/JsException|PythonCallableError/);
   // The cell's error output itself names the error once (Jupyter's form).
   const alert = await cell(page, 2).getByRole('alert').innerText();
   expect(alert.match(/NameError/g)).toHaveLength(1);

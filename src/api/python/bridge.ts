@@ -130,6 +130,32 @@ export function createBridge(globals: Record<string, unknown>) {
      */
     pythonRaised: (message: string): Error => new PythonCallableError(message),
     /**
+     * `fn.apply(thisArg, args)` for the tf layer's handles (tensorflow/_js_object.py): a result
+     * that is a Promise comes back as `[true, promise settled as [ok, value]]`, anything else as
+     * `[false, result]`. A rejected Promise must not reach Python as such: Pyodide then prints
+     * its error to `sys.stderr` (a stray `pyodide.ffi.JsException: …` line above the cell's
+     * traceback) when it settles, even though Python raises it as well.
+     */
+    callSettled: (
+      fn: (...a: unknown[]) => unknown,
+      thisArg: unknown,
+      args: unknown[],
+    ): [boolean, unknown] => {
+      const result = Reflect.apply(fn, thisArg, args);
+      if (!(result instanceof Promise)) return [false, result];
+      return [
+        true,
+        result.then(
+          (value): [boolean, unknown] => [true, value],
+          (error: unknown): [boolean, unknown] => [false, error],
+        ),
+      ];
+    },
+    /** Throws `error`, which Pyodide raises in Python as it raises a JavaScript call's throw. */
+    rethrow: (error: unknown): never => {
+      throw error;
+    },
+    /**
      * A Python function as a JavaScript one that JavaScript may await (`timeit`, `compareDevices`):
      * called with `callPromising`, so the Python inside may itself wait for a GPU read (run_sync).
      */

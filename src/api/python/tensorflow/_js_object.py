@@ -10,7 +10,7 @@ Python: the engine's own lifetimes cover them (see ownership.ts).
 import asyncio
 
 import js
-from pyodide.ffi import JsException, JsProxy, create_once_callable, jsnull
+from pyodide.ffi import JsException, JsProxy, create_once_callable, jsnull, to_js
 
 from torch import _bridge as b
 
@@ -100,11 +100,23 @@ _KEPT_BY_RECEIVER = {"compile"}
 _KEPT_BY_RESULT = {"map", "filter"}
 
 
+def call_settled(fn, this, js_args):
+    """``fn`` called with ``this``; a Promise result waited for. Its rejection is raised without
+    the rejected Promise ever reaching Python (bridge.ts ``callSettled`` says why)."""
+    is_promise, result = host.callSettled(fn, this, to_js(js_args, create_pyproxies=False))
+    if not is_promise:
+        return result
+    ok, value = b.run_sync(result)
+    if not ok:
+        host.rethrow(value)
+    return value
+
+
 def invoke(fn, args, kwargs, method=None, receiver=None):
     proxies = Proxies()
     take_pending()
     try:
-        result = fn(*proxies.args(args, kwargs))
+        result = call_settled(fn, receiver, proxies.args(args, kwargs))
         value = wrap(result)
     except JsException as error:
         raise translate(error) from None
@@ -138,7 +150,7 @@ class JsObject:
         if name.startswith("__"):
             raise AttributeError(name)
         if name == "summary" and hasattr(self._js, "summaryText"):
-            return lambda **kwargs: print(invoke(self._js.summaryText, (), kwargs))
+            return lambda **kwargs: print(invoke(self._js.summaryText, (), kwargs, receiver=self._js))
         from .keras import _weights  # not at the top: keras/ imports this module
 
         if name in _weights.METHODS and hasattr(self._js, "setWeights"):
@@ -172,7 +184,10 @@ class JsObject:
         if js.Reflect.has(self._js, it_key):
             iterator = js.Reflect.get(self._js, it_key).call(self._js)
             while True:
-                step = _wait(iterator.next())
+                try:
+                    step = call_settled(iterator.next, iterator, [])
+                except JsException as error:
+                    raise translate(error) from None
                 if step.done:
                     return
                 yield wrap(step.value)

@@ -75,7 +75,7 @@ def save_weights(handle, filepath, overwrite=True, save_format=None, options=Non
 
     if save_format not in (None, "tf", "h5"):
         raise ValueError(f"save_weights: unknown save_format {save_format!r}")
-    invoke(handle._js.saveWeights, (str(filepath),), {"overwrite": overwrite})
+    invoke(handle._js.saveWeights, (str(filepath),), {"overwrite": overwrite}, receiver=handle._js)
 
 
 def load_weights(handle, filepath, skip_mismatch=False, by_name=False, options=None):
@@ -85,4 +85,4 @@ def load_weights(handle, filepath, skip_mismatch=False, by_name=False, options=N
         raise NotImplementedError(
             "load_weights: by_name and skip_mismatch are not supported (weights load in order)"
         )
-    invoke(handle._js.loadWeights, (str(filepath),), {})
+    invoke(handle._js.loadWeights, (str(filepath),), {}, receiver=handle._js)
