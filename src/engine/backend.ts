@@ -87,7 +87,8 @@ export type FusedOperand =
 
 /**
  * One op of a fused chain, with the semantics of the unfused kernel of the same name: `unary`
- * (copy casts), or `binary` whose b may be a scalar (binaryScalar, either side).
+ * (copy casts), or `binary` whose b may be a scalar (binaryScalar, either side). A `copy` of a
+ * scalar operand is a fill, with fill's cast (an int32 output takes the value's `| 0`).
  */
 export type FusedStep =
   | {

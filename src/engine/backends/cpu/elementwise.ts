@@ -175,6 +175,13 @@ function binaryLoopFor(op: BinaryOp, out: OutView, a: View, b: View): BinaryLoop
   return binaryLoops[op];
 }
 
+/** Every element of a contiguous `out` set to `value` (an int32 output takes `value | 0`). */
+export function fillKernel(out: OutView, value: number): void {
+  let n = 1;
+  for (const d of out.shape) n *= d;
+  arrayOf(out).fill(value, out.offset, out.offset + n);
+}
+
 export function unaryKernel(op: UnaryOp, x: View, out: View): void {
   const loop = unaryLoops[op];
   const o = arrayOf(out);

@@ -7,7 +7,7 @@
 import type { FusedOperand, FusedProgram, OutView, View } from '../../backend';
 import { contiguousStrides } from '../../shape';
 import { CpuBuffer } from './buffer';
-import { binaryKernel, binaryScalarKernel, unaryKernel } from './elementwise';
+import { binaryKernel, binaryScalarKernel, fillKernel, unaryKernel } from './elementwise';
 import { coalesce } from './strided';
 
 /** Elements per block: every step's scratch (4 bytes each) stays in L1/L2. */
@@ -72,7 +72,8 @@ export function fusedElementwiseKernel(
     };
     program.steps.forEach((step, i) => {
       const out = block(i);
-      if (step.kind === 'unary') unaryKernel(step.op, read(step.a), out);
+      if (step.kind === 'unary' && step.a.from === 'scalar') fillKernel(out, scalars[step.a.index]);
+      else if (step.kind === 'unary') unaryKernel(step.op, read(step.a), out);
       else if (step.a.from === 'scalar')
         binaryScalarKernel(step.op, read(step.b), scalars[step.a.index], true, out);
       else if (step.b.from === 'scalar')

@@ -3,7 +3,7 @@
  * typed-array loop or the WebAssembly GEMM. The context is the backend's buffer pool, the source
  * of scratch memory for kernels composed of others (the convolution).
  */
-import type { OutView, View } from '../../backend';
+import type { View } from '../../backend';
 import { randomFill } from '../../random';
 import type { KernelTable } from '../kernel-table';
 import { adamKernel } from './adam';
@@ -11,7 +11,7 @@ import { arrayOf } from './buffer';
 import type { CpuBufferPool } from './buffer-pool';
 import { col2imKernel, im2colKernel, maxPool2dBackwardKernel, maxPool2dKernel } from './conv';
 import { conv2dColumns, conv2dWeightGradColumns } from './conv-gemm';
-import { binaryKernel, binaryScalarKernel, unaryKernel } from './elementwise';
+import { binaryKernel, binaryScalarKernel, fillKernel, unaryKernel } from './elementwise';
 import { fusedElementwiseKernel } from './fused';
 import { gemmKernel } from './gemm';
 import { matmulKernel } from './matmul';
@@ -31,12 +31,8 @@ function sizeOf(view: View): number {
   return n;
 }
 
-function fill(_: CpuBufferPool, out: OutView, value: number): void {
-  arrayOf(out).fill(value, out.offset, out.offset + sizeOf(out));
-}
-
 export const cpuKernels: KernelTable<CpuBufferPool> = {
-  fill,
+  fill: (_, out, value) => fillKernel(out, value),
   assign: (_, x, out) => unaryKernel('copy', x, out),
   random: (_, out, params) => {
     const o = arrayOf(out);

@@ -23,8 +23,10 @@ export interface ChainLimits {
   readonly maxSteps: number;
 }
 
-/** An element-wise kernel call as the recorder receives it. */
+/** An element-wise kernel call as the recorder receives it (a fill is a step with no inputs). */
 export type ElementwiseCall =
+  | { readonly kind: 'fill'; readonly value: number; readonly out: OutView }
+  | { readonly kind: 'assign'; readonly x: View; readonly out: View }
   | { readonly kind: 'unary'; readonly op: UnaryOp; readonly x: View; readonly out: OutView }
   | {
       readonly kind: 'binary';
@@ -69,7 +71,15 @@ function sameView(a: View, b: View): boolean {
 /** Whether a call may be recorded at all (else it runs as it is, after the chain). */
 export function fusible(call: ElementwiseCall): boolean {
   const reads =
-    call.kind === 'binary' ? [call.a, call.b] : call.kind === 'unary' ? [call.x] : [call.a];
+    call.kind === 'binary'
+      ? [call.a, call.b]
+      : call.kind === 'unary'
+        ? [call.x]
+        : call.kind === 'fill'
+          ? []
+          : call.kind === 'assign'
+            ? [call.x]
+            : [call.a];
   // An op writing a buffer it reads runs unfused: the kernel then reads a copy (context.ts).
   return isPlain(call.out, call.out.shape) && !reads.some((v) => v.buffer === call.out.buffer);
 }
@@ -86,6 +96,8 @@ export class Chain {
   private readonly producer = new Map<DeviceBuffer, number>();
   private readonly inputBuffers = new Set<DeviceBuffer>();
   private shape: readonly number[] | null = null;
+  /** Set by an assign into a buffer the chain reads: nothing may join after it (see tryAdd). */
+  private closed = false;
 
   constructor(private readonly limits: ChainLimits) {}
 
@@ -107,9 +119,14 @@ export class Chain {
   /** Adds the call as a step, or returns false (changing nothing) when it cannot join. */
   tryAdd(call: ElementwiseCall): boolean {
     const { out } = call;
+    if (this.closed) return false;
     if (this.shape !== null && !sameShape(this.shape, out.shape)) return false;
-    // Writing a buffer the chain reads or writes would reorder memory effects.
-    if (this.uses(out.buffer)) return false;
+    // Writing a buffer the chain reads or writes would reorder memory effects, except an assign
+    // (an optimizer's p.copy_(p - lr·g)) into a buffer every step reads at the element it writes:
+    // each element is then read before it is written, as unfused. Later steps would need the new
+    // values (WebGPU binds such an input as a copy taken before the kernel), so the chain closes.
+    const inPlace = call.kind === 'assign' && this.inPlaceTarget(out);
+    if (this.uses(out.buffer) && !inPlace) return false;
     if (this.steps.length >= this.limits.maxSteps) return false;
     const newInputs: View[] = [];
     const operand = (view: View): FusedOperand | null => {
@@ -125,7 +142,16 @@ export class Chain {
     };
     let step: FusedStep;
     let scalar: number | null = null;
-    if (call.kind === 'unary') {
+    if (call.kind === 'assign') {
+      const a = operand(call.x);
+      if (!a) return false;
+      step = { kind: 'unary', op: 'copy', a, dtype: out.dtype };
+    } else if (call.kind === 'fill') {
+      // A copy of a scalar operand: the backends give it fill's cast (backend.ts, FusedStep).
+      const a: FusedOperand = { from: 'scalar', index: this.scalars.length };
+      step = { kind: 'unary', op: 'copy', a, dtype: out.dtype };
+      scalar = call.value;
+    } else if (call.kind === 'unary') {
       const a = operand(call.x);
       if (!a) return false;
       step = { kind: 'unary', op: call.op, a, dtype: out.dtype };
@@ -152,6 +178,7 @@ export class Chain {
       return false;
     }
     this.shape = out.shape;
+    if (inPlace) this.closed = true;
     for (const v of newInputs) {
       this.inputs.push(v);
       this.inputBuffers.add(v.buffer);
@@ -163,6 +190,12 @@ export class Chain {
     this.live.push(true);
     this.calls.push(call);
     return true;
+  }
+
+  /** Whether `out` is a buffer the chain reads only through views indexed as `out` itself. */
+  private inPlaceTarget(out: View): boolean {
+    if (this.producer.has(out.buffer) || !this.inputBuffers.has(out.buffer)) return false;
+    return this.inputs.every((v) => v.buffer !== out.buffer || sameView(v, out));
   }
 
   /** The program writing only the outputs still wanted, and their views. */

@@ -1,6 +1,6 @@
 /**
  * Element-wise fusion at the dispatch layer: a wrapper around a device's backend that records
- * unary, binary and scalar kernel calls instead of running them, and runs each chain as one
+ * fill, assign, unary, binary and scalar kernel calls instead of running them, and runs each chain as one
  * `fusedElementwise` kernel of the backend it wraps (one WGSL dispatch, or one CPU loop).
  *
  * Ops do not change: they allocate their outputs as before (so device accounting sees every
@@ -35,6 +35,14 @@ function elementwiseCall<K extends KernelName>(
   name: K,
   args: KernelArgs<K>,
 ): ElementwiseCall | null {
+  if (name === 'assign') {
+    const [x, out] = args as KernelArgs<'assign'>;
+    return { kind: 'assign', x, out };
+  }
+  if (name === 'fill') {
+    const [out, value] = args as KernelArgs<'fill'>;
+    return { kind: 'fill', value, out };
+  }
   if (name === 'unary') {
     const [op, x, out] = args as KernelArgs<'unary'>;
     return { kind: 'unary', op, x, out };
@@ -51,7 +59,9 @@ function elementwiseCall<K extends KernelName>(
 }
 
 function runCall(target: Backend, call: ElementwiseCall): void {
-  if (call.kind === 'unary') target.unary(call.op, call.x, call.out);
+  if (call.kind === 'fill') target.fill(call.out, call.value);
+  else if (call.kind === 'assign') target.assign(call.x, call.out);
+  else if (call.kind === 'unary') target.unary(call.op, call.x, call.out);
   else if (call.kind === 'binary') target.binary(call.op, call.a, call.b, call.out);
   else target.binaryScalar(call.op, call.a, call.scalar, call.scalarFirst, call.out);
 }

@@ -26,7 +26,7 @@ function operandsOf(step: FusedStep): FusedOperand[] {
 
 /**
  * Each step's compute type, by elementwise.ts's rule: its exact int32 form when every tensor
- * operand is int32 and every scalar an int32 value, else f32.
+ * operand is int32 and every scalar an int32 value, else f32; a fill's is its output's.
  */
 function computeTypes(program: FusedProgram, scalars: readonly number[]): WgslScalar[] {
   const dtypeOf = (o: FusedOperand): DType | null =>
@@ -36,6 +36,8 @@ function computeTypes(program: FusedProgram, scalars: readonly number[]): WgslSc
         ? program.steps[o.index].dtype
         : null;
   return program.steps.map((step) => {
+    // A fill computes in its output's type, as the fill kernel writes that type's bits.
+    if (step.kind === 'unary' && step.a.from === 'scalar') return wgslType(step.dtype);
     const intInputs = operandsOf(step).every((o) => {
       if (o.from !== 'scalar') return dtypeOf(o) === 'int32';
       const value = scalars[o.index];
