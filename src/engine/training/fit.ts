@@ -56,6 +56,8 @@ export interface FitOptions {
   mode?: 'min' | 'max';
   /** Epochs without improvement before stopping; null never stops early. */
   patience?: number | null;
+  /** How much the monitored value must improve by to count as better (Keras's min_delta). */
+  minDelta?: number;
   /** Keep the best epoch's weights and restore them at the end (default true). */
   restoreBest?: boolean;
   /** Also torch.save the best weights under this name. */
@@ -228,9 +230,11 @@ export async function fitLoop(task: TrainingTask, options: FitOptions): Promise<
         );
       }
       const scores = history.map((r) => r[monitor]);
+      const delta = Math.abs(options.minDelta ?? 0);
       let bestIndex = 0;
       scores.forEach((s, i) => {
-        if (mode === 'max' ? s > scores[bestIndex] : s < scores[bestIndex]) bestIndex = i;
+        const best = scores[bestIndex];
+        if (mode === 'max' ? s - delta > best : s + delta < best) bestIndex = i;
       });
       if (bestIndex === history.length - 1) {
         if (restoreBest) {

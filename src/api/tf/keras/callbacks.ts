@@ -18,6 +18,8 @@ export class Callback {
   onEpochEnd(_epoch: number, _logs?: Logs): void {}
   onTrainBatchEnd(_batch: number, _logs?: Logs): void {}
   onTestBatchEnd(_batch: number, _logs?: Logs): void {}
+  /** @internal Work a hook started (a checkpoint write), awaited by fit before it returns. */
+  async settle(): Promise<void> {}
 
   /** @internal The training core's events, turned into this callback's hooks. */
   asObserver(): TrainingObserver {
@@ -47,6 +49,7 @@ export class EarlyStopping extends Callback {
   readonly patience: number;
   readonly mode: 'min' | 'max';
   readonly restoreBestWeights: boolean;
+  readonly minDelta: number;
 
   constructor(...args: unknown[]) {
     super();
@@ -85,8 +88,7 @@ export class EarlyStopping extends Callback {
       'EarlyStopping: restoreBestWeights',
       false,
     );
-    if (optional(a.minDelta, asNumber, 'EarlyStopping: minDelta', 0) !== 0)
-      throw new TypeError('EarlyStopping: minDelta is not supported');
+    this.minDelta = Math.abs(optional(a.minDelta, asNumber, 'EarlyStopping: minDelta', 0));
     if (a.baseline !== undefined && a.baseline !== null)
       throw new TypeError('EarlyStopping: baseline is not supported');
   }

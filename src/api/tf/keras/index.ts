@@ -1,5 +1,6 @@
 /** `tf.keras`: models, layers, optimizers, losses, metrics, callbacks, preprocessing, datasets, backend. */
-import { callbacks } from './callbacks';
+import { callbacks as baseCallbacks } from './callbacks';
+import { ModelCheckpoint } from './model-checkpoint';
 import { datasets } from './datasets';
 import { layers } from './layers';
 import { losses } from './losses';
@@ -18,7 +19,7 @@ export const keras = {
   optimizers,
   losses,
   metrics,
-  callbacks,
+  callbacks: { ...baseCallbacks, ModelCheckpoint },
   preprocessing,
   datasets,
   backend: {

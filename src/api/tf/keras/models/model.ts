@@ -406,9 +406,11 @@ export class Model extends Layer {
       mode: stopper?.mode,
       patience: stopper ? stopper.patience : null,
       restoreBest: stopper?.restoreBestWeights ?? false,
+      minDelta: stopper?.minDelta ?? 0,
       observers,
       stopRequested: () => this.stopTraining,
     });
+    for (const cb of callbackList as Callback[]) await cb.settle();
     this.history = new History(
       { epochs, steps: trainData.length ?? null, verbose },
       result.history,

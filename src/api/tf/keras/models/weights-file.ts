@@ -36,12 +36,24 @@ export async function saveWeights(layer: Layer, filepath: string, overwrite = tr
     throw new TypeError('save_weights: give a file path, e.g. "weights.h5"');
   if (!overwrite && (await getTensorStore().get(filepath)) !== undefined)
     throw new Error(`save_weights: ${filepath} exists and overwrite is False`);
-  const weights = layer.weights;
+  await saveWeightList(layer, layer.weights, filepath);
+}
+
+/**
+ * Writes `weights` (the values of `layer.weights`, or copies of them taken earlier: a checkpoint
+ * written while training goes on) to `filepath`.
+ */
+export async function saveWeightList(
+  layer: Layer,
+  weights: readonly Tensor[],
+  filepath: string,
+): Promise<void> {
   const nameOf = new Map(layer.namedWeights.map((w) => [w.value, w.name]));
+  const current = layer.weights;
   const file: WeightsFile = {
     format: FORMAT,
-    names: weights.map((w) => nameOf.get(w) ?? ''),
-    weights,
+    names: current.map((w) => nameOf.get(w) ?? ''),
+    weights: [...weights],
   };
   await save(file, filepath);
 }
