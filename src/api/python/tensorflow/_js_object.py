@@ -177,7 +177,12 @@ class JsObject:
         return invoke(self._js, args, kwargs)
 
     def __len__(self):
-        return int(self._js.length)
+        try:
+            return int(self._js.length)
+        except JsException as error:
+            # TypeError as in TensorFlow (a filtered dataset's length is unknown); list(ds)
+            # then iterates without a length hint.
+            raise translate(error) from None
 
     def __iter__(self):
         it_key = js.Symbol.asyncIterator

@@ -138,4 +138,20 @@ describe('tf.data.Dataset', () => {
     for await (const _ of ds) void _;
     expect(memoryStats().generation - before).toBe(4);
   });
+  it('filter keeps the elements whose predicate is true (a tensor or a boolean), then batches them', async () => {
+    const ds = Dataset.fromTensorSlices(xy(12))
+      .filter((_x: Tensor, y: Tensor) => ops.ge(y, 105))
+      .filter((_x: Tensor, y: Tensor) => ops.ne(y, 107))
+      .filter((x: Tensor) => x.shape[0] === 3);
+    expect(ds.cardinality()).toBe(-2);
+    expect(() => ds.length).toThrow(/length is unknown/);
+    // Labels 100..111; kept where label >= 105 and label != 107.
+    const kept = [105, 106, 108, 109, 110, 111];
+    expect(await labelsOf(ds.batch(4))).toEqual(kept);
+    expect(await labelsOf(ds.repeat(2).batch(20))).toEqual([...kept, ...kept]);
+    const bad = Dataset.fromTensorSlices(xy(4)).filter((x: Tensor) => x);
+    await expect(labelsOf(bad.batch(2))).rejects.toThrow(
+      /must return a scalar, got a tensor of shape \[3\]/,
+    );
+  });
 });

@@ -5,7 +5,7 @@
  * the default tf device (gpu:0 when there is one, as TensorFlow places them). Iterating (`for
  * await (const [x, y] of ds)`) calls the engine's stepBoundary before producing each element.
  */
-import { defaultDevice, defaultGenerator, ops, stepBoundary, Tensor } from '../../../engine';
+import { cpu, defaultDevice, defaultGenerator, ops, stepBoundary, Tensor } from '../../../engine';
 import { mulberry32 } from '../../../engine/data/datasets/seeded-shuffle';
 import { asInt, bindArgs, boolArg, describe } from '../../args';
 import {
@@ -28,6 +28,8 @@ type Item = number | Structure;
 interface Stage {
   items(): Iterator<Item>;
   cardinality(): number;
+  /** Asynchronous work before a pass (a filter's host copy of the source), awaited first. */
+  prepare?(): Promise<void>;
 }
 
 /** The element type seen when iterating: tensors in the shape of the slices given. */
@@ -140,7 +142,14 @@ export class Dataset<E = Structure> implements AsyncIterable<E> {
   // Transformations (each returns a new dataset; the original is unchanged).
 
   private derive<F = E>(stage: Stage): Dataset<F> {
-    return new Dataset<F>(this.source, stage);
+    const before = this.stage.prepare?.bind(this.stage);
+    const own = stage.prepare?.bind(stage);
+    if (!before && !own) return new Dataset<F>(this.source, stage);
+    const prepare = async (): Promise<void> => {
+      await before?.();
+      await own?.();
+    };
+    return new Dataset<F>(this.source, { ...stage, prepare });
   }
 
   /**
@@ -248,6 +257,45 @@ export class Dataset<E = Structure> implements AsyncIterable<E> {
         }
       },
       cardinality: () => input.cardinality(),
+    });
+  }
+
+  /**
+   * The elements for which `predicate` (called as map calls its function) gives true: a boolean
+   * or a one-element tensor. The pipeline runs synchronously, so a tensor result must be readable
+   * at once: elements not yet gathered are handed to the predicate on their source's device (host
+   * data such as `loadData()` arrays stays on the cpu), and a result on a GPU is an error saying
+   * so. Kept elements stay row numbers, so a later `batch` still gathers them in one step.
+   */
+  filter(predicate: (...parts: never[]) => unknown): Dataset<E> {
+    if (typeof predicate !== 'function') throw new TypeError('Dataset.filter expects a function');
+    const input = this.stage;
+    const source = this.source;
+    // The source's rows as the predicate sees them: a cpu copy, made once before the first pass.
+    let host: Structure | null = null;
+    const keep = (item: Item): boolean => {
+      const element =
+        typeof item === 'number'
+          ? mapStructure(host ?? source, (t) => ops.select(t, 0, item))
+          : item;
+      const out: unknown = Array.isArray(element)
+        ? (predicate as (...p: unknown[]) => unknown)(...element)
+        : (predicate as (p: unknown) => unknown)(element);
+      return truth(out);
+    };
+    return this.derive({
+      items: function* () {
+        for (let it = input.items(), r = it.next(); !r.done; r = it.next()) {
+          if (keep(r.value)) yield r.value;
+        }
+      },
+      cardinality: () => {
+        const c = input.cardinality();
+        return c === INFINITE_CARDINALITY ? c : UNKNOWN_CARDINALITY;
+      },
+      prepare: async () => {
+        host ??= await hostCopy(source);
+      },
     });
   }
 
@@ -368,6 +416,7 @@ export class Dataset<E = Structure> implements AsyncIterable<E> {
 
   /** One pass, element by element; the engine's step boundary comes before each element. */
   async *[Symbol.asyncIterator](): AsyncGenerator<E, void, undefined> {
+    await this.stage.prepare?.();
     const it = this.stage.items();
     for (;;) {
       stepBoundary();
@@ -388,6 +437,7 @@ export class Dataset<E = Structure> implements AsyncIterable<E> {
    */
   async toArray(): Promise<E[]> {
     const out: E[] = [];
+    await this.stage.prepare?.();
     for (let it = this.stage.items(), r = it.next(); !r.done; r = it.next()) {
       out.push(materialize(this.source, r.value) as E);
     }
@@ -398,6 +448,47 @@ export class Dataset<E = Structure> implements AsyncIterable<E> {
     const n = this.cardinality();
     return `<Dataset cardinality=${n === INFINITE_CARDINALITY ? 'inf' : n < 0 ? 'unknown' : n}>`;
   }
+}
+
+/** `source` on the cpu (kept as long as the dataset): where a filter's predicate reads rows. */
+async function hostCopy(source: Structure): Promise<Structure> {
+  const copies = new Map<Tensor, Tensor>();
+  for (const t of leaves(source)) {
+    if (copies.has(t)) continue;
+    const copy =
+      t.deviceObject === cpu()
+        ? t
+        : ops.fromHost(await t.data(), t.shape, { device: cpu(), dtype: t.dtype });
+    copy.keep();
+    copies.set(t, copy);
+  }
+  return mapStructure(source, (t) => copies.get(t) ?? t);
+}
+
+/** A filter predicate's answer: a boolean, or a one-element tensor read on the host now. */
+function truth(value: unknown): boolean {
+  if (typeof value === 'boolean') return value;
+  if (typeof value === 'number') return value !== 0;
+  if (!(value instanceof Tensor))
+    throw new TypeError(
+      `Dataset.filter: the predicate must return a boolean tensor (or a boolean), got ${describe(value)}`,
+    );
+  if (value.numel() !== 1)
+    throw new TypeError(
+      `Dataset.filter: the predicate must return a scalar, got a tensor of shape [${value.shape.join(', ')}]`,
+    );
+  const reader = value.deviceObject.capability('syncRead');
+  const read =
+    reader && value.isContiguous()
+      ? reader.readSync(value.res.storage.buffer, value.dtype, value.offset, 1)
+      : null;
+  if (read === null)
+    throw new TypeError(
+      `Dataset.filter: the predicate's result is on ${value.device}, which cannot be read while ` +
+        'the pipeline runs (it is synchronous). Filter data that lives on the cpu: make the ' +
+        'dataset from host arrays (loadData(), lists) or filter before map moves elements to a GPU.',
+    );
+  return read[0] !== 0;
 }
 
 async function toLists(s: Structure): Promise<unknown> {
