@@ -48,36 +48,49 @@ function cnnStepCase(
   tuned: () => Promise<void>,
 ): ReturnType<CaseSetup> {
   const step = cnnStep(device, batch);
-  const spills = spillNote(device);
+  const note = stepNote(device);
   return Promise.resolve({
     run: async () => {
-      await step();
-      spills.count();
+      await note.step(step);
       await tuned();
     },
-    note: spills,
+    note,
   });
 }
 
 /**
- * What the lifetime rules moved (memory.ts, layer 4): bytes spilled to the host and restored per
- * step over the runs since the case was set up, warm-ups included.
+ * What a step leaves behind: bytes the lifetime rules (memory.ts, layer 4) spilled to the host and
+ * restored per step over the runs since the case was set up, warm-ups included; and the kernels
+ * the last step dispatched (issue 19's count: fused chains are one each).
  */
-function spillNote(device: Device): (() => string) & { count(): void } {
+function stepNote(
+  device: Device,
+): (() => string) & { step(run: () => Promise<unknown>): Promise<void> } {
   const start = spillTraffic(device);
+  const counter = device.capability('dispatchCount');
   let steps = 0;
+  let lastDispatches: number | null = null;
   const kib = (bytes: number) => `${(bytes / 1024).toFixed(1)} KiB`;
   return Object.assign(
     () => {
       const now = spillTraffic(device);
       const per = (bytes: number) => kib(bytes / Math.max(1, steps));
+      const dispatched =
+        lastDispatches === null ? '' : `; ${lastDispatches} dispatches in the last step`;
       return (
         `spilled ${per(now.spilled - start.spilled)}/step, restored ` +
         `${per(now.restored - start.restored)}/step over ${steps} steps; on host now ` +
-        `${kib(memorySpilled(device))}`
+        `${kib(memorySpilled(device))}${dispatched}`
       );
     },
-    { count: () => void steps++ },
+    {
+      step: async (run: () => Promise<unknown>) => {
+        const before = counter?.dispatches() ?? null;
+        await run();
+        if (before !== null && counter) lastDispatches = counter.dispatches() - before;
+        steps++;
+      },
+    },
   );
 }
 
@@ -172,14 +185,13 @@ export async function oursCases(kind: 'webgpu' | 'cpu'): Promise<Record<string, 
     },
     'linreg-step': async ({ points }) => {
       const step = linregStep(device, points);
-      const spills = spillNote(device);
+      const note = stepNote(device);
       return {
         run: async () => {
-          await step();
-          spills.count();
+          await note.step(step);
           await tuned();
         },
-        note: spills,
+        note,
       };
     },
     'spill-1000': async ({ steps, points }) => {
@@ -189,15 +201,12 @@ export async function oursCases(kind: 'webgpu' | 'cpu'): Promise<Record<string, 
       const x = ops.randn([points, 2], on).keep();
       const y = ops.add(ops.matmul(x, ops.fromData([[2], [-3.4]], on)), 4.2).keep();
       const step = trainer(net, new nn.MSELoss() as unknown as Loss, x, y, 0.03);
-      const spills = spillNote(device);
+      const note = stepNote(device);
       return {
         run: async () => {
-          for (let i = 0; i < steps; i++) {
-            await step();
-            spills.count();
-          }
+          for (let i = 0; i < steps; i++) await note.step(step);
         },
-        note: spills,
+        note,
       };
     },
     'memory-1000': async ({ steps }) => {
