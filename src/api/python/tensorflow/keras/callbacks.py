@@ -1,6 +1,6 @@
 """tf.keras.callbacks: ``Callback`` to subclass in Python (its hooks are called by fit through
 the TS layer's Callback, see _callables.py), and the TS layer's callbacks (``EarlyStopping``,
-``History``) under TensorFlow's Python names, so ``from tensorflow.keras.callbacks import ...``
+``ModelCheckpoint``, ``History``) under TensorFlow's Python names, so ``from tensorflow.keras.callbacks import ...``
 works as ``tf.keras.callbacks.Name`` does."""
 
 from .._js_object import JsObject as _JsObject
