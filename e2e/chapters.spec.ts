@@ -1,6 +1,7 @@
 /**
  * Each bundled chapter, opened by its link with the CI size, runs every cell without an error and
- * prints its key results; every hand-written training loop draws its live chart by itself.
+ * prints its key results; every hand-written training loop draws its live chart by itself
+ * (metric reads, tqdm postfix values, printed epoch logs).
  */
 import { expect, test, type Page } from '@playwright/test';
 import { waitForKernelIdle } from './helpers';
@@ -93,6 +94,8 @@ test('torch-gpu: devices, timings, regression near w = [2, -3], b = 10, the CNN 
   expect(out).toContain('<All keys matched successfully>');
   await expect(page.getByTestId('chart').first()).toBeVisible();
   await expectTorchLoopChart(page);
+  // The regression loop prints { epoch, loss } logs: they draw its chart.
+  expect((await cellCharts(page, /X\.device:/)).series).toEqual(['loss']);
 });
 
 test('tf-single-gpu: GPU and CPU sums agree, the Conv1D model trains with four metrics', async ({
@@ -144,6 +147,8 @@ test('torch-gpu-py: the Python edition runs as PyTorch prints it — devices, ti
   expect(out).toContain('[0]');
   await expect(page.getByTestId('chart').first()).toBeVisible();
   await expectTorchLoopChart(page);
+  // The regression loop prints {"epoch": …, "loss": …} dicts: they draw its chart.
+  expect((await cellCharts(page, /if on cuda:/)).series).toEqual(['loss']);
 });
 
 test('tf-single-gpu-py: the Python edition runs as TensorFlow prints it — device settings, GPU and CPU sums, the Conv1D model and its GradientTape loop', async ({

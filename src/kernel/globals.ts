@@ -7,6 +7,7 @@
 import { formatPrint, formatText } from './display';
 import type { OutputSink } from './output-sink';
 import { createBenchmarkGlobal } from './outputs/benchmark';
+import { reportPrinted } from './outputs/auto-chart';
 import { createOutputGlobals } from './outputs/globals';
 import type { CellOutput, StreamName } from './protocol';
 
@@ -30,7 +31,10 @@ export function createIoGlobals(
     );
   };
 
-  const print = (...values: unknown[]): void => write('stdout', values);
+  const print = (...values: unknown[]): void => {
+    write('stdout', values);
+    if (values.length === 1) reportPrinted(values[0]);
+  };
 
   const outputs = createOutputGlobals(target);
   const display = outputs.display as (value: unknown, options?: unknown) => unknown;

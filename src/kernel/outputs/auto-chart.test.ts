@@ -182,6 +182,22 @@ m.resetStates();`;
     expect(await run(code)).toEqual([]);
   });
 
+  it('a printed epoch log ({ epoch, loss }) puts its numbers at x = epoch; other prints draw nothing', async () => {
+    const random = rng(7);
+    const losses = Array.from({ length: 4 }, () => 5 * random());
+    const { run } = startSession({ losses });
+    const code = `for (let i = 0; i < losses.length; i++) {
+  print({ epoch: i * 50, loss: losses[i], note: 'text is not drawn' });
+  print({ step: i, loss: 99 }); // no epoch: not a log
+  print('epoch', i, 99);
+}`;
+    const charts = await run(code);
+    expect(charts).toHaveLength(1);
+    expect(series(charts[0], 'loss')).toEqual(losses.map((loss, i) => [i * 50, loss]));
+    expect(charts[0].panels.flatMap((p) => p.series).map((s) => s.name)).toEqual(['loss']);
+    expect(await run(`print({ epoch: 1, name: 'no numbers' }); print([1, 2]);`)).toEqual([]);
+  });
+
   it('tqdm postfix values are drawn at the bar position, epoch k ending at x = k', async () => {
     const { run } = startSession({});
     const code = `for (let epoch = 1; epoch <= 2; epoch++) {

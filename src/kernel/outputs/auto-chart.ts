@@ -1,15 +1,18 @@
 /**
  * The automatic chart of a hand-written training loop: the metric reads a user asks for (Keras's
- * `result()`, torchmetrics' `compute()`) and the postfix values of their tqdm bars feed ONE live
- * chart per cell, without a helper call. A cell that reads no metric and sets no postfix draws
- * nothing; while a fit runs nothing is drawn here (fit draws its own chart).
+ * `result()`, torchmetrics' `compute()`), the postfix values of their tqdm bars and the epoch logs
+ * they print (`print({"epoch": e, "loss": l})`, one dict or object with a numeric `epoch`) feed
+ * ONE live chart per cell, without a helper call. A cell that reads no metric, sets no postfix
+ * and prints no epoch log draws nothing; while a fit runs nothing is drawn here (fit draws its own
+ * chart).
  *
  * The x axis is the epoch, as a student counts it:
  * - a metric's series gets a new point when it is read after a reset, or read from another
  *   metric object (a fresh copy per epoch); reading it again before a reset redraws the same
  *   point, so a metric read every step still gives one point per epoch (its last value);
  * - a tqdm bar is one pass over the data: the k-th bar with the same description spans epoch
- *   k-1 to k, and a postfix set while it is at step i of n sits at k-1 + i/n (the last one at k).
+ *   k-1 to k, and a postfix set while it is at step i of n sits at k-1 + i/n (the last one at k);
+ * - a printed epoch log sits at the epoch it names.
  */
 import type { MetricListener, MetricReadEvent } from '../../engine/metrics';
 import type { TrainingObserver } from '../../engine/training';
@@ -153,6 +156,24 @@ export class AutoChart {
     }
   };
 
+  /**
+   * A printed epoch log: a plain object (a Python dict) with a numeric `epoch` and other numeric
+   * values puts each of those at x = epoch. Anything else printed is not a log and is ignored.
+   */
+  readonly epochLog = (value: unknown): void => {
+    if (typeof value !== 'object' || value === null || Array.isArray(value)) return;
+    if (Object.getPrototypeOf(value) !== Object.prototype) return;
+    const entries = Object.entries(value as Record<string, unknown>);
+    const epoch = entries.find(([key]) => key === 'epoch')?.[1];
+    if (typeof epoch !== 'number' || !Number.isFinite(epoch)) return;
+    const points = entries.filter(
+      (entry): entry is [string, number] => entry[0] !== 'epoch' && typeof entry[1] === 'number',
+    );
+    const cell = points.length > 0 ? this.active() : null;
+    if (!cell) return;
+    for (const [key, y] of points) cell.put(this.shown(key), epoch, y);
+  };
+
   private onRead(event: MetricReadEvent): void {
     const cell = this.active();
     if (!cell) return;
@@ -226,4 +247,16 @@ export class AutoChart {
     }
     return cell ?? null;
   }
+}
+
+let epochLogListener: ((value: unknown) => void) | null = null;
+
+/** Installs (or, with null, removes) where printed values go to be read as epoch logs. */
+export function setEpochLogListener(listener: ((value: unknown) => void) | null): void {
+  epochLogListener = listener;
+}
+
+/** `print` of one value, in either language: it may be an epoch log for the loop chart. */
+export function reportPrinted(value: unknown): void {
+  epochLogListener?.(value);
 }

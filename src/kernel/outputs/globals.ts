@@ -9,7 +9,7 @@ import { setDefaultObservers } from '../../engine/training';
 import { Tensor } from '../../engine';
 import { registerDisplayConverter } from '../display';
 import type { OutputSink } from '../output-sink';
-import { AutoChart } from './auto-chart';
+import { AutoChart, setEpochLogListener } from './auto-chart';
 import { Chart, type ChartOptions } from './chart';
 import { createFitObserver } from './fit-observer';
 import { ImageGrid, imageGrid, type ImageGridOptions } from './image-grid';
@@ -69,6 +69,7 @@ export function createOutputGlobals(target: SinkSource): Record<string, unknown>
   const loopChart = new AutoChart(target);
   setMetricListener(loopChart.metricListener);
   setPostfixListener(loopChart.postfix);
+  setEpochLogListener(loopChart.epochLog);
   setDefaultObservers(() => (sink() ? [createFitObserver(show), loopChart.fitObserver()] : []));
   const autoChart = (options: Parameters<AutoChart['configure']>[0] = true): void =>
     loopChart.configure(options);

@@ -12,6 +12,7 @@ import { IMPORT_GUARD_MODULE, IMPORT_GUARD_SOURCE } from './import-guard-py';
 import { RUN_CELL_MODULE, RUN_CELL_SOURCE } from './run-cell-py';
 import { RUN_SYNC_GUARD_MODULE, RUN_SYNC_GUARD_SOURCE } from './run-sync-guard-py';
 import { SLEEP_MODULE, SLEEP_SOURCE } from './sleep-py';
+import { reportPrinted } from '../outputs/auto-chart';
 import { STREAMS_MODULE, STREAMS_SOURCE } from './streams-py';
 
 export type LoadPyodide = typeof loadPyodide;
@@ -69,9 +70,15 @@ export async function startPyodide(options: PyodideLoadOptions): Promise<Pyodide
   destroyProxy(define);
 
   const streams = py.pyimport(kernelModuleName(STREAMS_MODULE)) as {
-    install(write: (name: StreamName, text: string) => void): void;
+    install(
+      write: (name: StreamName, text: string) => void,
+      epochLog: (numbers: string) => void,
+    ): void;
   };
-  streams.install((name, text) => options.write(name, text));
+  streams.install(
+    (name, text) => options.write(name, text),
+    (numbers) => reportPrinted(JSON.parse(numbers) as unknown),
+  );
   destroyProxy(streams);
   for (const name of [IMPORT_GUARD_MODULE, SLEEP_MODULE]) {
     py.runPython(`import ${kernelModuleName(name)} as m; m.install(); del m`);

@@ -8,11 +8,13 @@ import { dirname } from 'node:path';
 import { Worker } from 'node:worker_threads';
 import { describe, expect, it } from 'vitest';
 import {
+  CHART_MIME,
   INTERRUPT_BUFFER_BYTES,
   PYTHON_SIGINT,
   PYTHON_SIGNAL_SLOT,
   type CellLanguage,
   type CellOutput,
+  type ChartData,
   type DoneEvent,
   type WorkerEvent,
 } from '../protocol';
@@ -80,6 +82,25 @@ describe('KernelSession with Python cells', () => {
     expect(result.kind === 'result' && result.data['text/plain']).toContain('epochs');
     expect(result.kind === 'result' && result.data['text/plain']).not.toContain('JsProxy');
   }, 60_000);
+
+  it("print of a dict with a numeric epoch feeds the loop chart; the printed text is Python's", async () => {
+    const { run, outputsOf } = startSession({ python: startNodePython });
+    const losses = [0.75, 0.5, 0.3125]; // exact in binary: the chart must carry them unchanged
+    const code = `for i, loss in enumerate(${JSON.stringify(losses)}):
+    print({"epoch": i * 50, "loss": loss, "ok": True, "tag": "x"})
+print({"step": 1, "loss": 9.0})`;
+    expect((await run(code)).status).toBe('ok');
+    const outputs = outputsOf('c1');
+    const text = outputs.flatMap((o) => (o.kind === 'stream' ? [o.text] : [])).join('');
+    expect(text.split('\n')[0]).toBe("{'epoch': 0, 'loss': 0.75, 'ok': True, 'tag': 'x'}");
+    const charts = outputs.flatMap((o) =>
+      o.kind === 'display' && CHART_MIME in o.data ? [o.data[CHART_MIME] as ChartData] : [],
+    );
+    expect(charts).toHaveLength(1);
+    const all = charts[0].panels.flatMap((p) => p.series);
+    expect(all.map((s) => s.name)).toEqual(['loss']);
+    expect(all[0].points).toEqual(losses.map((loss, i) => [i * 50, loss]));
+  });
 
   it('reports a Python error with its traceback and the error status', async () => {
     const { run, outputsOf } = startSession({ python: startNodePython });
