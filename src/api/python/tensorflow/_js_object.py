@@ -138,10 +138,12 @@ def _number_if_scalar(value):
 class JsObject:
     """A TS layer object (model, layer, metric, optimizer, dataset, namespace, function)."""
 
-    __slots__ = ("_js",)
+    __slots__ = ("_js", "_this")
 
-    def __init__(self, js_value):
+    def __init__(self, js_value, this=None):
         object.__setattr__(self, "_js", js_value)
+        # The object a function was read from: its `this` when called, as Pyodide binds it.
+        object.__setattr__(self, "_this", this)
 
     def _js_value(self):
         return self._js
@@ -165,6 +167,8 @@ class JsObject:
         if callable(member) and not _is_class(member) and not _has_own.call(self._js, js_name):
             # A method: called on this object.
             return lambda *args, **kwargs: invoke(member, args, kwargs, js_name, self._js)
+        if callable(member) and not _is_class(member):
+            return JsObject(member, self._js)  # a function stored on the object
         return wrap(member)
 
     def __setattr__(self, name, value):
@@ -174,7 +178,7 @@ class JsObject:
             raise translate(error) from None
 
     def __call__(self, *args, **kwargs):
-        return invoke(self._js, args, kwargs)
+        return invoke(self._js, args, kwargs, receiver=self._this)
 
     def __len__(self):
         try:
