@@ -15,6 +15,8 @@ const port = Number(process.env.E2E_PORT ?? 4317);
 export default defineConfig({
   testDir: 'e2e',
   timeout: 120_000,
+  // A bound on the whole suite (about 10 min here), so nothing can hold CI until its own limit.
+  globalTimeout: 40 * 60_000,
   expect: { timeout: 20_000 },
   workers: 1,
   retries: process.env.CI ? 1 : 0,

@@ -10,6 +10,7 @@
  * before.
  */
 import { defineConfig } from 'vitest/config';
+import { VitestWatchdog } from './scripts/vitest-watchdog.ts';
 
 const swiftshaderIcd = '/usr/lib/chromium/vk_swiftshader_icd.json';
 process.env.VK_ICD_FILENAMES ??= swiftshaderIcd;
@@ -25,12 +26,18 @@ export default defineConfig({
     testTimeout: 60_000,
     hookTimeout: 60_000,
     pool: 'forks',
+    // A test blocked in synchronous code never times out; the watchdog names it and ends the run
+    // (the longest test takes well under a minute).
+    reporters: [
+      'default',
+      new VitestWatchdog({ stallMs: Number(process.env.VITEST_STALL_MS ?? 6 * 60_000) }),
+    ],
     projects: [
       {
         extends: true,
         test: {
           name: 'unit',
-          include: ['src/**/*.test.ts', 'kernels/**/*.test.ts'],
+          include: ['src/**/*.test.ts', 'kernels/**/*.test.ts', 'scripts/**/*.test.ts'],
           exclude: python,
         },
       },
