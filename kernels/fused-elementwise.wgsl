@@ -5,6 +5,8 @@
 // then per input), STEPS (one function per op, as elementwise.wgsl's `op`), BODY (the loads, the
 // steps in order and the stores of the outputs still wanted); RANK is the number of dimensions
 // after merging, MAX_RANK the stride slots per input. Flag VEC4: the vector form of main.
+// Flag CHAIN_FN: no entry point, but `chainAt(i)` (BODY for element i, returning REDUCED), which
+// reduce.wgsl's CHAIN form calls for each element it reduces.
 // Params: FUSED in src/engine/backends/webgpu/param-layouts.ts (scalars as bits in their
 // step's compute type).
 
@@ -29,7 +31,12 @@ fn scalarBits(k: u32) -> u32 {
   return P(P_scalars + k);
 }
 
-//#if VEC4
+//#if CHAIN_FN
+fn chainAt(i: u32) -> f32 {
+/*BODY*/
+  return /*REDUCED*/;
+}
+//#elif VEC4
 // Four elements per invocation, every input contiguous (4-aligned) or a broadcast scalar: BODY
 // loads vectors, runs the steps per lane and stores vectors (the last, partial one merged).
 @compute @workgroup_size(64)

@@ -9,9 +9,17 @@
 // Flags: OP_SUM | OP_MAX | OP_MIN; WRITE_VAL, WRITE_IDX (which outputs exist); READ_IDX (second
 // pass of an arg-reduction: element indices come from the partial-index input); RED1 (reduced
 // block is one strided run); WORKGROUP.
-// Params: REDUCE in src/engine/backends/webgpu/param-layouts.ts.
+// CHAIN: the reduced elements are computed here by a fused element-wise chain (fused.ts fills
+// the CHAIN placeholder with its bindings after OUT_VAL, its steps and `chainAt(i)`, which writes the
+// chain's outputs at flat index i and returns the reduced step's value there); rows are then
+// consecutive runs of `inner` elements of the chain's flat order.
+// Params: REDUCE in src/engine/backends/webgpu/param-layouts.ts; FUSED_REDUCE with CHAIN.
 
-//#if WRITE_VAL && WRITE_IDX
+//#if CHAIN
+@group(0) @binding(1) var<storage, read_write> OUT_VAL: array</*T*/>;
+
+/*CHAIN*/
+//#elif WRITE_VAL && WRITE_IDX
 @group(0) @binding(1) var<storage, read_write> OUT_VAL: array</*T*/>;
 @group(0) @binding(2) var<storage, read_write> OUT_IDX: array<i32>;
 @group(0) @binding(3) var<storage, read> X: array</*T*/>;
@@ -74,6 +82,15 @@ fn merge(a: Acc, b: Acc) -> Acc {
 //#endif
 }
 
+//#if CHAIN
+fn rowBase(row: u32) -> u32 {
+  return row * P(P_inner);
+}
+//#else
+fn rowBase(row: u32) -> u32 {
+  return P(P_offset) + keptOffset(row);
+}
+
 fn keptOffset(row: u32) -> u32 {
   var offset = 0u;
   var rest = row;
@@ -101,16 +118,19 @@ fn reducedOffset(j: u32) -> u32 {
   return offset;
 //#endif
 }
+//#endif
 
 // Reduces elements start, start + step, ... below end of the block at base.
 fn reduceRun(base: u32, start: u32, end: u32, step: u32) -> Acc {
   var acc = Acc(/*IDENTITY*/, EMPTY);
   for (var j = start; j < end; j += step) {
+//#if CHAIN
+    acc = fold(acc, chainAt(base + j), j);
+//#elif READ_IDX
     let at = base + reducedOffset(j);
-//#if READ_IDX
     acc = fold(acc, X[at], u32(X_IDX[at]));
 //#else
-    acc = fold(acc, X[at], j);
+    acc = fold(acc, X[base + reducedOffset(j)], j);
 //#endif
   }
   return acc;
@@ -143,7 +163,7 @@ fn main(
   let row = task / chunks;
   let start = (task - row * chunks) * P(P_chunkLen);
   let end = min(P(P_inner), start + P(P_chunkLen));
-  let acc = reduceRun(P(P_offset) + keptOffset(row), start + lid, end, 64u);
+  let acc = reduceRun(rowBase(row), start + lid, end, 64u);
   sharedVal[lid] = acc.v;
   sharedIdx[lid] = acc.i;
   for (var s = 32u; s > 0u; s >>= 1u) {
@@ -169,6 +189,6 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgroups) 
   let row = task / chunks;
   let start = (task - row * chunks) * P(P_chunkLen);
   let end = min(P(P_inner), start + P(P_chunkLen));
-  store(task, reduceRun(P(P_offset) + keptOffset(row), start, end, 1u));
+  store(task, reduceRun(rowBase(row), start, end, 1u));
 }
 //#endif

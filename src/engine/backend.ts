@@ -118,6 +118,20 @@ export interface FusedProgram {
   readonly outputs: readonly number[];
 }
 
+/**
+ * A reduction at the end of a fused chain: `op` over the values of step `step` taken as
+ * `[rows, inner]` in the chain's flat order (consecutive runs of `inner` elements), exactly as
+ * `reduce` over a contiguous view of that step's output would give. `out` holds `rows` values.
+ */
+export interface FusedReduction {
+  readonly op: 'sum' | 'max' | 'min';
+  readonly step: number;
+  /** The chain's shape (its element-wise outputs, if any, have it too). */
+  readonly shape: readonly number[];
+  readonly inner: number;
+  readonly out: OutView;
+}
+
 export interface Conv2dGeometry {
   batch: number;
   inChannels: number;
@@ -252,6 +266,18 @@ export interface Kernels {
     inputs: readonly View[],
     scalars: readonly number[],
     outputs: readonly OutView[],
+  ): void;
+  /**
+   * `fusedElementwise` whose kernel also reduces one step's values (`reduction`): the chain's
+   * outputs (there may be none) are written and the reduction computed in the same pass over the
+   * inputs, as one dispatch (two when a long reduction needs a pass over its partial results).
+   */
+  fusedReduce(
+    program: FusedProgram,
+    inputs: readonly View[],
+    scalars: readonly number[],
+    outputs: readonly OutView[],
+    reduction: FusedReduction,
   ): void;
   /**
    * Reduces the last `reducedDims` dimensions of x. out.shape is x.shape without them.

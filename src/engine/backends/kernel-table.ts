@@ -24,6 +24,7 @@ const NAMES: Record<KernelName, true> = {
   binary: true,
   binaryScalar: true,
   fusedElementwise: true,
+  fusedReduce: true,
   reduce: true,
   matmul: true,
   gemm: true,

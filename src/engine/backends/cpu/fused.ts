@@ -2,11 +2,13 @@
  * A fused element-wise chain on the CPU (backends/fusion/): one pass over the output in blocks
  * small enough to stay in cache, each step running the same loop its unfused kernel runs
  * (elementwise.ts) on the block, so results are bit-for-bit those of the unfused path. Steps
- * nobody reads back live only in per-block scratch arrays.
+ * nobody reads back live only in per-block scratch arrays. A reduction at the chain's end folds
+ * each block of its step as the unfused reduce kernel folds that step's output (reduce.ts: in
+ * order, in float64), so it too gives the unfused path's bits.
  */
-import type { FusedOperand, FusedProgram, OutView, View } from '../../backend';
+import type { FusedOperand, FusedProgram, FusedReduction, OutView, View } from '../../backend';
 import { contiguousStrides } from '../../shape';
-import { CpuBuffer } from './buffer';
+import { arrayOf, CpuBuffer } from './buffer';
 import { binaryKernel, binaryScalarKernel, fillKernel, unaryKernel } from './elementwise';
 import { coalesce } from './strided';
 
@@ -31,7 +33,55 @@ export function fusedElementwiseKernel(
   outputs: readonly OutView[],
 ): void {
   if (outputs.length === 0) return;
-  const shape = outputs[0].shape;
+  runChain(program, inputs, scalars, outputs, outputs[0].shape, null);
+}
+
+export function fusedReduceKernel(
+  program: FusedProgram,
+  inputs: readonly View[],
+  scalars: readonly number[],
+  outputs: readonly OutView[],
+  reduction: FusedReduction,
+): void {
+  const { op, inner, out, shape } = reduction;
+  const n = shape.reduce((a, b) => a * b, 1);
+  const rows = inner === 0 ? 0 : n / inner;
+  const o = arrayOf(out);
+  // reduce.ts's accumulators: a float64 sum, or the best of sign·value with NaN sticking.
+  const sign = op === 'min' ? -1 : 1;
+  const acc = new Float64Array(rows).fill(op === 'sum' ? 0 : -Infinity);
+  runChain(program, inputs, scalars, outputs, shape, {
+    step: reduction.step,
+    visit: (block, start) => {
+      const x = arrayOf(block);
+      const length = block.shape[0];
+      let row = Math.floor(start / inner);
+      let left = inner - (start - row * inner);
+      for (let k = 0, i = block.offset; k < length; k++, i++) {
+        if (op === 'sum') acc[row] += x[i];
+        else {
+          const v = sign * x[i];
+          if (v > acc[row] || v !== v) acc[row] = v;
+        }
+        if (--left === 0) {
+          row++;
+          left = inner;
+        }
+      }
+    },
+  });
+  for (let r = 0; r < rows; r++) o[out.offset + r] = op === 'sum' ? acc[r] : sign * acc[r];
+}
+
+/** Runs the chain over `shape` block by block; `reduced.visit` sees each block of its step. */
+function runChain(
+  program: FusedProgram,
+  inputs: readonly View[],
+  scalars: readonly number[],
+  outputs: readonly OutView[],
+  shape: readonly number[],
+  reduced: { step: number; visit: (block: View, start: number) => void } | null,
+): void {
   const n = shape.reduce((a, b) => a * b, 1);
   if (n === 0) return;
   // Inputs that are not one strided run (a transpose, a broadcast row) are made contiguous once.
@@ -41,7 +91,7 @@ export function fusedElementwiseKernel(
     const copy: View = {
       buffer: new CpuBuffer(n * 4),
       dtype: view.dtype,
-      shape,
+      shape: [...shape],
       strides: contiguousStrides(shape),
       offset: 0,
     };
@@ -80,5 +130,6 @@ export function fusedElementwiseKernel(
         binaryScalarKernel(step.op, read(step.a), scalars[step.b.index], false, out);
       else binaryKernel(step.op, read(step.a), read(step.b), out);
     });
+    if (reduced) reduced.visit(block(reduced.step), start);
   }
 }

@@ -12,7 +12,7 @@ import type { CpuBufferPool } from './buffer-pool';
 import { col2imKernel, im2colKernel, maxPool2dBackwardKernel, maxPool2dKernel } from './conv';
 import { conv2dColumns, conv2dWeightGradColumns } from './conv-gemm';
 import { binaryKernel, binaryScalarKernel, fillKernel, unaryKernel } from './elementwise';
-import { fusedElementwiseKernel } from './fused';
+import { fusedElementwiseKernel, fusedReduceKernel } from './fused';
 import { gemmKernel } from './gemm';
 import { matmulKernel } from './matmul';
 import { reduceKernel } from './reduce';
@@ -43,6 +43,7 @@ export const cpuKernels: KernelTable<CpuBufferPool> = {
   binary: (_, ...args) => binaryKernel(...args),
   binaryScalar: (_, ...args) => binaryScalarKernel(...args),
   fusedElementwise: (_, ...args) => fusedElementwiseKernel(...args),
+  fusedReduce: (_, ...args) => fusedReduceKernel(...args),
   reduce: (_, ...args) => reduceKernel(...args),
   matmul: (_, ...args) => matmulKernel(...args),
   gemm: (_, ...args) => gemmKernel(...args),

@@ -10,9 +10,18 @@ import type {
   FusedProgram,
   FusedStep,
   OutView,
+  ReduceOp,
   UnaryOp,
   View,
 } from '../../backend';
+
+/** A reduction joined at the chain's end (backend.ts, FusedReduction, without the shape). */
+export interface ChainReduction {
+  readonly op: 'sum' | 'max' | 'min';
+  readonly step: number;
+  readonly inner: number;
+  readonly out: OutView;
+}
 
 /** What the target backend can bind in one kernel. */
 export interface ChainLimits {
@@ -59,6 +68,18 @@ function isPlain(view: View, shape: readonly number[]): boolean {
   return true;
 }
 
+/** Whether the view walks its buffer from element 0 in order (size-1 dims aside). */
+function inFlatOrder(view: View): boolean {
+  if (view.offset !== 0) return false;
+  let step = 1;
+  for (let d = view.shape.length - 1; d >= 0; d--) {
+    if (view.shape[d] === 1) continue;
+    if (view.strides[d] !== step) return false;
+    step *= view.shape[d];
+  }
+  return true;
+}
+
 function sameView(a: View, b: View): boolean {
   return (
     a.buffer === b.buffer &&
@@ -96,8 +117,10 @@ export class Chain {
   private readonly producer = new Map<DeviceBuffer, number>();
   private readonly inputBuffers = new Set<DeviceBuffer>();
   private shape: readonly number[] | null = null;
-  /** Set by an assign into a buffer the chain reads: nothing may join after it (see tryAdd). */
+  /** Set by an assign into a buffer the chain reads, or a reduction: nothing may join after. */
   private closed = false;
+  /** The reduction ending the chain, while its result is still wanted. */
+  reduction: ChainReduction | null = null;
 
   constructor(private readonly limits: ChainLimits) {}
 
@@ -105,15 +128,51 @@ export class Chain {
     return this.steps.length === 0;
   }
 
+  /** The chain's shape (null while empty). */
+  get chainShape(): readonly number[] | null {
+    return this.shape;
+  }
+
   /** Whether a pending step reads or writes this buffer. */
   uses(buffer: DeviceBuffer): boolean {
-    return this.producer.has(buffer) || this.inputBuffers.has(buffer);
+    return (
+      this.producer.has(buffer) ||
+      this.inputBuffers.has(buffer) ||
+      this.reduction?.out.buffer === buffer
+    );
   }
 
   /** The buffer was released: its step's values are no longer wanted. */
   drop(buffer: DeviceBuffer): void {
     const step = this.producer.get(buffer);
     if (step !== undefined) this.live[step] = false;
+    if (this.reduction?.out.buffer === buffer) this.reduction = null;
+  }
+
+  /**
+   * Ends the chain with `reduce(op, x, reducedDims, out)` when x is a float32 step's output read
+   * in the chain's own flat order, so each row is a run of consecutive elements; else false
+   * (changing nothing). Nothing joins after a reduction.
+   */
+  tryReduce(op: ReduceOp, x: View, reducedDims: number, out: OutView): boolean {
+    if (this.closed || this.shape === null) return false;
+    if (op !== 'sum' && op !== 'max' && op !== 'min') return false;
+    const step = this.producer.get(x.buffer);
+    if (step === undefined || this.steps[step].dtype !== 'float32' || x.dtype !== 'float32') {
+      return false;
+    }
+    const count = (shape: readonly number[]) => shape.reduce((a, b) => a * b, 1);
+    const n = count(this.shape);
+    const inner = count(x.shape.slice(x.shape.length - reducedDims));
+    if (n === 0 || inner === 0 || count(x.shape) !== n || !inFlatOrder(x)) return false;
+    if (!isPlain(out, out.shape) || count(out.shape) * inner !== n || this.uses(out.buffer)) {
+      return false;
+    }
+    const outputs = this.live.filter(Boolean).length + 1;
+    if (this.inputs.length + outputs > this.limits.maxBuffers) return false;
+    this.reduction = { op, step, inner, out };
+    this.closed = true;
+    return true;
   }
 
   /** Adds the call as a step, or returns false (changing nothing) when it cannot join. */

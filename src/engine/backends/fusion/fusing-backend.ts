@@ -1,7 +1,9 @@
 /**
  * Element-wise fusion at the dispatch layer: a wrapper around a device's backend that records
  * fill, assign, unary, binary and scalar kernel calls instead of running them, and runs each chain as one
- * `fusedElementwise` kernel of the backend it wraps (one WGSL dispatch, or one CPU loop).
+ * `fusedElementwise` kernel of the backend it wraps (one WGSL dispatch, or one CPU loop). A sum,
+ * max or min of a step's values in the chain's own order ends the chain, and the chain then runs
+ * as one `fusedReduce` kernel (the reduction's pass over partial results aside).
  *
  * Ops do not change: they allocate their outputs as before (so device accounting sees every
  * byte) and call the same kernels. A chain runs before anything that could observe or disturb
@@ -92,7 +94,11 @@ export class FusingBackend extends RoutedKernels implements Backend, Flushable {
     const target = this.target();
     try {
       const { program, outputs } = chain.program();
-      if (chain.steps.length === 1) {
+      const reduction = chain.reduction;
+      const shape = chain.chainShape;
+      if (reduction && shape) {
+        target.fusedReduce(program, chain.inputs, chain.scalars, outputs, { ...reduction, shape });
+      } else if (chain.steps.length === 1) {
         if (outputs.length === 1) runCall(target, chain.calls[0]);
       } else if (outputs.length > 0) {
         target.fusedElementwise(program, chain.inputs, chain.scalars, outputs);
@@ -110,6 +116,10 @@ export class FusingBackend extends RoutedKernels implements Backend, Flushable {
   }
 
   protected route<K extends KernelName>(name: K, args: KernelArgs<K>): void {
+    if (name === 'reduce' && this.chain) {
+      const [op, x, reducedDims, out] = args as KernelArgs<'reduce'>;
+      if (this.chain.tryReduce(op, x, reducedDims, out)) return;
+    }
     const call = elementwiseCall(name, args);
     if (call === null || !fusible(call)) {
       this.flush();

@@ -2,19 +2,34 @@
  * Binds kernels/fused-elementwise.wgsl: a fused element-wise chain (backends/fusion/) as one
  * dispatch. The shader is generated from the chain's structure (ops, dtypes, compute types, merged
  * rank), never from its shapes or scalar values, which travel in the parameter block, so the
- * pipeline cache serves every shape a chain is run at.
+ * pipeline cache serves every shape a chain is run at. A chain ending in a reduction runs as
+ * kernels/reduce.wgsl's CHAIN form, whose elements come from the chain (`chainAt`), so rows,
+ * chunks, workgroup trees and the pass over partial results are the reduction's own.
  */
-import type { DType, FusedOperand, FusedProgram, FusedStep, OutView, View } from '../../backend';
+import type {
+  DType,
+  FusedOperand,
+  FusedProgram,
+  FusedReduction,
+  FusedStep,
+  OutView,
+  View,
+} from '../../backend';
 import fusedWgsl from '../../../../kernels/fused-elementwise.wgsl?raw';
+import reduceWgsl from '../../../../kernels/reduce.wgsl?raw';
 import { contiguousStrides } from '../../shape';
-import { grid64, type KernelContext } from './context';
+import { grid, grid64, type KernelContext } from './context';
 import { BINARY, UNARY, type OpExpression } from './elementwise';
 import { gpuOf, outputOf } from './gpu-buffer';
-import { FUSED, FUSED_MAX_INPUTS, FUSED_MAX_SCALARS } from './param-layouts';
+import { FUSED, FUSED_MAX_INPUTS, FUSED_MAX_SCALARS, FUSED_REDUCE } from './param-layouts';
+import { DEFAULT_REDUCE_MODE, identity, planReduce, reducePartials } from './reduce';
+import { rowModeClassKey } from './rowmode-tune';
+import { expandWgsl } from './wgsl-template';
 import { checkRank, coalesce, elementCount, f32Bits, MAX_RANK } from './uniforms';
 import { wgslType, type WgslScalar } from './wgsl-types';
 
 const source = FUSED.source(fusedWgsl);
+const reduceSource = FUSED_REDUCE.source(reduceWgsl);
 
 function expressionOf(step: FusedStep): OpExpression {
   return step.kind === 'unary' ? UNARY[step.op] : BINARY[step.op];
@@ -61,6 +76,8 @@ function structureKey(program: FusedProgram, compute: readonly WgslScalar[], ran
 /** How an input is read: a vec4 per invocation, one broadcast value, or at strided offsets. */
 type InputMode = 'vec4' | 'splat' | 'strided';
 
+const MODE_LETTER: Record<InputMode, string> = { vec4: 'v', splat: 'b', strided: 's' };
+
 const LANES = ['x', 'y', 'z', 'w'] as const;
 
 /** The WGSL the template's placeholders receive. */
@@ -69,18 +86,19 @@ function generate(
   compute: readonly WgslScalar[],
   modes: readonly InputMode[],
   rank: number,
+  vec4: boolean,
+  firstBinding = 1,
 ) {
-  const vec4 = modes.every((m) => m !== 'strided');
   const outputs = program.outputs.length;
   const outType = (step: number) => wgslType(program.steps[step].dtype);
   const bindings = [
     ...program.outputs.map((step, k) => {
       const t = vec4 ? `vec4<${outType(step)}>` : outType(step);
-      return `@group(0) @binding(${1 + k}) var<storage, read_write> OUT${k}: array<${t}>;`;
+      return `@group(0) @binding(${firstBinding + k}) var<storage, read_write> OUT${k}: array<${t}>;`;
     }),
     ...program.inputs.map((dtype, k) => {
       const t = modes[k] === 'vec4' ? `vec4<${wgslType(dtype)}>` : wgslType(dtype);
-      return `@group(0) @binding(${1 + outputs + k}) var<storage, read> IN${k}: array<${t}>;`;
+      return `@group(0) @binding(${firstBinding + outputs + k}) var<storage, read> IN${k}: array<${t}>;`;
     }),
   ];
   const steps = program.steps.map((step, i) => {
@@ -138,6 +156,50 @@ function generate(
   return { BINDINGS: bindings.join('\n'), STEPS: steps.join('\n\n'), BODY: body.join('\n') };
 }
 
+/** What both forms share: the merged layout, compute types, how inputs are read, parameters. */
+function prepare(
+  program: FusedProgram,
+  inputs: readonly View[],
+  scalars: readonly number[],
+  shape: readonly number[],
+  allowVec4: boolean,
+) {
+  if (inputs.length > FUSED_MAX_INPUTS || scalars.length > FUSED_MAX_SCALARS) {
+    throw new Error(
+      `fusedElementwise: ${inputs.length} inputs and ${scalars.length} scalars exceed ` +
+        `${FUSED_MAX_INPUTS} and ${FUSED_MAX_SCALARS}`,
+    );
+  }
+  // The outputs' own (contiguous) strides take part in merging, so merged dims stay row-major.
+  const merged = coalesce(
+    [...shape],
+    [contiguousStrides([...shape]), ...inputs.map((v) => v.strides)],
+  );
+  const rank = merged.shape.length;
+  checkRank('fusedElementwise', rank);
+  const compute = computeTypes(program, scalars);
+  // Vectors of four when every input is contiguous and 4-aligned, or one broadcast value.
+  const modes: InputMode[] = inputs.map((v, k) => {
+    const stride = merged.strides[k + 1][0];
+    if (rank === 1 && stride === 0) return 'splat';
+    return allowVec4 && rank === 1 && stride === 1 && v.offset % 4 === 0 ? 'vec4' : 'strided';
+  });
+  // One letter per mode ('splat' and 'strided' share their first): a kernel per combination.
+  const key = `${structureKey(program, compute, rank)}|${modes.map((m) => MODE_LETTER[m]).join('')}`;
+  const strides = new Array<number>(MAX_RANK * inputs.length).fill(0);
+  inputs.forEach((_, k) =>
+    merged.strides[k + 1].forEach((s, d) => (strides[k * MAX_RANK + d] = s)),
+  );
+  // A scalar's bits are in the compute type of the step that reads it.
+  const bits = scalars.map((value) => f32Bits(value));
+  program.steps.forEach((step, i) => {
+    for (const o of operandsOf(step)) {
+      if (o.from === 'scalar' && compute[i] === 'i32') bits[o.index] = scalars[o.index] | 0;
+    }
+  });
+  return { merged, rank, compute, modes, key, strides, bits, offsets: inputs.map((v) => v.offset) };
+}
+
 export function fusedElementwise(
   ctx: KernelContext,
   program: FusedProgram,
@@ -149,48 +211,99 @@ export function fusedElementwise(
   const shape = outputs[0].shape;
   const n = elementCount(shape);
   if (n === 0) return;
-  if (inputs.length > FUSED_MAX_INPUTS || scalars.length > FUSED_MAX_SCALARS) {
-    throw new Error(
-      `fusedElementwise: ${inputs.length} inputs and ${scalars.length} scalars exceed ` +
-        `${FUSED_MAX_INPUTS} and ${FUSED_MAX_SCALARS}`,
-    );
-  }
-  // The outputs' own (contiguous) strides take part in merging, so merged dims stay row-major.
-  const merged = coalesce(shape, [contiguousStrides(shape), ...inputs.map((v) => v.strides)]);
-  const rank = merged.shape.length;
-  checkRank('fusedElementwise', rank);
-  const compute = computeTypes(program, scalars);
-  // Vectors of four when every input is contiguous and 4-aligned, or one broadcast value.
-  const modes: InputMode[] = inputs.map((v, k) => {
-    const stride = merged.strides[k + 1][0];
-    if (rank === 1 && stride === 0) return 'splat';
-    return rank === 1 && stride === 1 && v.offset % 4 === 0 ? 'vec4' : 'strided';
-  });
+  const { merged, rank, compute, modes, key, strides, bits, offsets } = prepare(
+    program,
+    inputs,
+    scalars,
+    shape,
+    true,
+  );
   const vec4 = modes.every((m) => m !== 'strided');
   const signature = 'w'.repeat(outputs.length) + 'r'.repeat(inputs.length);
-  const key = `${structureKey(program, compute, rank)}|${modes.map((m) => m[0]).join('')}`;
   const kernel = ctx.kernel('fused-elementwise', key, signature, source, () => ({
     flags: vec4 ? ['VEC4'] : [],
-    values: { RANK: rank, MAX_RANK, ...generate(program, compute, modes, rank) },
+    values: { RANK: rank, MAX_RANK, ...generate(program, compute, modes, rank, vec4) },
   }));
-  const params = ctx.params(FUSED);
-  params.set('n', n).list('shape', merged.shape);
-  const strides = new Array<number>(MAX_RANK * inputs.length).fill(0);
-  inputs.forEach((_, k) =>
-    merged.strides[k + 1].forEach((s, d) => (strides[k * MAX_RANK + d] = s)),
-  );
-  params.list('strides', strides).list(
-    'offsets',
-    inputs.map((v) => v.offset),
-  );
-  // A scalar's bits are in the compute type of the step that reads it.
-  const bits = scalars.map((value) => f32Bits(value));
-  program.steps.forEach((step, i) => {
-    for (const o of operandsOf(step)) {
-      if (o.from === 'scalar' && compute[i] === 'i32') bits[o.index] = scalars[o.index] | 0;
-    }
-  });
-  params.list('scalars', bits);
+  ctx
+    .params(FUSED)
+    .set('n', n)
+    .list('shape', merged.shape)
+    .list('strides', strides)
+    .list('offsets', offsets)
+    .list('scalars', bits);
   const buffers = [...outputs.map((o) => outputOf(o)), ...inputs.map((v) => gpuOf(v))];
   ctx.run(kernel, buffers, grid64(vec4 ? Math.ceil(n / 4) : n));
+}
+
+/**
+ * The chain and a reduction of one of its steps in one pass (reduce.wgsl's CHAIN form), plus the
+ * pass over partial results when a long row is split into chunks. Rows, chunks and the row mode
+ * follow the plain reduction of a contiguous [rows, inner] view: the mode tuned for that class
+ * on this adapter, else the default.
+ */
+export function fusedReduce(
+  ctx: KernelContext,
+  program: FusedProgram,
+  inputs: readonly View[],
+  scalars: readonly number[],
+  outputs: readonly OutView[],
+  reduction: FusedReduction,
+  force = ctx.overrides.reduce,
+): void {
+  const { op, inner, shape } = reduction;
+  const n = elementCount(shape);
+  if (n === 0 || inner === 0) throw new Error('fusedReduce: an empty chain or row');
+  if (program.steps[reduction.step].dtype !== 'float32') {
+    throw new Error('fusedReduce: only a float32 step can be reduced');
+  }
+  const rows = n / inner;
+  const prepared = prepare(program, inputs, scalars, shape, false);
+  const { merged, rank, compute, modes, strides, bits, offsets } = prepared;
+  const classKey = rowModeClassKey({ family: 'reduce', rows, inner, contiguous: true });
+  const mode = force ?? ctx.tuner.get(classKey) ?? DEFAULT_REDUCE_MODE;
+  const plan = planReduce(rows, inner, mode);
+  const chunks = Math.ceil(inner / plan.chunkLen);
+  const flags = [
+    op === 'sum' ? 'OP_SUM' : op === 'max' ? 'OP_MAX' : 'OP_MIN',
+    'WRITE_VAL',
+    'CHAIN',
+  ];
+  if (plan.mode === 'workgroup') flags.push('WORKGROUP');
+  const signature = 'w'.repeat(1 + outputs.length) + 'r'.repeat(inputs.length);
+  const key = `${prepared.key}|${op}|${plan.mode}|>${reduction.step}`;
+  const kernel = ctx.kernel('fused-reduce', key, signature, reduceSource, () => {
+    const chain = expandWgsl('fused-elementwise', fusedWgsl, {
+      flags: ['CHAIN_FN'],
+      values: {
+        RANK: rank,
+        MAX_RANK,
+        REDUCED: `v${reduction.step}`,
+        ...generate(program, compute, modes, rank, false, 2),
+      },
+    });
+    return {
+      flags,
+      values: { T: 'f32', IDENTITY: identity(op, 'f32'), KEEP_RANK: 0, RED_RANK: 1, CHAIN: chain },
+    };
+  });
+  ctx
+    .params(FUSED_REDUCE)
+    .set('n', n)
+    .list('shape', merged.shape)
+    .list('strides', strides)
+    .list('offsets', offsets)
+    .list('scalars', bits)
+    .set('rows', rows)
+    .set('inner', inner)
+    .set('chunkLen', plan.chunkLen)
+    .set('chunks', chunks);
+  const final = outputOf(reduction.out);
+  const target = chunks === 1 ? final : ctx.pool.acquire(rows * chunks * 4);
+  const buffers = [target, ...outputs.map((o) => outputOf(o)), ...inputs.map((v) => gpuOf(v))];
+  const tasks = rows * chunks;
+  ctx.run(kernel, buffers, plan.mode === 'workgroup' ? grid(tasks) : grid64(tasks));
+  if (chunks > 1) {
+    const partial = { values: target, indices: null };
+    reducePartials(ctx, op, 'f32', partial, rows, chunks, { values: final, indices: null }, mode);
+  }
 }

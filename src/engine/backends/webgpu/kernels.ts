@@ -8,7 +8,7 @@ import type { KernelContext } from './context';
 import { col2im, im2col } from './conv';
 import { conv2dImplicit, conv2dWeightGradImplicit } from './conv-implicit';
 import { assign, binary, binaryScalar, fill, unary } from './elementwise';
-import { fusedElementwise } from './fused';
+import { fusedElementwise, fusedReduce } from './fused';
 import { gatherColumns, scatterColumns } from './gather-scatter';
 import { indexAdd, indexSelect } from './index-select';
 import { matmul } from './matmul';
@@ -26,6 +26,7 @@ export const webgpuKernels: KernelTable<KernelContext> = {
   binary,
   binaryScalar,
   fusedElementwise,
+  fusedReduce,
   reduce: (ctx, op, x, reducedDims, out) => reduce(ctx, op, x, reducedDims, out),
   matmul: (ctx, a, b, out) => matmul(ctx, a, b, out),
   gemm: (ctx, a, b, out, options) =>

@@ -34,12 +34,26 @@ export const FUSED_MAX_SCALARS = 8;
  * `strides[k * MAX_RANK ..]` and its offset at `offsets[k]`, and the chain's scalars (bits in
  * their step's compute type).
  */
-export const FUSED = paramLayout('fused-elementwise', {
+const FUSED_FIELDS = {
   n: 'u32',
   shape: ['u32', MAX_RANK],
   strides: ['i32', MAX_RANK * FUSED_MAX_INPUTS],
   offsets: ['i32', FUSED_MAX_INPUTS],
   scalars: ['u32', FUSED_MAX_SCALARS],
+} as const;
+
+export const FUSED = paramLayout('fused-elementwise', FUSED_FIELDS);
+
+/**
+ * kernels/reduce.wgsl's CHAIN form: the fused chain's fields, then the reduction's rows of
+ * `inner` consecutive elements cut into `chunks` tasks of `chunkLen` (as REDUCE).
+ */
+export const FUSED_REDUCE = paramLayout('fused-reduce', {
+  ...FUSED_FIELDS,
+  rows: 'u32',
+  inner: 'u32',
+  chunkLen: 'u32',
+  chunks: 'u32',
 });
 
 /** kernels/adam.wgsl. `maximize` is 0 or 1. */

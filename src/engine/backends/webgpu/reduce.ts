@@ -55,12 +55,13 @@ interface Source {
   readonly reducedStrides: number[];
 }
 
-interface Target {
+export interface Target {
   readonly values: GPUBuffer | null;
   readonly indices: GPUBuffer | null;
 }
 
-function identity(op: ReduceOp, type: WgslScalar): string {
+/** The accumulator's start value in WGSL (also fused.ts's). */
+export function identity(op: ReduceOp, type: WgslScalar): string {
   if (op === 'sum') return `${type}(0)`;
   const lowest = op === 'max' || op === 'argmax';
   if (type === 'i32') return lowest ? 'bitcast<i32>(0x80000000u)' : 'bitcast<i32>(0x7fffffffu)';
@@ -206,9 +207,36 @@ function reducePasses(
   const partialIndices = arg ? ctx.pool.acquire(rows * chunks * 4) : null;
   const partialTarget: Target = { values: partialValues, indices: partialIndices };
   dispatch(ctx, { op, type, source, target: partialTarget, rows, inner, plan });
+  reducePartials(
+    ctx,
+    op,
+    type,
+    { values: partialValues, indices: partialIndices },
+    rows,
+    chunks,
+    final,
+    mode,
+  );
+}
+
+/**
+ * The second pass of a reduction (also after fused.ts's fused one): `rows` rows of `chunks`
+ * partial results (values, and element indices for an arg-reduction) into `final`, after which
+ * the partial buffers go back to the pool.
+ */
+export function reducePartials(
+  ctx: KernelContext,
+  op: ReduceOp,
+  type: WgslScalar,
+  partial: { values: GPUBuffer; indices: GPUBuffer | null },
+  rows: number,
+  chunks: number,
+  final: Target,
+  mode: RowMode,
+): void {
   const partials: Source = {
-    buffer: partialValues,
-    indices: partialIndices,
+    buffer: partial.values,
+    indices: partial.indices,
     offset: 0,
     keptShape: rows === 1 ? [] : [rows],
     keptStrides: rows === 1 ? [] : [chunks],
@@ -230,6 +258,6 @@ function reducePasses(
     inner: chunks,
     plan: finalPlan,
   });
-  ctx.pool.recycle(partialValues);
-  if (partialIndices) ctx.pool.recycle(partialIndices);
+  ctx.pool.recycle(partial.values);
+  if (partial.indices) ctx.pool.recycle(partial.indices);
 }
