@@ -2,7 +2,10 @@
  * CPU batched matmul: products large enough to pay for packing go to the WebAssembly SIMD engine
  * (wasm-gemm.ts; per-image products with a shared B as one stacked product); small ones run the
  * float64 JS loops — operands made row-major (copied only when they are not), i-k-j order, four
- * rows of A at a time so each loaded element of B feeds four accumulators.
+ * rows of A at a time so each loaded element of B feeds four accumulators. Skinny products (at
+ * most SKINNY rows or columns, e.g. a linear layer with one output over a million points, or its
+ * weight gradient) are dot products over the strided operands as they lie: packing them for the
+ * SIMD kernel moves as much memory as the product reads, for a sliver of work.
  */
 import type { OutView, View } from '../../backend';
 import { arrayOf } from './buffer';
@@ -11,6 +14,9 @@ import { rowMajorSink, wasmGemm, type Product } from './wasm-gemm';
 
 /** Products at least this large go to the WebAssembly SIMD kernel (its copies in and out cost). */
 export const WASM_MIN_MACS = 1 << 15;
+
+/** Products with at most this many rows or columns per batch take `skinnyMatmul`. */
+export const SKINNY = 4;
 
 /** Scratch reused across calls: matmul allocates nothing per element and little per call. */
 let scratchA = new Float32Array(0);
@@ -168,9 +174,79 @@ export function productOf(a: View, b: View): Omit<Product, 'sink'> & { rowsPerBa
 export function matmulKernel(a: View, b: View, out: OutView): void {
   const [batch, m, k] = a.shape;
   const n = b.shape[2];
+  if (Math.min(m, n) <= SKINNY && batch * m * n * k >= WASM_MIN_MACS) {
+    skinnyMatmul(a, b, out);
+    return;
+  }
   const engine = batch * m * n * k >= WASM_MIN_MACS ? wasmGemm() : null;
   const product = engine ? productOf(a, b) : null;
   // Contiguous output: batch b's rows follow batch b - 1's, stacked or not.
   const sink = rowMajorSink(floats(out), out.offset, product?.rowsPerBatch ?? m, n);
   if (!engine || !product || !engine.product({ ...product, sink })) jsMatmul(a, b, out);
+}
+
+/**
+ * out[b] = a[b] @ b[b] for m ≤ SKINNY or n ≤ SKINNY, reading both operands in place through their
+ * strides, accumulating in float64: row by row for few columns (each row of A meets all of B's
+ * columns at once), or down the shared dimension for few rows (each row of B is read once).
+ */
+export function skinnyMatmul(a: View, b: View, out: OutView): void {
+  const [batch, m, k] = a.shape;
+  const n = b.shape[2];
+  const A = floats(a);
+  const B = floats(b);
+  const O = floats(out);
+  const [as0, as1, as2] = a.strides;
+  const [bs0, bs1, bs2] = b.strides;
+  const acc = new Float64Array(n <= SKINNY ? n : m * n);
+  for (let bi = 0; bi < batch; bi++) {
+    const aBase = a.offset + bi * as0;
+    const bBase = b.offset + bi * bs0;
+    const oBase = out.offset + bi * m * n;
+    if (n === 1) {
+      // A matrix-vector product: one dot product per row.
+      for (let i = 0; i < m; i++) {
+        let sum = 0;
+        for (let p = 0, ap = aBase + i * as1, bp = bBase; p < k; p++, ap += as2, bp += bs1) {
+          sum += A[ap] * B[bp];
+        }
+        O[oBase + i] = sum;
+      }
+      continue;
+    }
+    if (n === 2) {
+      // Two columns (e.g. the weight gradient of a layer with two inputs): both sums at once.
+      for (let i = 0; i < m; i++) {
+        let s0 = 0;
+        let s1 = 0;
+        for (let p = 0, ap = aBase + i * as1, bp = bBase; p < k; p++, ap += as2, bp += bs1) {
+          const x = A[ap];
+          s0 += x * B[bp];
+          s1 += x * B[bp + bs2];
+        }
+        O[oBase + i * 2] = s0;
+        O[oBase + i * 2 + 1] = s1;
+      }
+      continue;
+    }
+    if (n <= SKINNY) {
+      for (let i = 0; i < m; i++) {
+        acc.fill(0);
+        for (let p = 0, ap = aBase + i * as1, bp = bBase; p < k; p++, ap += as2, bp += bs1) {
+          const x = A[ap];
+          for (let j = 0, bj = bp; j < n; j++, bj += bs2) acc[j] += x * B[bj];
+        }
+        for (let j = 0; j < n; j++) O[oBase + i * n + j] = acc[j];
+      }
+      continue;
+    }
+    acc.fill(0);
+    for (let p = 0, bp = bBase; p < k; p++, bp += bs1) {
+      for (let i = 0, ap = aBase + p * as2; i < m; i++, ap += as1) {
+        const x = A[ap];
+        for (let j = 0, bj = bp, t = i * n; j < n; j++, bj += bs2, t++) acc[t] += x * B[bj];
+      }
+    }
+    for (let t = 0; t < m * n; t++) O[oBase + t] = acc[t];
+  }
 }
