@@ -36,28 +36,26 @@ async function run(source: string, count = 1): Promise<{ result: PythonCellResul
 }
 
 /**
- * Another thread writes SIGINT into the shared buffer, as the page does: first after 300 ms, then
- * every 200 ms until stopped, so a signal taken by the kernel's own code cannot leave the cell
- * running. `stop` ends the thread and throws the error it failed with, if any.
+ * Another thread writes SIGINT into the shared buffer, as the page does: every 150 ms from 300 ms
+ * after it runs until stopped, so neither a slow start of the cell nor a signal taken by the
+ * kernel's own code can leave the cell running. Resolves once the thread runs (a thread that
+ * cannot start fails the test here, before any loop); `stop` ends it.
  */
-function interruptFromAnotherThread(): { stop: () => Promise<void> } {
+async function interruptFromAnotherThread(): Promise<{ stop: () => Promise<number> }> {
   const worker = new Worker(
     `const { workerData } = require('node:worker_threads');
      const signal = () => Atomics.store(new Int32Array(workerData.buffer), workerData.slot, workerData.signal);
-     setTimeout(() => { signal(); setInterval(signal, 200); }, 300);`,
+     setTimeout(() => { signal(); setInterval(signal, 150); }, 300);`,
     {
       eval: true,
       workerData: { buffer: shared, slot: PYTHON_SIGNAL_SLOT, signal: PYTHON_SIGINT },
     },
   );
-  let failure: unknown;
-  worker.on('error', (error) => (failure = error));
-  return {
-    stop: async () => {
-      await worker.terminate();
-      if (failure !== undefined) throw failure;
-    },
-  };
+  await new Promise<void>((resolve, reject) => {
+    worker.once('online', resolve);
+    worker.once('error', reject);
+  });
+  return { stop: () => worker.terminate() };
 }
 
 describe('PythonKernel', () => {
@@ -154,7 +152,7 @@ describe('PythonKernel', () => {
 
   it('stops a busy loop with KeyboardInterrupt and keeps the variables', async () => {
     await run('kept = 41');
-    const worker = interruptFromAnotherThread();
+    const worker = await interruptFromAnotherThread();
     const started = Date.now();
     // The loop gives up after 20 s: if no interrupt lands, the test fails instead of blocking its
     // worker (and the whole run) for ever.
@@ -195,7 +193,7 @@ describe('PythonKernel', () => {
       'import time\nt = time.monotonic()\ntime.sleep(0.2)\ntime.monotonic() - t >= 0.2',
     );
     expect(slept.result).toEqual({ status: 'ok', repr: 'True' });
-    const worker = interruptFromAnotherThread();
+    const worker = await interruptFromAnotherThread();
     const started = Date.now();
     const { result } = await run('time.sleep(30)');
     await worker.stop();
