@@ -4,7 +4,7 @@
  * a graph, inside a scope so every intermediate gradient is released when it returns.
  */
 import { Node, noGrad } from './autograd';
-import { endScope, startScope } from './memory';
+import { endScope, scopeHolders, startScope } from './memory';
 import * as elementwise from './ops/elementwise';
 import * as inplace from './ops/inplace';
 import { clone } from './ops/shape-ops';
@@ -105,7 +105,7 @@ export function backward(root: Tensor, gradient: Tensor | null, retainGraph: boo
         const sum = existing !== null && !existing.isDisposed ? elementwise.add(existing, g) : g;
         // A gradient may be a broadcast view or shared with another leaf; .grad must own its memory.
         const owned =
-          ownsWholeStorage(sum) && !given.has(sum) && sum !== gradient ? sum : clone(sum);
+          ownsWholeStorage(sum, given) && !given.has(sum) && sum !== gradient ? sum : clone(sum);
         given.add(owned);
         leaf.setGradInternal(owned);
         newGrads.push(owned);
@@ -118,12 +118,18 @@ export function backward(root: Tensor, gradient: Tensor | null, retainGraph: boo
   for (const leaf of updatedLeaves) leaf.runPostAccumulateGradHooks();
 }
 
-function ownsWholeStorage(t: Tensor): boolean {
-  return (
-    !t.res.internal &&
-    t.isContiguous() &&
-    t.offset === 0 &&
-    t.res.storage.refCount === 1 &&
-    t.res.storage.bytes === t.numel() * 4
-  );
+/**
+ * Whether `t` may become a leaf's `.grad` as it is: contiguous over its whole storage, and held
+ * by nothing that outlives this backward. Views the backward itself made on the way (a reshape of
+ * a sum, the transpose of a weight's product) share the storage but end with its scope, so they
+ * do not count; anything else does (a user's tensor, a handle saved for a double backward, or
+ * another leaf's new gradient), and then the gradient is copied.
+ */
+function ownsWholeStorage(t: Tensor, given: ReadonlySet<Tensor>): boolean {
+  if (t.res.internal || !t.isContiguous() || t.offset !== 0) return false;
+  const storage = t.res.storage;
+  if (storage.bytes !== t.numel() * 4) return false;
+  const temporaries = scopeHolders(storage, t);
+  if (temporaries.some((other) => given.has(other))) return false;
+  return storage.refCount === 1 + temporaries.length;
 }

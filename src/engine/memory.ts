@@ -147,6 +147,19 @@ export function endScope(keepers: Iterable<Tensor>, reason: ReleaseReason = 'tid
   }
 }
 
+/**
+ * How many tensors of the innermost scope other than `except` hold `storage` and are still live:
+ * handles that end with the scope unless kept (backward.ts asks which gradients it may hand over
+ * without a copy).
+ */
+export function scopeHolders(storage: Storage, except: Tensor): Tensor[] {
+  const scope = scopes[scopes.length - 1] ?? [];
+  return scope.filter(
+    (t) =>
+      t !== except && t.res.storage === storage && t.res.released === null && !t.res.persistent,
+  );
+}
+
 /** Tensors directly inside a value (a tensor, or arrays/plain objects of them, a few levels deep). */
 export function tensorsIn(
   value: unknown,
