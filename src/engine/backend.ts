@@ -400,6 +400,14 @@ export interface BackendCapabilities {
    * tests can count what a step costs.
    */
   dispatchCount: { dispatches(): number };
+  /**
+   * Present where the convolution op should compute a stride-1 input gradient as a convolution
+   * of the output gradient with the flipped weight (ops/conv-gemm.ts): WebGPU, whose convolution
+   * reads the windows in place. Elsewhere it is a product into columns folded back by col2im: the
+   * CPU's convolution would first unfold the output gradient into columns as wide as its channels
+   * times the kernel (bench/NOTES.md item 20: the CPU CNN step took ~420 ms that way, ~250 without).
+   */
+  inputGradAsConvolution: true;
   /** How long a fused element-wise chain may grow here (backends/fusion/chain.ts). */
   fusionLimits: {
     readonly maxBuffers: number;

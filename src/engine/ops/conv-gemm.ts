@@ -141,8 +141,9 @@ export function convolve(
       let dx: Tensor | null = null;
       if (savedW) {
         dx = emptyTensor(device, 'float32', [g.batch, g.inChannels, g.inHeight, g.inWidth]);
-        if (inputGradIsConv(g)) inputGradAsConv(gd, savedW, g, dx);
-        else backend.col2im(kernelView(columnsGrad(gd, savedW, g)), g, kernelView(dx));
+        if (inputGradIsConv(g) && backend.capability('inputGradAsConvolution')) {
+          inputGradAsConv(gd, savedW, g, dx);
+        } else backend.col2im(kernelView(columnsGrad(gd, savedW, g)), g, kernelView(dx));
       }
       let dWeight: Tensor | null = null;
       if (savedX) {

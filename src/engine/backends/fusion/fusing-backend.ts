@@ -144,8 +144,9 @@ export class FusingBackend extends RoutedKernels implements Backend, Flushable {
 
   capability<K extends CapabilityName>(name: K): BackendCapabilities[K] | null {
     // Whatever a capability does (spill, read synchronously, time dispatches) sees the chain run;
-    // only the counters and limits, which observe nothing, leave it recording.
-    if (name !== 'dispatchCount' && name !== 'fusionLimits') this.flush();
+    // only the counters, limits and preferences, which observe nothing, leave it recording.
+    const observes = !['dispatchCount', 'fusionLimits', 'inputGradAsConvolution'].includes(name);
+    if (observes) this.flush();
     return this.target().capability(name);
   }
 

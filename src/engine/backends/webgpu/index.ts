@@ -84,6 +84,7 @@ export class WebGPUBackend extends RoutedKernels implements Backend {
       poolStats: this,
       tuning: this,
       dispatchCount: { dispatches: () => this.ctx.queue.dispatches },
+      inputGradAsConvolution: true,
       // A chain binds its inputs and outputs as storage buffers, so the adapter's limit bounds it.
       fusionLimits: {
         maxBuffers: Math.min(device.limits.maxStorageBuffersPerShaderStage, 16),
