@@ -129,6 +129,7 @@ function ownsWholeStorage(t: Tensor, given: ReadonlySet<Tensor>): boolean {
   if (t.res.internal || !t.isContiguous() || t.offset !== 0) return false;
   const storage = t.res.storage;
   if (storage.bytes !== t.numel() * 4) return false;
+  if (storage.refCount === 1) return true;
   const temporaries = scopeHolders(storage, t);
   if (temporaries.some((other) => given.has(other))) return false;
   return storage.refCount === 1 + temporaries.length;

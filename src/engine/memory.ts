@@ -148,9 +148,9 @@ export function endScope(keepers: Iterable<Tensor>, reason: ReleaseReason = 'tid
 }
 
 /**
- * How many tensors of the innermost scope other than `except` hold `storage` and are still live:
- * handles that end with the scope unless kept (backward.ts asks which gradients it may hand over
- * without a copy).
+ * The live tensors of the innermost scope other than `except` that hold `storage`: handles that
+ * end with the scope unless kept (backward.ts asks which gradients it may hand over without a
+ * copy).
  */
 export function scopeHolders(storage: Storage, except: Tensor): Tensor[] {
   const scope = scopes[scopes.length - 1] ?? [];

@@ -7,7 +7,7 @@
  * order, in float64), so it too gives the unfused path's bits.
  */
 import type { FusedOperand, FusedProgram, FusedReduction, OutView, View } from '../../backend';
-import { contiguousStrides } from '../../shape';
+import { contiguousStrides, numel } from '../../shape';
 import { arrayOf, CpuBuffer } from './buffer';
 import { binaryKernel, binaryScalarKernel, fillKernel, unaryKernel } from './elementwise';
 import { coalesce } from './strided';
@@ -44,8 +44,7 @@ export function fusedReduceKernel(
   reduction: FusedReduction,
 ): void {
   const { op, inner, out, shape } = reduction;
-  const n = shape.reduce((a, b) => a * b, 1);
-  const rows = inner === 0 ? 0 : n / inner;
+  const rows = inner === 0 ? 0 : numel(shape) / inner;
   const o = arrayOf(out);
   // reduce.ts's accumulators: a float64 sum, or the best of sign·value with NaN sticking.
   const sign = op === 'min' ? -1 : 1;

@@ -214,21 +214,6 @@ export function skinnyMatmul(a: View, b: View, out: OutView): void {
       }
       continue;
     }
-    if (n === 2) {
-      // Two columns (e.g. the weight gradient of a layer with two inputs): both sums at once.
-      for (let i = 0; i < m; i++) {
-        let s0 = 0;
-        let s1 = 0;
-        for (let p = 0, ap = aBase + i * as1, bp = bBase; p < k; p++, ap += as2, bp += bs1) {
-          const x = A[ap];
-          s0 += x * B[bp];
-          s1 += x * B[bp + bs2];
-        }
-        O[oBase + i * 2] = s0;
-        O[oBase + i * 2 + 1] = s1;
-      }
-      continue;
-    }
     if (n <= SKINNY) {
       for (let i = 0; i < m; i++) {
         acc.fill(0);

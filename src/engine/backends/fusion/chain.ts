@@ -8,20 +8,14 @@ import type {
   DeviceBuffer,
   FusedOperand,
   FusedProgram,
+  FusedReduction,
   FusedStep,
   OutView,
   ReduceOp,
   UnaryOp,
   View,
 } from '../../backend';
-
-/** A reduction joined at the chain's end (backend.ts, FusedReduction, without the shape). */
-export interface ChainReduction {
-  readonly op: 'sum' | 'max' | 'min';
-  readonly step: number;
-  readonly inner: number;
-  readonly out: OutView;
-}
+import { numel } from '../../shape';
 
 /** What the target backend can bind in one kernel. */
 export interface ChainLimits {
@@ -68,18 +62,6 @@ function isPlain(view: View, shape: readonly number[]): boolean {
   return true;
 }
 
-/** Whether the view walks its buffer from element 0 in order (size-1 dims aside). */
-function inFlatOrder(view: View): boolean {
-  if (view.offset !== 0) return false;
-  let step = 1;
-  for (let d = view.shape.length - 1; d >= 0; d--) {
-    if (view.shape[d] === 1) continue;
-    if (view.strides[d] !== step) return false;
-    step *= view.shape[d];
-  }
-  return true;
-}
-
 function sameView(a: View, b: View): boolean {
   return (
     a.buffer === b.buffer &&
@@ -120,17 +102,12 @@ export class Chain {
   /** Set by an assign into a buffer the chain reads, or a reduction: nothing may join after. */
   private closed = false;
   /** The reduction ending the chain, while its result is still wanted. */
-  reduction: ChainReduction | null = null;
+  reduction: FusedReduction | null = null;
 
   constructor(private readonly limits: ChainLimits) {}
 
   get empty(): boolean {
     return this.steps.length === 0;
-  }
-
-  /** The chain's shape (null while empty). */
-  get chainShape(): readonly number[] | null {
-    return this.shape;
   }
 
   /** Whether a pending step reads or writes this buffer. */
@@ -161,16 +138,16 @@ export class Chain {
     if (step === undefined || this.steps[step].dtype !== 'float32' || x.dtype !== 'float32') {
       return false;
     }
-    const count = (shape: readonly number[]) => shape.reduce((a, b) => a * b, 1);
-    const n = count(this.shape);
-    const inner = count(x.shape.slice(x.shape.length - reducedDims));
-    if (n === 0 || inner === 0 || count(x.shape) !== n || !inFlatOrder(x)) return false;
-    if (!isPlain(out, out.shape) || count(out.shape) * inner !== n || this.uses(out.buffer)) {
+    const n = numel(this.shape);
+    const inner = numel(x.shape.slice(x.shape.length - reducedDims));
+    // x must walk the step's buffer from its first element in order (isPlain over its own shape).
+    if (n === 0 || inner === 0 || numel(x.shape) !== n || !isPlain(x, x.shape)) return false;
+    if (!isPlain(out, out.shape) || numel(out.shape) * inner !== n || this.uses(out.buffer)) {
       return false;
     }
     const outputs = this.live.filter(Boolean).length + 1;
     if (this.inputs.length + outputs > this.limits.maxBuffers) return false;
-    this.reduction = { op, step, inner, out };
+    this.reduction = { op, step, shape: this.shape, inner, out };
     this.closed = true;
     return true;
   }

@@ -33,6 +33,13 @@ export const DEFAULT_LIMITS: ChainLimits = {
   maxSteps: 32,
 };
 
+/** Capabilities that read nothing a pending chain would change. */
+const UNOBSERVING: ReadonlySet<CapabilityName> = new Set([
+  'dispatchCount',
+  'fusionLimits',
+  'inputGradAsConvolution',
+]);
+
 function elementwiseCall<K extends KernelName>(
   name: K,
   args: KernelArgs<K>,
@@ -94,10 +101,8 @@ export class FusingBackend extends RoutedKernels implements Backend, Flushable {
     const target = this.target();
     try {
       const { program, outputs } = chain.program();
-      const reduction = chain.reduction;
-      const shape = chain.chainShape;
-      if (reduction && shape) {
-        target.fusedReduce(program, chain.inputs, chain.scalars, outputs, { ...reduction, shape });
+      if (chain.reduction) {
+        target.fusedReduce(program, chain.inputs, chain.scalars, outputs, chain.reduction);
       } else if (chain.steps.length === 1) {
         if (outputs.length === 1) runCall(target, chain.calls[0]);
       } else if (outputs.length > 0) {
@@ -145,8 +150,7 @@ export class FusingBackend extends RoutedKernels implements Backend, Flushable {
   capability<K extends CapabilityName>(name: K): BackendCapabilities[K] | null {
     // Whatever a capability does (spill, read synchronously, time dispatches) sees the chain run;
     // only the counters, limits and preferences, which observe nothing, leave it recording.
-    const observes = !['dispatchCount', 'fusionLimits', 'inputGradAsConvolution'].includes(name);
-    if (observes) this.flush();
+    if (!UNOBSERVING.has(name)) this.flush();
     return this.target().capability(name);
   }
 

@@ -197,7 +197,22 @@ function prepare(
       if (o.from === 'scalar' && compute[i] === 'i32') bits[o.index] = scalars[o.index] | 0;
     }
   });
-  return { merged, rank, compute, modes, key, strides, bits, offsets: inputs.map((v) => v.offset) };
+  const offsets = inputs.map((v) => v.offset);
+  /** Writes the chain's fields, which FUSED and FUSED_REDUCE share. */
+  const writeChain = <W extends ChainParams<W>>(params: W, n: number): W =>
+    params
+      .set('n', n)
+      .list('shape', merged.shape)
+      .list('strides', strides)
+      .list('offsets', offsets)
+      .list('scalars', bits);
+  return { rank, compute, modes, key, writeChain };
+}
+
+/** The chain's part of a parameter writer (FUSED, or FUSED_REDUCE before the reduction's). */
+interface ChainParams<W> {
+  set(name: 'n', value: number): W;
+  list(name: 'shape' | 'strides' | 'offsets' | 'scalars', values: readonly number[]): W;
 }
 
 export function fusedElementwise(
@@ -211,26 +226,14 @@ export function fusedElementwise(
   const shape = outputs[0].shape;
   const n = elementCount(shape);
   if (n === 0) return;
-  const { merged, rank, compute, modes, key, strides, bits, offsets } = prepare(
-    program,
-    inputs,
-    scalars,
-    shape,
-    true,
-  );
+  const { rank, compute, modes, key, writeChain } = prepare(program, inputs, scalars, shape, true);
   const vec4 = modes.every((m) => m !== 'strided');
   const signature = 'w'.repeat(outputs.length) + 'r'.repeat(inputs.length);
   const kernel = ctx.kernel('fused-elementwise', key, signature, source, () => ({
     flags: vec4 ? ['VEC4'] : [],
     values: { RANK: rank, MAX_RANK, ...generate(program, compute, modes, rank, vec4) },
   }));
-  ctx
-    .params(FUSED)
-    .set('n', n)
-    .list('shape', merged.shape)
-    .list('strides', strides)
-    .list('offsets', offsets)
-    .list('scalars', bits);
+  writeChain(ctx.params(FUSED), n);
   const buffers = [...outputs.map((o) => outputOf(o)), ...inputs.map((v) => gpuOf(v))];
   ctx.run(kernel, buffers, grid64(vec4 ? Math.ceil(n / 4) : n));
 }
@@ -258,7 +261,7 @@ export function fusedReduce(
   }
   const rows = n / inner;
   const prepared = prepare(program, inputs, scalars, shape, false);
-  const { merged, rank, compute, modes, strides, bits, offsets } = prepared;
+  const { rank, compute, modes, writeChain } = prepared;
   const classKey = rowModeClassKey({ family: 'reduce', rows, inner, contiguous: true });
   const mode = force ?? ctx.tuner.get(classKey) ?? DEFAULT_REDUCE_MODE;
   const plan = planReduce(rows, inner, mode);
@@ -286,13 +289,7 @@ export function fusedReduce(
       values: { T: 'f32', IDENTITY: identity(op, 'f32'), KEEP_RANK: 0, RED_RANK: 1, CHAIN: chain },
     };
   });
-  ctx
-    .params(FUSED_REDUCE)
-    .set('n', n)
-    .list('shape', merged.shape)
-    .list('strides', strides)
-    .list('offsets', offsets)
-    .list('scalars', bits)
+  writeChain(ctx.params(FUSED_REDUCE), n)
     .set('rows', rows)
     .set('inner', inner)
     .set('chunkLen', plan.chunkLen)
