@@ -1,16 +1,24 @@
 /**
  * The autotuner's bookkeeping: kernel choices per shape class for every tuned family (matmul
- * variants, reduce and softmax row modes), held in memory and in a persistent store (IndexedDB in
+ * variants, operand repacking, reduce and softmax row modes), held in memory and in a persistent store (IndexedDB in
  * the browser) keyed by adapter, so later page loads start tuned; plus the matmul class keys.
  * The first product of a matmul class runs the default variant and, in the same batch, times every
  * candidate on a proxy of that class (matmul-tune.ts); row modes are timed on the op's own input
  * (rowmode-tune.ts).
  */
-import { matmulCandidates, ROW_MODES, type MatmulVariant, type RowMode } from './variants';
+import {
+  matmulCandidates,
+  REPACKS,
+  ROW_MODES,
+  type MatmulVariant,
+  type Repack,
+  type RowMode,
+} from './variants';
 
 /** The value type of each tuned family, by the key prefix its class keys start with. */
 export interface TuneFamilies {
   mm: MatmulVariant;
+  repack: Repack;
   reduce: RowMode;
   softmax: RowMode;
 }
@@ -30,9 +38,14 @@ export type ChoiceOf<K extends string> = K extends `${infer F}|${string}`
 /** The values each family may hold; stored values outside them (an old version) are ignored. */
 export type KnownChoices = { readonly [F in TuneFamily]?: readonly TuneFamilies[F][] };
 
-/** Everything a backend can run: its matmul candidates and both row modes. */
+/** Everything a backend can run: its matmul candidates, both repack choices and both row modes. */
 export function knownChoices(subgroups: boolean): KnownChoices {
-  return { mm: matmulCandidates(subgroups), reduce: ROW_MODES, softmax: ROW_MODES };
+  return {
+    mm: matmulCandidates(subgroups),
+    repack: REPACKS,
+    reduce: ROW_MODES,
+    softmax: ROW_MODES,
+  };
 }
 
 /** Where tuned choices persist between sessions (IndexedDB in the browser, memory in Node). */

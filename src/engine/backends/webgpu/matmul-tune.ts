@@ -1,23 +1,22 @@
 /**
- * One autotuning run of a matmul shape class (see autotune.ts): records every candidate variant
- * on a proxy of the class in timestamped passes (or times them by wall clock without timestamp
- * queries), checks each output against a float64 reference, and caches the fastest correct one.
+ * One autotuning run of a matmul shape class (see autotune.ts): times every candidate variant
+ * on a proxy of the class (trial-timing.ts; the proxy helpers also serve matmul-repack.ts), checks each output against a float64 reference, and caches the fastest correct one.
  */
 import { pickFastest, proxyShape, type MatmulClassInput, type TrialResult } from './autotune';
 import type { KernelContext } from './context';
 import { dispatchVariant, type Operand } from './matmul-dispatch';
-import { KernelProfiler } from './profiler';
+import { timeCandidates } from './trial-timing';
 import { blockedSpecOf } from './variants';
 
 /** Operand strides of a proxy in the class's layout ('s': row-major with padded rows). */
-function proxyStrides(layout: string, rows: number, cols: number): [number, number, number] {
+export function proxyStrides(layout: string, rows: number, cols: number): [number, number, number] {
   if (layout === 'k' || layout === 'n') return [0, cols, 1];
   if (layout === 'm') return [0, 1, rows];
   return [0, cols + 1, 1];
 }
 
 /** Float64 reference of a few sampled outputs; returns whether `got` matches at every sample. */
-function matchesReference(
+export function matchesReference(
   got: Float32Array,
   a: Float32Array,
   b: Float32Array,
@@ -46,7 +45,7 @@ function matchesReference(
 }
 
 /** Deterministic non-zero proxy data (the values only need to exercise every element). */
-function proxyData(size: number, seed: number): Float32Array {
+export function proxyData(size: number, seed: number): Float32Array {
   const data = new Float32Array(size);
   let state = seed >>> 0;
   for (let i = 0; i < size; i++) {
@@ -57,8 +56,7 @@ function proxyData(size: number, seed: number): Float32Array {
 }
 
 /**
- * Times every candidate on a proxy of the class and records the fastest correct one. The
- * candidates' dispatches are recorded now, each in a timestamped pass of its own; the result
+ * Times every candidate on a proxy of the class and records the fastest correct one; the result
  * arrives asynchronously. Returns null (try again later) while another profiler is attached.
  */
 export function tuneClass(
@@ -67,7 +65,6 @@ export function tuneClass(
   key: string,
 ): Promise<void> | null {
   const { device, queue } = ctx;
-  const timestamps = KernelProfiler.supported(device);
   if (queue.profiler) return null;
   const { batch, m, n, k } = proxyShape(input);
   const summed = input.summed ?? false;
@@ -95,89 +92,37 @@ export function tuneClass(
   const shape = { batch, m, n, k };
   const a: Operand = { gpu: aBuffer, offset: 0, strides: sa };
   const b: Operand = { gpu: bBuffer, offset: 0, strides: sb };
-  const runs = 3;
   const release = () => {
     for (const buffer of [aBuffer, bBuffer, ...outs]) ctx.pool.recycle(buffer);
     for (const buffer of readbacks) buffer.destroy();
   };
-  const record = (i: number) => {
+  const timing = timeCandidates(ctx, candidates.length, (i) => {
     dispatchVariant(ctx, candidates[i], a, b, outs[i], shape, { sumBatches: summed });
-  };
-  const finish = async (times: number[]): Promise<void> => {
-    const results: TrialResult[] = [];
-    for (let i = 0; i < candidates.length; i++) {
-      await readbacks[i].mapAsync(GPUMapMode.READ);
-      const got = new Float32Array(readbacks[i].getMappedRange().slice(0));
-      readbacks[i].unmap();
-      results.push({
-        variant: candidates[i],
-        ns: times[i],
-        correct: matchesReference(got, hostA, hostB, sa, sb, m, n, k, summed ? batch : 1),
-      });
-    }
-    ctx.tuneLog.push({ key, results });
-    const best = pickFastest(results);
-    if (best) ctx.tuner.choose(key, best);
-  };
-  if (timestamps) {
-    const profiler = new KernelProfiler(device);
-    const spans: { candidate: number; first: number; end: number }[] = [];
-    queue.flush();
-    queue.profiler = profiler;
-    try {
-      // Round-robin, so a burst of load from elsewhere hits one run of each, not all of one. A
-      // run may be several dispatches (a summed product in parallel pieces, then their sum).
-      for (let r = 0; r < runs; r++) {
-        for (let i = 0; i < candidates.length; i++) {
-          const first = profiler.timed;
-          record(i);
-          spans.push({ candidate: i, first, end: profiler.timed });
-        }
-      }
-    } finally {
-      queue.flush();
-      queue.profiler = null;
-    }
-    candidates.forEach((_, i) => queue.copy(outs[i], 0, readbacks[i], 0, outBytes));
-    queue.flush();
-    return (async () => {
-      try {
-        await queue.settled();
-        const timings = await profiler.collect();
-        const times = candidates.map((_, i) => {
-          // A run with no timed dispatch (none recorded, or beyond what came back) is no run.
-          const mine = spans
-            .filter((s) => s.candidate === i && s.end > s.first && s.end <= timings.length)
-            .map((span) => timings.slice(span.first, span.end).reduce((t, d) => t + d.ns, 0));
-          return mine.length === runs ? Math.min(...mine) : Infinity;
-        });
-        await finish(times);
-      } finally {
-        release();
-      }
-    })();
+  });
+  if (!timing) {
+    release();
+    return null;
   }
-  // No timestamps: wall-clock each candidate on its own submit (noisier, still a measurement).
   return (async () => {
     try {
-      const times: number[] = [];
-      for (let i = 0; i < candidates.length; i++) {
-        let best = Infinity;
-        for (let r = 0; r < runs; r++) {
-          queue.flush();
-          await device.queue.onSubmittedWorkDone();
-          const t0 = performance.now();
-          record(i);
-          queue.flush();
-          await device.queue.onSubmittedWorkDone();
-          best = Math.min(best, (performance.now() - t0) * 1e6);
-        }
-        times.push(best);
-        queue.copy(outs[i], 0, readbacks[i], 0, outBytes);
-      }
+      const times = await timing;
+      // After the runs: without timestamps they are recorded as the timing goes.
+      candidates.forEach((_, i) => queue.copy(outs[i], 0, readbacks[i], 0, outBytes));
       queue.flush();
-      await queue.settled();
-      await finish(times);
+      const results: TrialResult[] = [];
+      for (let i = 0; i < candidates.length; i++) {
+        await readbacks[i].mapAsync(GPUMapMode.READ);
+        const got = new Float32Array(readbacks[i].getMappedRange().slice(0));
+        readbacks[i].unmap();
+        results.push({
+          variant: candidates[i],
+          ns: times[i],
+          correct: matchesReference(got, hostA, hostB, sa, sb, m, n, k, summed ? batch : 1),
+        });
+      }
+      ctx.tuneLog.push({ key, results });
+      const best = pickFastest(results);
+      if (best) ctx.tuner.choose(key, best);
     } finally {
       release();
     }

@@ -1,14 +1,16 @@
 /**
  * Matrix products on the GPU: chooses a kernel variant per product — shape rules for thin products,
  * split-K for few outputs over a long K, otherwise the autotuner's choice for the shape class
- * (autotune.ts, matmul-tune.ts) — and records it (matmul-dispatch.ts).
+ * (autotune.ts, matmul-tune.ts), reading operands whose rows alias in the cache through padded
+ * copies where that measured faster (matmul-repack.ts) — and records it (matmul-dispatch.ts).
  */
 
 import type { OutView, View } from '../../backend';
 import { matmulClassKey, MIN_TUNED_MACS, type MatmulClassInput } from './autotune';
 import type { KernelContext } from './context';
 import { gpuOf, outputOf, wrapGpu } from './gpu-buffer';
-import { dispatchVariant, hasSubgroups } from './matmul-dispatch';
+import { dispatchVariant, hasSubgroups, type Operand } from './matmul-dispatch';
+import { chooseRepack, recordProduct } from './matmul-repack';
 import { tuneClass } from './matmul-tune';
 import { reduce } from './reduce';
 import { defaultMatmulVariant, type MatmulVariant } from './variants';
@@ -92,18 +94,23 @@ export function matmul(
   const summed = epilogue.sumBatches ?? false;
   const plain = !summed && !epilogue.bias && !epilogue.relu && !epilogue.nchw;
   if (plain && batch === 1 && splitK(ctx, a, b, out, m, n, k, sa, sb)) return;
-  const variant = chooseMatmulVariant(ctx, { batch, m, n, k, summed, ...layouts(sa, sb) });
+  const input: MatmulClassInput = { batch, m, n, k, summed, ...layouts(sa, sb) };
+  const variant = chooseMatmulVariant(ctx, input);
   const bias = epilogue.bias ?? null;
   if (bias && bias.shape.length === 1 && bias.shape[0] > 1 && bias.strides[0] !== 1) {
     throw new Error('gemm: the bias must be contiguous');
   }
-  dispatchVariant(
+  const aOperand: Operand = { gpu: gpuOf(a), offset: a.offset, strides: sa };
+  const bOperand: Operand = { gpu: gpuOf(b), offset: b.offset, strides: sb };
+  recordProduct(
     ctx,
+    chooseRepack(ctx, input, variant, aOperand, bOperand),
     variant,
-    { gpu: gpuOf(a), offset: a.offset, strides: sa },
-    { gpu: gpuOf(b), offset: b.offset, strides: sb },
+    aOperand,
+    bOperand,
     outputOf(out),
     { batch, m, n, k },
+    summed,
     {
       bias: bias !== null,
       relu: epilogue.relu,
@@ -111,7 +118,6 @@ export function matmul(
       pixels: epilogue.pixels,
       biasBuffer: bias ? gpuOf(bias) : undefined,
       biasOffset: bias?.offset ?? 0,
-      sumBatches: epilogue.sumBatches,
     },
   );
 }

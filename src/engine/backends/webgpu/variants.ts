@@ -18,9 +18,19 @@ export type RowMode = 'thread' | 'workgroup';
 /** Every row mode (what the row-mode tuner times). */
 export const ROW_MODES: readonly RowMode[] = ['thread', 'workgroup'];
 
+/**
+ * How a product reads an operand whose rows lie a multiple of 4 KiB apart: in place (`keep`), or
+ * from a copy with padded rows (`pad`), which spreads a column panel's rows over the cache sets.
+ */
+export type Repack = 'keep' | 'pad';
+
+/** Both repack choices (what the repack tuner times). */
+export const REPACKS: readonly Repack[] = ['keep', 'pad'];
+
 /** Forces a variant instead of the selection rule; unset fields keep the rule. */
 export interface KernelOverrides {
   matmul?: MatmulVariant;
+  repack?: Repack;
   reduce?: RowMode;
   softmax?: RowMode;
 }

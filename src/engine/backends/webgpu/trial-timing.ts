@@ -1,0 +1,83 @@
+/**
+ * Times a tuning run's candidates: each candidate's recording (one or more dispatches) is run a
+ * few times, round-robin, so a burst of load from elsewhere hits one run of each, not all of one.
+ * With timestamp queries every dispatch is timed on the GPU; without them each run is wall-clocked
+ * on a submit of its own (noisier, still a measurement). Shared by the matmul tuner and the
+ * operand-repacking tuner.
+ */
+import type { KernelContext } from './context';
+import { KernelProfiler } from './profiler';
+
+/**
+ * Records candidate `i` with `record(i)` `runs` times and resolves to each candidate's best time in
+ * nanoseconds (Infinity when a run went untimed). Returns null (try again later) while another
+ * profiler is attached to the queue. Outputs stay in the candidates' buffers for checking.
+ */
+export function timeCandidates(
+  ctx: KernelContext,
+  count: number,
+  record: (i: number) => void,
+  {
+    runs = 3,
+    clock = 'gpu',
+  }: {
+    runs?: number;
+    /** 'wall' when the runs include work outside compute passes (buffer copies). */
+    clock?: 'gpu' | 'wall';
+  } = {},
+): Promise<number[]> | null {
+  const { device, queue } = ctx;
+  if (queue.profiler) return null;
+  if (clock === 'wall' || !KernelProfiler.supported(device)) {
+    return wallClock(ctx, count, record, runs);
+  }
+  const profiler = new KernelProfiler(device);
+  const spans: { candidate: number; first: number; end: number }[] = [];
+  queue.flush();
+  queue.profiler = profiler;
+  try {
+    for (let r = 0; r < runs; r++) {
+      for (let i = 0; i < count; i++) {
+        const first = profiler.timed;
+        record(i);
+        spans.push({ candidate: i, first, end: profiler.timed });
+      }
+    }
+  } finally {
+    queue.flush();
+    queue.profiler = null;
+  }
+  return (async () => {
+    await queue.settled();
+    const timings = await profiler.collect();
+    return Array.from({ length: count }, (_, i) => {
+      // A run with no timed dispatch (none recorded, or beyond what came back) is no run.
+      const mine = spans
+        .filter((s) => s.candidate === i && s.end > s.first && s.end <= timings.length)
+        .map((span) => timings.slice(span.first, span.end).reduce((t, d) => t + d.ns, 0));
+      return mine.length === runs ? Math.min(...mine) : Infinity;
+    });
+  })();
+}
+
+async function wallClock(
+  ctx: KernelContext,
+  count: number,
+  record: (i: number) => void,
+  runs: number,
+): Promise<number[]> {
+  const { device, queue } = ctx;
+  const best = new Array<number>(count).fill(Infinity);
+  for (let r = 0; r < runs; r++) {
+    for (let i = 0; i < count; i++) {
+      queue.flush();
+      await device.queue.onSubmittedWorkDone();
+      const t0 = performance.now();
+      record(i);
+      queue.flush();
+      await device.queue.onSubmittedWorkDone();
+      best[i] = Math.min(best[i], (performance.now() - t0) * 1e6);
+    }
+  }
+  return best;
+}
