@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { nodeGpuBackend } from '../../testing/node-gpu';
 import type { WebGPUBackend } from './index';
-import { chooseMatmulVariant } from './matmul';
+import { chooseMatmulVariant, splitKPiece } from './matmul';
 import { matmulCandidates } from './variants';
 import { at, randomFloats, rng, Workspace, type HostView } from './test-support';
 import type { MatmulVariant } from './variants';
@@ -142,12 +142,32 @@ describe.skipIf(!backend)('matmul kernels', () => {
 
   it('split-K: few outputs over a long K (with a leftover piece), in both layouts', async () => {
     gpu.overrides.matmul = undefined;
-    for (const [m, k, n, transposeA] of [
-      [2, 9000, 1, true],
-      [3, 8192, 5, false],
-      [1, 10_000, 2, true],
+    // Pieces that divide K: one product and the sum of its pieces; a prime K (9001, 10007) also
+    // needs a product of its leftover piece.
+    for (const [m, k, n, transposeA, dispatches] of [
+      [2, 9000, 1, true, 2],
+      [3, 8192, 5, false, 2],
+      [1, 10_000, 2, true, 2],
+      [2, 9001, 1, true, 3],
+      [3, 10_007, 2, false, 3],
     ] as const) {
+      const before = gpu.context.queue.dispatches;
       await check({ batch: 1, m, k, n, transposeA }, gpu.context.candidates[0]);
+      expect(gpu.context.queue.dispatches - before, `${m}x${k}x${n}`).toBe(dispatches);
+    }
+  });
+
+  it('cuts K into pieces that divide it when one is near 1024 long', () => {
+    expect(splitKPiece(1_000_000)).toBe(1000);
+    expect(splitKPiece(60_000)).toBe(1000);
+    expect(splitKPiece(1 << 20)).toBe(1024);
+    expect(splitKPiece(9900)).toBe(990);
+    expect(splitKPiece(9001)).toBe(1024);
+    for (const k of [8192, 9000, 12_345, 99_991, 1_000_000]) {
+      const piece = splitKPiece(k);
+      expect(piece).toBeGreaterThanOrEqual(768);
+      expect(piece).toBeLessThanOrEqual(1280);
+      if (piece !== 1024) expect(k % piece).toBe(0);
     }
   });
 

@@ -126,6 +126,18 @@ export function matmul(
 const SPLIT_K_PIECE = 1024;
 
 /**
+ * A piece length within a quarter of SPLIT_K_PIECE that divides k, nearest first (a million rows:
+ * 1000), so no leftover piece needs a product and a copy of its own; SPLIT_K_PIECE when none does.
+ */
+export function splitKPiece(k: number): number {
+  for (let d = 0; d <= SPLIT_K_PIECE / 4; d++) {
+    if (k % (SPLIT_K_PIECE - d) === 0) return SPLIT_K_PIECE - d;
+    if (k % (SPLIT_K_PIECE + d) === 0) return SPLIT_K_PIECE + d;
+  }
+  return SPLIT_K_PIECE;
+}
+
+/**
  * Split-K for products with few outputs and a long K (a weight gradient Xᵀ @ g over a million
  * rows): K is cut into pieces multiplied as a batch in parallel (views, no copies), and the
  * partial products are summed by the reduce kernel. Returns false when the product is not one.
@@ -143,18 +155,19 @@ function splitK(
 ): boolean {
   const outputs = m * n;
   if (outputs > 4096 || k < 8 * SPLIT_K_PIECE) return false;
-  const pieces = Math.floor(k / SPLIT_K_PIECE);
-  const covered = pieces * SPLIT_K_PIECE;
+  const piece = splitKPiece(k);
+  const pieces = Math.floor(k / piece);
+  const covered = pieces * piece;
   const rest = k - covered;
   const slots = pieces + (rest > 0 ? 1 : 0);
   const partial = ctx.pool.acquire(slots * outputs * 4);
-  const shape = { batch: pieces, m, n, k: SPLIT_K_PIECE };
+  const shape = { batch: pieces, m, n, k: piece };
   const variant = chooseMatmulVariant(ctx, { ...shape, ...layouts(sa, sb) });
   dispatchVariant(
     ctx,
     variant,
-    { gpu: gpuOf(a), offset: a.offset, strides: [SPLIT_K_PIECE * sa[2], sa[1], sa[2]] },
-    { gpu: gpuOf(b), offset: b.offset, strides: [SPLIT_K_PIECE * sb[1], sb[1], sb[2]] },
+    { gpu: gpuOf(a), offset: a.offset, strides: [piece * sa[2], sa[1], sa[2]] },
+    { gpu: gpuOf(b), offset: b.offset, strides: [piece * sb[1], sb[1], sb[2]] },
     partial,
     shape,
   );
