@@ -103,6 +103,12 @@ describe.skipIf(!backend)('reduce kernel', () => {
     expect(planReduce(1, 100_000, 'workgroup').chunkLen).toBe(Math.ceil(100_000 / 49));
     expect(planReduce(1, 10_000_000, 'thread').chunkLen).toBe(Math.ceil(10_000_000 / 8192));
     expect(planReduce(1, 10_000_000, 'workgroup').chunkLen).toBe(Math.ceil(10_000_000 / 128));
+    // Rows of up to four minimum chunks stay whole (one pass); longer ones split.
+    expect(planReduce(2, 1000, 'thread').chunkLen).toBe(1000);
+    expect(planReduce(1, 1024, 'thread').chunkLen).toBe(1024);
+    expect(planReduce(1, 1025, 'thread').chunkLen).toBe(205);
+    expect(planReduce(1, 8192, 'workgroup').chunkLen).toBe(8192);
+    expect(planReduce(1, 8193, 'workgroup').chunkLen).toBe(1639);
   });
 
   it('keeps the first occurrence of tied extremes across chunks', async () => {

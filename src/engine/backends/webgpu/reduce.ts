@@ -35,11 +35,14 @@ export const DEFAULT_REDUCE_MODE: RowMode = 'thread';
 /**
  * How a reduction of `rows` rows of `inner` elements is cut into tasks in `mode`: rows are split
  * into chunks so that even one row spreads over the device (a workgroup task takes longer chunks,
- * as its 64 invocations share one).
+ * as its 64 invocations share one). A row of at most four minimum chunks stays whole: the pass
+ * over partial results would cost a dispatch more than the few parallel tasks save (a split-K
+ * weight gradient's 2 x 1000 partial products).
  */
 export function planReduce(rows: number, inner: number, mode: RowMode): ReducePlan {
   const targetTasks = mode === 'workgroup' ? 128 : 8192;
   const minChunk = mode === 'workgroup' ? 2048 : 256;
+  if (inner <= 4 * minChunk) return { mode, chunkLen: inner };
   const chunks = Math.max(1, Math.min(Math.ceil(targetTasks / rows), Math.ceil(inner / minChunk)));
   return { mode, chunkLen: Math.ceil(inner / chunks) };
 }
