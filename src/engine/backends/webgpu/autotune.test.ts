@@ -23,15 +23,31 @@ describe('autotuner bookkeeping', () => {
     expect(matmulClassKey({ ...square, batch: 8 })).not.toBe(
       matmulClassKey({ ...square, batch: 8, summed: true }),
     );
+    // A product only the blocked family can run is tuned apart from the plain one.
+    expect(matmulClassKey({ ...square, blockedOnly: true })).toBe(
+      'mm|512x512x512|kn|single|blocked',
+    );
+    expect(matmulClassKey({ ...square, batch: 8, summed: true, blockedOnly: true })).toBe(
+      matmulClassKey({ ...square, batch: 8, summed: true }),
+    );
   });
 
   it('times a capped proxy with a few batches', () => {
-    expect(proxyShape({ ...square, m: 10_000, n: 100, k: 4096 })).toEqual({
+    expect(proxyShape({ ...square, m: 2000, n: 3000, k: 4096 })).toEqual({
       batch: 1,
       m: 512,
+      n: 512,
+      k: 512,
+    });
+    // A narrow output keeps the capped proxy's area (512² outputs), not its side.
+    expect(proxyShape({ ...square, m: 10_000, n: 100, k: 4096 })).toEqual({
+      batch: 1,
+      m: 2621,
       n: 100,
       k: 512,
     });
+    expect(proxyShape({ ...square, m: 32, n: 21_632, k: 1600 })).toMatchObject({ m: 32, n: 8192 });
+    expect(proxyShape({ ...square, m: 300, n: 100, k: 64 })).toMatchObject({ m: 300, n: 100 });
     expect(proxyShape({ ...square, batch: 128, m: 9, n: 16, k: 25 }).batch).toBe(8);
   });
 

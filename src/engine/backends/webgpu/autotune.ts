@@ -127,6 +127,12 @@ export interface MatmulClassInput {
   readonly bLayout: 'n' | 'k' | 's';
   /** The batch's products are summed into one output (a convolution's weight gradient). */
   readonly summed?: boolean;
+  /**
+   * Only the register-blocked family can run the product (an operand read through offset
+   * tables, a fused bias / relu / NCHW epilogue, a batch sum), so only its members are timed:
+   * another family's win on the plain proxy would run as the family's default instead.
+   */
+  readonly blockedOnly?: boolean;
 }
 
 const bucket = (size: number): number => 2 ** Math.min(14, Math.ceil(Math.log2(Math.max(1, size))));
@@ -135,7 +141,8 @@ const bucket = (size: number): number => 2 ** Math.min(14, Math.ceil(Math.log2(M
 export function matmulClassKey(input: MatmulClassInput): TuneKey<'mm'> {
   const { m, n, k, aLayout, bLayout } = input;
   const batch = input.summed ? 'sum' : input.batch > 1 ? 'batched' : 'single';
-  return `mm|${bucket(m)}x${bucket(n)}x${bucket(k)}|${aLayout}${bLayout}|${batch}`;
+  const family = input.blockedOnly && !input.summed ? '|blocked' : '';
+  return `mm|${bucket(m)}x${bucket(n)}x${bucket(k)}|${aLayout}${bLayout}|${batch}${family}`;
 }
 
 /** Products below this many multiply-adds run the default: tuning would cost more than it saves. */
@@ -157,9 +164,11 @@ export function proxyShape(input: MatmulClassInput): {
   // A short K (a 10000 x 100 x 10000 product) does little arithmetic per output, so its cost is
   // as much in storing a large output as in multiplying: its proxy gets a 1024² output, for the
   // same balance (and a run long enough to time steadily).
+  // A narrow output (32 columns: a convolution's input gradient into 32 channels) keeps the
+  // proxy's area rather than its side, so the proxy still has as many workgroups to spread.
   const cap = input.k <= 128 ? 1024 : 512;
-  const m = Math.min(input.m, cap);
-  const n = Math.min(input.n, cap);
+  const m = Math.min(input.m, Math.max(cap, Math.floor((cap * cap) / Math.min(input.n, cap))));
+  const n = Math.min(input.n, Math.max(cap, Math.floor((cap * cap) / Math.min(input.m, cap))));
   const k = Math.min(input.k, 512);
   // Enough batches to matter when the product is made of many small ones, few enough to be quick.
   const batch = Math.max(1, Math.min(input.batch, 8, Math.floor(2 ** 21 / (m * n * k))));

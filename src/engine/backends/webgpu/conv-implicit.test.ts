@@ -1,9 +1,9 @@
-import { afterEach, describe, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import type { Conv2dGeometry } from '../../backend';
-import { nodeGpuBackend } from '../../testing/node-gpu';
+import { createNodeGpuBackend, nodeGpuBackend } from '../../testing/node-gpu';
 import type { WebGPUBackend } from './index';
 import { at, expectClose, randomFloats, rng, Workspace, type HostView } from './test-support';
-import type { MatmulVariant } from './variants';
+import { blockedSpecOf, type MatmulVariant } from './variants';
 import { convGeometry as geometry } from '../../testing/conv-geometry';
 
 const backend = await nodeGpuBackend();
@@ -110,4 +110,43 @@ describe.skipIf(!backend)('implicit-GEMM convolution kernels', () => {
       }
     },
   );
+});
+
+describe.skipIf(!backend)('tuning the implicit-GEMM convolution', () => {
+  it('times only the blocked family (the one that reads offset tables) and runs its choice', async () => {
+    const gpu = (await createNodeGpuBackend())!;
+    const ws = new Workspace(gpu);
+    const random = rng(17);
+    // 8 images of 8 x 16 x 16, 16 filters of 3 x 3: 1568 x 72 x 16, enough multiply-adds to tune.
+    const g = geometry([8, 8, 16, 16], [3, 3]);
+    const outChannels = 16;
+    const taps = g.inChannels * g.kernelHeight * g.kernelWidth;
+    const x = ws.view(randomFloats(8 * 8 * 16 * 16, random, -1, 1), [8, 8, 16, 16]);
+    const wHost = randomFloats(outChannels * taps, random, -1, 1);
+    const bHost = randomFloats(outChannels, random, -1, 1);
+    const weight = ws.view(wHost, [outChannels, 8, 3, 3]);
+    const bias = ws.view(bHost, [outChannels]);
+    const expected = reference(x, wHost, bHost, g, outChannels);
+    const out = ws.output('float32', [8, outChannels, g.outHeight, g.outWidth]);
+    gpu.conv2d(x.view, weight.view, bias.view, g, out);
+    expectClose(await ws.read(out), expected, { rel: 1e-4, abs: 1e-4 });
+    await gpu.tuned();
+    const runs = gpu.context.tuneLog.filter((run) => run.key.startsWith('mm|'));
+    expect(runs.map((run) => run.key)).toEqual(['mm|2048x16x128|kk|single|blocked']);
+    const timed = runs[0].results.map((r) => r.variant as MatmulVariant);
+    expect(timed.length).toBeGreaterThan(1);
+    for (const variant of timed) expect(blockedSpecOf(variant), variant).not.toBeNull();
+    const chosen = gpu.context.tuner.get(runs[0].key)!;
+    const stop = gpu.profileDispatches();
+    gpu.conv2d(x.view, weight.view, bias.view, g, out);
+    const labels = (await stop()).map((t) => t.label);
+    expectClose(await ws.read(out), expected, { rel: 1e-4, abs: 1e-4 });
+    // A vec4 member reads an offset table as its scalar twin.
+    const ran = chosen.replace(/^v/, 's');
+    expect(
+      labels.some((label) => label.startsWith(`matmul-blocked[${ran}|`)),
+      labels.join(),
+    ).toBe(true);
+    ws.releaseAll();
+  });
 });

@@ -134,9 +134,17 @@ export function conv2dImplicit(
     return [...rows, ...tapOffsets(geometry, strides)];
   });
   const table: OffsetTable = { buffer, outer: 0, k: m };
-  // The tuned variant of the same product over materialized columns: the loads differ only in
-  // where their offsets come from.
-  const variant = chooseMatmulVariant(ctx, { batch: 1, m, n, k, aLayout: 'k', bLayout: 'k' });
+  // The tuned variant of the same product over materialized columns (the loads differ only in
+  // where their offsets come from), among the blocked family, the one that reads offset tables.
+  const variant = chooseMatmulVariant(ctx, {
+    batch: 1,
+    m,
+    n,
+    k,
+    aLayout: 'k',
+    bLayout: 'k',
+    blockedOnly: true,
+  });
   dispatchVariant(
     ctx,
     variant,

@@ -79,8 +79,9 @@ export function tuneClass(
   const bBuffer = ctx.pool.acquire(bSize * 4);
   queue.write(aBuffer, hostA);
   queue.write(bBuffer, hostB);
-  // Only the blocked family fuses epilogues such as the batch sum.
-  const candidates = summed ? ctx.candidates.filter((v) => blockedSpecOf(v)) : ctx.candidates;
+  // Only the blocked family gathers operands and fuses epilogues such as the batch sum.
+  const blockedOnly = summed || (input.blockedOnly ?? false);
+  const candidates = blockedOnly ? ctx.candidates.filter((v) => blockedSpecOf(v)) : ctx.candidates;
   const outBytes = (summed ? 1 : batch) * m * n * 4;
   const outs = candidates.map(() => ctx.pool.acquire(outBytes));
   const readbacks = candidates.map(() =>

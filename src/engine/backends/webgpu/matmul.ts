@@ -94,7 +94,15 @@ export function matmul(
   const summed = epilogue.sumBatches ?? false;
   const plain = !summed && !epilogue.bias && !epilogue.relu && !epilogue.nchw;
   if (plain && batch === 1 && splitK(ctx, a, b, out, m, n, k, sa, sb)) return;
-  const input: MatmulClassInput = { batch, m, n, k, summed, ...layouts(sa, sb) };
+  const input: MatmulClassInput = {
+    batch,
+    m,
+    n,
+    k,
+    summed,
+    blockedOnly: !plain,
+    ...layouts(sa, sb),
+  };
   const variant = chooseMatmulVariant(ctx, input);
   const bias = epilogue.bias ?? null;
   if (bias && bias.shape.length === 1 && bias.shape[0] > 1 && bias.strides[0] !== 1) {
