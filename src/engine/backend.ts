@@ -200,6 +200,14 @@ export interface GemmOptions {
 }
 
 /** One Adam step's scalars (host arithmetic on the step count is already done). */
+/** One parameter of an Adam step: param, m and v updated in place from grad. */
+export interface AdamSlot {
+  readonly param: View;
+  readonly grad: View;
+  readonly m: View;
+  readonly v: View;
+}
+
 export interface AdamStep {
   readonly beta1: number;
   readonly beta2: number;
@@ -297,11 +305,12 @@ export interface Kernels {
    */
   gemm(a: View, b: View, out: OutView, options: GemmOptions): void;
   /**
-   * One Adam step: updates param, m and v (contiguous, offset 0, same shape as the contiguous grad)
-   * in place: m = b1 m + (1 - b1) g; v = b2 v + (1 - b2) g²;
-   * p -= stepSize * m / (sqrt(v) * vScale + eps).
+   * One Adam step of one or more parameters sharing its hyperparameters (a multi-tensor step: the
+   * WebGPU backend updates up to four in one dispatch). Each slot's param, m and v (contiguous,
+   * offset 0, same shape as its contiguous grad; no buffer in two slots) are updated in place:
+   * m = b1 m + (1 - b1) g; v = b2 v + (1 - b2) g²; p -= stepSize * m / (sqrt(v) * vScale + eps).
    */
-  adam(param: View, grad: View, m: View, v: View, step: AdamStep): void;
+  adam(slots: readonly AdamSlot[], step: AdamStep): void;
   /**
    * Softmax cross-entropy of logits [R, C] against int32 labels [R]: losses [R] (contiguous) =
    * logsumexp(row) - row[label]; with `grad` ([R, C], contiguous) also the loss's gradient

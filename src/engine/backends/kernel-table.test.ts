@@ -33,7 +33,13 @@ describe('the kernel table', () => {
     expect(Object.keys(webgpuKernels).sort()).toEqual([...KERNEL_NAMES].sort());
     const recorder = new Recorder();
     for (const name of KERNEL_NAMES) expect(typeof recorder[name]).toBe('function');
-    recorder.adam(view({ bytes: 8 }), view({ bytes: 8 }), view({ bytes: 8 }), view({ bytes: 8 }), {
+    const slot = {
+      param: view({ bytes: 8 }),
+      grad: view({ bytes: 8 }),
+      m: view({ bytes: 8 }),
+      v: view({ bytes: 8 }),
+    };
+    recorder.adam([slot], {
       beta1: 0.9,
       beta2: 0.999,
       stepSize: 1,
@@ -58,6 +64,23 @@ describe('the kernel table', () => {
     expect([mapped[0].buffer, mapped[1].buffer, mapped[2].buffer]).toEqual([after, after, after]);
     expect(mapped[3].bias?.buffer).toBe(after);
     expect(mapped[3].relu).toBe(true);
+    // Views in an array of objects (Adam's slots); arguments without views keep their identity.
+    const slot = { param: view(before), grad: view(before), m: view(before), v: view(before) };
+    const step = {
+      beta1: 0.9,
+      beta2: 0.999,
+      stepSize: 1,
+      vScale: 1,
+      eps: 1e-8,
+      weightDecay: 0,
+      maximize: false,
+    };
+    const adamArgs = mapViews<'adam'>([[slot, slot], step], (v) => ({ ...v, buffer: after }));
+    for (const mappedSlot of adamArgs[0]) {
+      for (const v of Object.values(mappedSlot)) expect(v.buffer).toBe(after);
+    }
+    expect(adamArgs[1]).toBe(step);
+    expect(slot.param.buffer).toBe(before);
   });
 
   it('does not compile without every kernel', () => {

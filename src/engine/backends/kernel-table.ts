@@ -78,24 +78,29 @@ function isView(value: unknown): value is View {
   );
 }
 
+/** `value` with every view in it passed through `map`, looking `depth` levels into arrays and objects. */
+function mapNested(value: unknown, map: (view: View) => View, depth: number): unknown {
+  if (isView(value)) return map(value);
+  if (depth === 0 || typeof value !== 'object' || value === null) return value;
+  if (Array.isArray(value)) {
+    const items = value.map((item: unknown) => mapNested(item, map, depth - 1));
+    return items.some((item, i) => item !== value[i]) ? items : value;
+  }
+  const entries = Object.entries(value);
+  const mapped = entries.map(([k, v]) => [k, mapNested(v, map, depth - 1)] as const);
+  return mapped.some(([, v], i) => v !== entries[i][1]) ? Object.fromEntries(mapped) : value;
+}
+
 /**
- * Kernel arguments with every view (also one in an array, or nested in an options object, such as
- * a gemm bias) passed through `map`: how a wrapper swaps its placeholder buffers for real ones.
+ * Kernel arguments with every view (also one in an array, in an options object such as a gemm
+ * bias, or in an array of objects such as Adam's slots) passed through `map`: how a wrapper swaps
+ * its placeholder buffers for real ones.
  */
 export function mapViews<K extends KernelName>(
   args: KernelArgs<K>,
   map: (view: View) => View,
 ): KernelArgs<K> {
-  const mapped = args.map((arg: unknown) => {
-    if (isView(arg)) return map(arg);
-    if (Array.isArray(arg))
-      return arg.some(isView) ? arg.map((v) => (isView(v) ? map(v) : v)) : arg;
-    if (typeof arg !== 'object' || arg === null || Array.isArray(arg)) return arg;
-    const entries = Object.entries(arg);
-    if (!entries.some(([, v]) => isView(v))) return arg;
-    return Object.fromEntries(entries.map(([k, v]) => [k, isView(v) ? map(v) : v]));
-  });
-  return mapped as KernelArgs<K>;
+  return args.map((arg: unknown) => mapNested(arg, map, 2)) as KernelArgs<K>;
 }
 
 /**

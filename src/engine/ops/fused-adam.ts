@@ -28,7 +28,13 @@ export function canFuseAdam(
 export function adamStep(param: Tensor, grad: Tensor, m: Tensor, v: Tensor, step: AdamStep): void {
   const device = inputsDevice('adam', param, grad, m, v);
   if (param.numel() > 0) {
-    device.backend.adam(kernelView(param), kernelView(grad), kernelView(m), kernelView(v), step);
+    const slot = {
+      param: kernelView(param),
+      grad: kernelView(grad),
+      m: kernelView(m),
+      v: kernelView(v),
+    };
+    device.backend.adam([slot], step);
   }
   for (const t of [param, m, v]) t.res.storage.version++;
 }

@@ -47,7 +47,9 @@ export const cpuKernels: KernelTable<CpuBufferPool> = {
   reduce: (_, ...args) => reduceKernel(...args),
   matmul: (_, ...args) => matmulKernel(...args),
   gemm: (_, ...args) => gemmKernel(...args),
-  adam: (_, ...args) => adamKernel(...args),
+  adam: (_, slots, step) => {
+    for (const { param, grad, m, v } of slots) adamKernel(param, grad, m, v, step);
+  },
   softmaxCrossEntropy: (_, ...args) => softmaxCrossEntropyKernel(...args),
   softmax: (_, ...args) => softmaxKernel(...args),
   gatherColumns: (_, ...args) => gatherColumnsKernel(...args),

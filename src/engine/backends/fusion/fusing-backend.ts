@@ -3,7 +3,9 @@
  * fill, assign, unary, binary and scalar kernel calls instead of running them, and runs each chain as one
  * `fusedElementwise` kernel of the backend it wraps (one WGSL dispatch, or one CPU loop). A sum,
  * max or min of a step's values in the chain's own order ends the chain, and the chain then runs
- * as one `fusedReduce` kernel (the reduction's pass over partial results aside).
+ * as one `fusedReduce` kernel (the reduction's pass over partial results aside). Adam steps of
+ * several parameters in a row are recorded the same way and run as one `adam` call (a
+ * multi-tensor step: one dispatch for up to four parameters on WebGPU).
  *
  * Ops do not change: they allocate their outputs as before (so device accounting sees every
  * byte) and call the same kernels. A chain runs before anything that could observe or disturb
@@ -14,6 +16,8 @@
  * that is simply not written (its values live only in registers of the fused kernel).
  */
 import type {
+  AdamSlot,
+  AdamStep,
   Backend,
   BackendCapabilities,
   CapabilityName,
@@ -67,6 +71,18 @@ function elementwiseCall<K extends KernelName>(
   return null;
 }
 
+/** Runs a recorded chain as one fused kernel (a single step as its own kernel). */
+function runChain(target: Backend, chain: Chain): void {
+  const { program, outputs } = chain.program();
+  if (chain.reduction) {
+    target.fusedReduce(program, chain.inputs, chain.scalars, outputs, chain.reduction);
+  } else if (chain.steps.length === 1) {
+    if (outputs.length === 1) runCall(target, chain.calls[0]);
+  } else if (outputs.length > 0) {
+    target.fusedElementwise(program, chain.inputs, chain.scalars, outputs);
+  }
+}
+
 function runCall(target: Backend, call: ElementwiseCall): void {
   if (call.kind === 'fill') target.fill(call.out, call.value);
   else if (call.kind === 'assign') target.assign(call.x, call.out);
@@ -75,8 +91,17 @@ function runCall(target: Backend, call: ElementwiseCall): void {
   else target.binaryScalar(call.op, call.a, call.scalar, call.scalarFirst, call.out);
 }
 
+/** The buffers an Adam slot reads or writes. */
+const slotBuffers = (slot: AdamSlot): DeviceBuffer[] =>
+  [slot.param, slot.grad, slot.m, slot.v].map((view) => view.buffer);
+
+const sameStep = (a: AdamStep, b: AdamStep): boolean =>
+  (Object.keys(a) as (keyof AdamStep)[]).every((key) => a[key] === b[key]);
+
 export class FusingBackend extends RoutedKernels implements Backend, Flushable {
   private chain: Chain | null = null;
+  /** Adam steps recorded since the last flush (never at the same time as a chain). */
+  private adams: { slots: AdamSlot[]; step: AdamStep } | null = null;
   /** Buffers released while a pending step used them: given back once the chain has run. */
   private held: DeviceBuffer[] = [];
   private limits: ChainLimits | null = null;
@@ -90,37 +115,63 @@ export class FusingBackend extends RoutedKernels implements Backend, Flushable {
     return this.target().kind;
   }
 
-  /** Runs the recorded chain now (one fused kernel; a single step as its own kernel). */
+  /**
+   * Runs what is recorded now: the chain (one fused kernel; a single step as its own kernel), or
+   * the Adam steps (one call).
+   */
   flush(): void {
-    const chain = this.chain;
-    if (chain === null) return;
+    const { chain, adams } = this;
+    if (chain === null && adams === null) return;
     this.chain = null;
+    this.adams = null;
     markHolding(this, false);
     const held = this.held;
     this.held = [];
     const target = this.target();
     try {
-      const { program, outputs } = chain.program();
-      if (chain.reduction) {
-        target.fusedReduce(program, chain.inputs, chain.scalars, outputs, chain.reduction);
-      } else if (chain.steps.length === 1) {
-        if (outputs.length === 1) runCall(target, chain.calls[0]);
-      } else if (outputs.length > 0) {
-        target.fusedElementwise(program, chain.inputs, chain.scalars, outputs);
-      }
+      if (adams) target.adam(adams.slots, adams.step);
+      if (chain) runChain(target, chain);
     } finally {
       for (const buffer of held) target.release(buffer);
     }
   }
 
-  /** Drops the chain unrun (its device was lost: nothing can run there any more). */
+  /** Drops what is recorded unrun (its device was lost: nothing can run there any more). */
   forget(): void {
     this.chain = null;
+    this.adams = null;
     this.held = [];
     markHolding(this, false);
   }
 
+  /** Whether a recorded chain or Adam step reads or writes `buffer`. */
+  private uses(buffer: DeviceBuffer): boolean {
+    if (this.chain?.uses(buffer)) return true;
+    return this.adams?.slots.some((slot) => slotBuffers(slot).includes(buffer)) ?? false;
+  }
+
+  /** Joins Adam steps to the recorded ones when they share the step and no buffer. */
+  private recordAdam(slots: readonly AdamSlot[], step: AdamStep): void {
+    if (this.chain) this.flush();
+    const pending = this.adams;
+    if (pending) {
+      const clash = slots.some((slot) => slotBuffers(slot).some((b) => this.uses(b)));
+      if (clash || !sameStep(pending.step, step)) this.flush();
+    }
+    if (this.adams) {
+      this.adams.slots.push(...slots);
+      return;
+    }
+    this.adams = { slots: [...slots], step };
+    markHolding(this, true);
+  }
+
   protected route<K extends KernelName>(name: K, args: KernelArgs<K>): void {
+    if (name === 'adam') {
+      const [slots, step] = args as KernelArgs<'adam'>;
+      this.recordAdam(slots, step);
+      return;
+    }
     if (name === 'reduce' && this.chain) {
       const [op, x, reducedDims, out] = args as KernelArgs<'reduce'>;
       if (this.chain.tryReduce(op, x, reducedDims, out)) return;
@@ -159,8 +210,8 @@ export class FusingBackend extends RoutedKernels implements Backend, Flushable {
   }
 
   release(buffer: DeviceBuffer): void {
-    if (this.chain?.uses(buffer)) {
-      this.chain.drop(buffer);
+    if (this.uses(buffer)) {
+      this.chain?.drop(buffer);
       this.held.push(buffer);
       return;
     }

@@ -56,9 +56,12 @@ export const FUSED_REDUCE = paramLayout('fused-reduce', {
   chunks: 'u32',
 });
 
-/** kernels/adam.wgsl. `maximize` is 0 or 1. */
+/** Parameters one Adam dispatch updates at most. */
+export const ADAM_MAX_SLOTS = 4;
+
+/** kernels/adam.wgsl: each slot's element count, then the step. `maximize` is 0 or 1. */
 export const ADAM = paramLayout('adam', {
-  count: 'u32',
+  counts: ['u32', ADAM_MAX_SLOTS],
   beta1: 'f32',
   beta2: 'f32',
   stepSize: 'f32',
