@@ -190,6 +190,8 @@ function tuneRepack(
       const times = await timing;
       REPACKS.forEach((_, i) => queue.copy(outs[i], 0, readbacks[i], 0, outBytes));
       queue.flush();
+      // A flush may wait behind pending host data: map only once the copies were submitted.
+      await queue.settled();
       const results: TrialResult<Repack>[] = [];
       for (let i = 0; i < REPACKS.length; i++) {
         await readbacks[i].mapAsync(GPUMapMode.READ);

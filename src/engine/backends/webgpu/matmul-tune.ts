@@ -110,6 +110,8 @@ export function tuneClass(
       // After the runs: without timestamps they are recorded as the timing goes.
       candidates.forEach((_, i) => queue.copy(outs[i], 0, readbacks[i], 0, outBytes));
       queue.flush();
+      // A flush may wait behind pending host data: map only once the copies were submitted.
+      await queue.settled();
       const results: TrialResult[] = [];
       for (let i = 0; i < candidates.length; i++) {
         await readbacks[i].mapAsync(GPUMapMode.READ);
