@@ -177,4 +177,39 @@ describe.skipIf(!backend)('autotuner on this adapter', () => {
       expect(host[i * n + j]).toBeCloseTo(sum, 3);
     }
   });
+
+  it('tunes behind host data still on its way (submits held back), then reads fine', async () => {
+    const fresh = (await createNodeGpuBackend())!;
+    const data = (rows: number, cols: number) =>
+      Float32Array.from({ length: rows * cols }, (_, i) => ((i % 11) - 5) / 9);
+    const view = (rows: number, cols: number, host: Promise<Float32Array> | Float32Array) => {
+      const buffer = fresh.allocate(rows * cols * 4);
+      if (host instanceof Float32Array) fresh.write(buffer, host);
+      else fresh.writeAsync(buffer, host);
+      const shape = [1, rows, cols];
+      return {
+        buffer,
+        dtype: 'float32' as const,
+        shape,
+        strides: [rows * cols, cols, 1],
+        offset: 0,
+      };
+    };
+    // A's data arrives later: every submit waits for it, the tuning run's included.
+    let arrive: (host: Float32Array) => void = () => undefined;
+    const a = view(192, 160, new Promise<Float32Array>((resolve) => (arrive = resolve)));
+    const b = view(160, 96, data(160, 96));
+    const out = view(192, 96, new Float32Array(192 * 96));
+    fresh.matmul(a, b, out);
+    const tuned = fresh.tuned();
+    setTimeout(() => arrive(data(192, 160)), 300);
+    await tuned;
+    const [run] = fresh.context.tuneLog;
+    for (const r of run.results) expect(r.correct, r.variant).toBe(true);
+    const host = await fresh.read(out.buffer, 'float32', 0, 192 * 96);
+    const [A, B] = [data(192, 160), data(160, 96)];
+    let sum = 0;
+    for (let t = 0; t < 160; t++) sum += A[77 * 160 + t] * B[t * 96 + 31];
+    expect(host[77 * 96 + 31]).toBeCloseTo(sum, 3);
+  });
 });
