@@ -40,6 +40,12 @@ export class DeferredBackend<T extends Backend = Backend> extends RoutedKernels 
   private backend: T | null = null;
   private failure: Error | null = null;
   private log: ((backend: T) => void)[] = [];
+  /**
+   * The first error a replayed call threw: reads replayed after it reject with it, and if none
+   * did, the next call throws it (a kernel's error surfaces, as it would have at its call).
+   */
+  private replayError: Error | null = null;
+  private replayReported = false;
   /** Reads waiting in the log: told when the backend cannot be made. */
   private readonly waiting = new Set<(error: Error) => void>();
   /** Loss is known ahead of the backend: it is the real backend's loss, once that exists. */
@@ -64,7 +70,17 @@ export class DeferredBackend<T extends Backend = Backend> extends RoutedKernels 
         this.backend = backend;
         const log = this.log;
         this.log = [];
-        for (const call of log) call(backend);
+        // Every call replays, so later allocations and releases still happen; a read waiting
+        // behind a failed call rejects with its error instead of waiting for ever.
+        this.replayReported = false;
+        for (const call of log) {
+          try {
+            call(backend);
+          } catch (error) {
+            this.replayError ??= error instanceof Error ? error : new Error(String(error));
+          }
+        }
+        if (this.replayReported) this.replayError = null;
         return backend;
       },
       (error: unknown) => {
@@ -114,8 +130,17 @@ export class DeferredBackend<T extends Backend = Backend> extends RoutedKernels 
     return this.backend?.capability(name) ?? null;
   }
 
+  /** Throws (once) the error a replayed call threw that no read has reported. */
+  private surfaceReplayError(): void {
+    const error = this.replayError;
+    if (!error) return;
+    this.replayError = null;
+    throw error;
+  }
+
   private run(call: (backend: T) => void): void {
     if (this.failure) throw this.failure;
+    this.surfaceReplayError();
     if (this.backend) call(this.backend);
     else this.log.push(call);
   }
@@ -161,12 +186,22 @@ export class DeferredBackend<T extends Backend = Backend> extends RoutedKernels 
   /** A read is ordered like a kernel: a buffer released after it was asked for is still read. */
   read(buffer: DeviceBuffer, dtype: DType, offset: number, length: number): Promise<TypedArray> {
     if (this.failure) return Promise.reject(this.failure);
-    if (this.backend) return this.backend.read(this.real(buffer), dtype, offset, length);
+    if (this.backend) {
+      try {
+        this.surfaceReplayError();
+      } catch (error) {
+        return Promise.reject(error);
+      }
+      return this.backend.read(this.real(buffer), dtype, offset, length);
+    }
     return new Promise((resolve, reject) => {
       this.waiting.add(reject);
       this.log.push((backend) => {
         this.waiting.delete(reject);
-        backend.read(this.real(buffer), dtype, offset, length).then(resolve, reject);
+        if (this.replayError) {
+          this.replayReported = true;
+          reject(this.replayError);
+        } else backend.read(this.real(buffer), dtype, offset, length).then(resolve, reject);
       });
     });
   }

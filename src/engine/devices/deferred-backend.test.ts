@@ -1,0 +1,64 @@
+/**
+ * A deferred backend replays what was recorded before its device arrived; a call that throws in
+ * the replay must not leave a read waiting behind it for ever (it used to: the replay stopped at
+ * the throw and the read's resolver was never called).
+ */
+import { describe, expect, it } from 'vitest';
+import type { View } from '../backend';
+import type { KernelArgs, KernelName } from '../backends/kernel-table';
+import { CpuBackend } from '../backends/cpu';
+import { DeferredBackend } from './deferred-backend';
+
+/** A CPU backend whose `fill` kernel fails (a kernel refusing its arguments). */
+class FailingFill extends CpuBackend {
+  protected override route<K extends KernelName>(name: K, args: KernelArgs<K>): void {
+    if (name === 'fill') throw new Error('fill: refused');
+    super.route(name, args);
+  }
+}
+
+const whole = (buffer: View['buffer']): View => ({
+  buffer,
+  dtype: 'float32',
+  shape: [4],
+  strides: [1],
+  offset: 0,
+});
+
+function deferred(): { backend: DeferredBackend<CpuBackend>; arrive: () => void } {
+  let arrive: () => void = () => undefined;
+  const backend = new DeferredBackend<CpuBackend>(
+    new Promise((resolve) => (arrive = () => resolve(new FailingFill()))),
+  );
+  return { backend, arrive };
+}
+
+describe('a deferred backend replaying a call that throws', () => {
+  it('rejects a read recorded after it with its error, and keeps working', async () => {
+    const { backend, arrive } = deferred();
+    const buffer = backend.allocate(16);
+    backend.write(buffer, Float32Array.of(1, 2, 3, 4));
+    const before = backend.read(buffer, 'float32', 0, 4);
+    backend.fill(whole(buffer), 5);
+    const after = backend.read(buffer, 'float32', 0, 4);
+    const other = backend.allocate(16);
+    backend.unary('neg', whole(buffer), whole(other));
+    arrive();
+    expect(Array.from(await before)).toEqual([1, 2, 3, 4]);
+    await expect(after).rejects.toThrow('fill: refused');
+    // Calls after the failed one still replayed (the buffer was allocated, neg ran), and the
+    // error, reported once, does not come back.
+    expect(Array.from(await backend.read(other, 'float32', 0, 4))).toEqual([-1, -2, -3, -4]);
+  });
+
+  it('throws the error at the next call when no read was waiting', async () => {
+    const { backend, arrive } = deferred();
+    const buffer = backend.allocate(16);
+    backend.write(buffer, Float32Array.of(1, 2, 3, 4));
+    backend.fill(whole(buffer), 5);
+    arrive();
+    await backend.ready;
+    expect(() => backend.unary('neg', whole(buffer), whole(buffer))).toThrow('fill: refused');
+    expect(Array.from(await backend.read(buffer, 'float32', 0, 4))).toEqual([1, 2, 3, 4]);
+  });
+});
