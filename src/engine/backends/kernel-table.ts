@@ -78,7 +78,10 @@ function isView(value: unknown): value is View {
   );
 }
 
-/** `value` with every view in it passed through `map`, looking `depth` levels into arrays and objects. */
+/**
+ * `value` with every view in it passed through `map`, looking `depth` levels into arrays and
+ * objects.
+ */
 function mapNested(value: unknown, map: (view: View) => View, depth: number): unknown {
   if (isView(value)) return map(value);
   if (depth === 0 || typeof value !== 'object' || value === null) return value;

@@ -1,7 +1,8 @@
 /**
  * The autotuner's bookkeeping: kernel choices per shape class for every tuned family (matmul
- * variants, operand repacking, reduce and softmax row modes), held in memory and in a persistent store (IndexedDB in
- * the browser) keyed by adapter, so later page loads start tuned; plus the matmul class keys.
+ * variants, operand repacking, reduce and softmax row modes), held in memory and in a persistent
+ * store (IndexedDB in the browser) keyed by adapter, so later page loads start tuned; plus the
+ * matmul class keys.
  * The first product of a matmul class runs the default variant and, in the same batch, times every
  * candidate on a proxy of that class (matmul-tune.ts); row modes are timed on the op's own input
  * (rowmode-tune.ts).

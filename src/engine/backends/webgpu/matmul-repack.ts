@@ -126,8 +126,9 @@ export function chooseRepack(
 
 /**
  * Times the class's variant on a proxy whose aliasing operands keep their real row stride, in
- * place and through padded copies (the copies timed too, so by wall clock), checks both outputs against float64,
- * and records the faster correct way. Returns null (try again later) while a profiler is attached.
+ * place and through padded copies (the copies timed too, so by wall clock), checks both outputs
+ * against float64, and records the faster correct way. Returns null (try again later) while a
+ * profiler is attached.
  */
 function tuneRepack(
   ctx: KernelContext,
