@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { View } from '../backend';
+import type { AdamStep, View } from '../backend';
 import { cpuKernels } from './cpu/kernels';
 import {
   KERNEL_NAMES,
@@ -27,6 +27,17 @@ const view = (buffer: { bytes: number }): View => ({
   offset: 0,
 });
 
+/** An Adam step's hyperparameters (any will do: nothing runs). */
+const STEP: AdamStep = {
+  beta1: 0.9,
+  beta2: 0.999,
+  stepSize: 1,
+  vScale: 1,
+  eps: 1e-8,
+  weightDecay: 0,
+  maximize: false,
+};
+
 describe('the kernel table', () => {
   it('is implemented in full by every backend and routed by every wrapper', () => {
     expect(Object.keys(cpuKernels).sort()).toEqual([...KERNEL_NAMES].sort());
@@ -39,15 +50,7 @@ describe('the kernel table', () => {
       m: view({ bytes: 8 }),
       v: view({ bytes: 8 }),
     };
-    recorder.adam([slot], {
-      beta1: 0.9,
-      beta2: 0.999,
-      stepSize: 1,
-      vScale: 1,
-      eps: 1e-8,
-      weightDecay: 0,
-      maximize: false,
-    });
+    recorder.adam([slot], STEP);
     expect(recorder.calls.map(([name]) => name)).toEqual(['adam']);
   });
 
@@ -66,20 +69,11 @@ describe('the kernel table', () => {
     expect(mapped[3].relu).toBe(true);
     // Views in an array of objects (Adam's slots); arguments without views keep their identity.
     const slot = { param: view(before), grad: view(before), m: view(before), v: view(before) };
-    const step = {
-      beta1: 0.9,
-      beta2: 0.999,
-      stepSize: 1,
-      vScale: 1,
-      eps: 1e-8,
-      weightDecay: 0,
-      maximize: false,
-    };
-    const adamArgs = mapViews<'adam'>([[slot, slot], step], (v) => ({ ...v, buffer: after }));
+    const adamArgs = mapViews<'adam'>([[slot, slot], STEP], (v) => ({ ...v, buffer: after }));
     for (const mappedSlot of adamArgs[0]) {
       for (const v of Object.values(mappedSlot)) expect(v.buffer).toBe(after);
     }
-    expect(adamArgs[1]).toBe(step);
+    expect(adamArgs[1]).toBe(STEP);
     expect(slot.param.buffer).toBe(before);
   });
 

@@ -18,7 +18,7 @@ import {
 import type { KernelContext } from './context';
 import { dispatchVariant, type MatmulShape, type Operand } from './matmul-dispatch';
 import { matchesReference, proxyData, proxyStrides } from './matmul-tune';
-import { timeCandidates } from './trial-timing';
+import { readOutputs, timeCandidates } from './trial-timing';
 import { REPACKS, type MatmulVariant, type Repack } from './variants';
 
 /** Rows this many bytes apart (or a multiple) share cache sets. */
@@ -139,7 +139,7 @@ function tuneRepack(
   realA: Operand,
   realB: Operand,
 ): Promise<void> | null {
-  const { device, queue } = ctx;
+  const { queue } = ctx;
   if (queue.profiler) return null;
   // The class's proxy, but with up to 1024 rows of K: how much a panel's rows alias grows with
   // their number.
@@ -164,16 +164,9 @@ function tuneRepack(
   queue.write(b.gpu, hostB);
   const outBytes = (summed ? 1 : batch) * m * n * 4;
   const outs = REPACKS.map(() => ctx.pool.acquire(outBytes));
-  const readbacks = REPACKS.map(() =>
-    device.createBuffer({
-      size: outBytes,
-      usage: GPUBufferUsage.MAP_READ | GPUBufferUsage.COPY_DST,
-    }),
-  );
   const shape: MatmulShape = { batch, m, n, k };
   const release = () => {
     for (const buffer of [a.gpu, b.gpu, ...outs]) ctx.pool.recycle(buffer);
-    for (const buffer of readbacks) buffer.destroy();
   };
   // By wall clock: timestamps would miss the copies, which are not compute passes.
   const timing = timeCandidates(
@@ -189,19 +182,13 @@ function tuneRepack(
   return (async () => {
     try {
       const times = await timing;
-      REPACKS.forEach((_, i) => queue.copy(outs[i], 0, readbacks[i], 0, outBytes));
-      queue.flush();
-      // A flush may wait behind pending host data: map only once the copies were submitted.
-      await queue.settled();
-      const results: TrialResult<Repack>[] = [];
-      for (let i = 0; i < REPACKS.length; i++) {
-        await readbacks[i].mapAsync(GPUMapMode.READ);
-        const got = new Float32Array(readbacks[i].getMappedRange().slice(0));
-        readbacks[i].unmap();
-        const products = summed ? batch : 1;
-        const correct = matchesReference(got, hostA, hostB, sa, sb, m, n, k, products);
-        results.push({ variant: REPACKS[i], ns: times[i], correct });
-      }
+      const outputs = await readOutputs(ctx, outs, outBytes);
+      const products = summed ? batch : 1;
+      const results: TrialResult<Repack>[] = REPACKS.map((variant, i) => ({
+        variant,
+        ns: times[i],
+        correct: matchesReference(outputs[i], hostA, hostB, sa, sb, m, n, k, products),
+      }));
       ctx.tuneLog.push({ key, results });
       const best = pickFastest(results);
       if (best) ctx.tuner.choose(key, best);

@@ -5,7 +5,7 @@
 import { pickFastest, proxyShape, type MatmulClassInput, type TrialResult } from './autotune';
 import type { KernelContext } from './context';
 import { dispatchVariant, type Operand } from './matmul-dispatch';
-import { timeCandidates } from './trial-timing';
+import { readOutputs, timeCandidates } from './trial-timing';
 import { blockedSpecOf } from './variants';
 
 /** Operand strides of a proxy in the class's layout ('s': row-major with padded rows). */
@@ -64,7 +64,7 @@ export function tuneClass(
   input: MatmulClassInput,
   key: string,
 ): Promise<void> | null {
-  const { device, queue } = ctx;
+  const { queue } = ctx;
   if (queue.profiler) return null;
   const { batch, m, n, k } = proxyShape(input);
   const summed = input.summed ?? false;
@@ -84,18 +84,11 @@ export function tuneClass(
   const candidates = blockedOnly ? ctx.candidates.filter((v) => blockedSpecOf(v)) : ctx.candidates;
   const outBytes = (summed ? 1 : batch) * m * n * 4;
   const outs = candidates.map(() => ctx.pool.acquire(outBytes));
-  const readbacks = candidates.map(() =>
-    device.createBuffer({
-      size: outBytes,
-      usage: GPUBufferUsage.MAP_READ | GPUBufferUsage.COPY_DST,
-    }),
-  );
   const shape = { batch, m, n, k };
   const a: Operand = { gpu: aBuffer, offset: 0, strides: sa };
   const b: Operand = { gpu: bBuffer, offset: 0, strides: sb };
   const release = () => {
     for (const buffer of [aBuffer, bBuffer, ...outs]) ctx.pool.recycle(buffer);
-    for (const buffer of readbacks) buffer.destroy();
   };
   const timing = timeCandidates(ctx, candidates.length, (i) => {
     dispatchVariant(ctx, candidates[i], a, b, outs[i], shape, { sumBatches: summed });
@@ -108,21 +101,12 @@ export function tuneClass(
     try {
       const times = await timing;
       // After the runs: without timestamps they are recorded as the timing goes.
-      candidates.forEach((_, i) => queue.copy(outs[i], 0, readbacks[i], 0, outBytes));
-      queue.flush();
-      // A flush may wait behind pending host data: map only once the copies were submitted.
-      await queue.settled();
-      const results: TrialResult[] = [];
-      for (let i = 0; i < candidates.length; i++) {
-        await readbacks[i].mapAsync(GPUMapMode.READ);
-        const got = new Float32Array(readbacks[i].getMappedRange().slice(0));
-        readbacks[i].unmap();
-        results.push({
-          variant: candidates[i],
-          ns: times[i],
-          correct: matchesReference(got, hostA, hostB, sa, sb, m, n, k, summed ? batch : 1),
-        });
-      }
+      const outputs = await readOutputs(ctx, outs, outBytes);
+      const results: TrialResult[] = candidates.map((variant, i) => ({
+        variant,
+        ns: times[i],
+        correct: matchesReference(outputs[i], hostA, hostB, sa, sb, m, n, k, summed ? batch : 1),
+      }));
       ctx.tuneLog.push({ key, results });
       const best = pickFastest(results);
       if (best) ctx.tuner.choose(key, best);

@@ -2,8 +2,8 @@
  * Times a tuning run's candidates: each candidate's recording (one or more dispatches) is run a
  * few times, round-robin, so a burst of load from elsewhere hits one run of each, not all of one.
  * With timestamp queries every dispatch is timed on the GPU; without them each run is wall-clocked
- * on a submit of its own (noisier, still a measurement). Shared by the matmul tuner and the
- * operand-repacking tuner.
+ * on a submit of its own (noisier, still a measurement). Also the reading back of the candidates'
+ * outputs for checking. Shared by the matmul tuner and the operand-repacking tuner.
  */
 import type { KernelContext } from './context';
 import { KernelProfiler } from './profiler';
@@ -80,4 +80,33 @@ async function wallClock(
     }
   }
   return best;
+}
+
+/**
+ * The candidates' outputs (float32, `bytes` each) read back to the host, once the copies into
+ * the readbacks were submitted: a flush may wait behind host data still on its way.
+ */
+export async function readOutputs(
+  ctx: KernelContext,
+  outs: readonly GPUBuffer[],
+  bytes: number,
+): Promise<Float32Array[]> {
+  const { device, queue } = ctx;
+  const readbacks = outs.map(() =>
+    device.createBuffer({ size: bytes, usage: GPUBufferUsage.MAP_READ | GPUBufferUsage.COPY_DST }),
+  );
+  try {
+    outs.forEach((out, i) => queue.copy(out, 0, readbacks[i], 0, bytes));
+    queue.flush();
+    await queue.settled();
+    const values: Float32Array[] = [];
+    for (const readback of readbacks) {
+      await readback.mapAsync(GPUMapMode.READ);
+      values.push(new Float32Array(readback.getMappedRange().slice(0)));
+      readback.unmap();
+    }
+    return values;
+  } finally {
+    for (const readback of readbacks) readback.destroy();
+  }
 }
