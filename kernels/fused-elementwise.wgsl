@@ -5,7 +5,8 @@
 // then per input), STEPS (one function per op, as elementwise.wgsl's `op`), BODY (the loads, the
 // steps in order and the stores of the outputs still wanted); RANK is the number of dimensions
 // after merging, MAX_RANK the stride slots per input. Flag VEC4: the vector form of main.
-// Flag CHAIN_FN: no entry point, but `chainAt(i)` (BODY for element i, returning REDUCED), which
+// Flag CHAIN_FN: no entry point, but `chainAt(i)` (BODY for element i, returning REDUCED of type
+// REDUCED_TYPE: one step's value, or a vector of several steps' values, one per reduction), which
 // reduce.wgsl's CHAIN form calls for each element it reduces.
 // Params: FUSED in src/engine/backends/webgpu/param-layouts.ts (scalars as bits in their
 // step's compute type).
@@ -32,7 +33,7 @@ fn scalarBits(k: u32) -> u32 {
 }
 
 //#if CHAIN_FN
-fn chainAt(i: u32) -> f32 {
+fn chainAt(i: u32) -> /*REDUCED_TYPE*/ {
 /*BODY*/
   return /*REDUCED*/;
 }

@@ -12,7 +12,8 @@
 // CHAIN: the reduced elements are computed here by a fused element-wise chain (fused.ts fills
 // the CHAIN placeholder with its bindings after OUT_VAL, its steps and `chainAt(i)`, which writes the
 // chain's outputs at flat index i and returns the reduced step's value there); rows are then
-// consecutive runs of `inner` elements of the chain's flat order.
+// consecutive runs of `inner` elements of the chain's flat order. Several sums of one chain run
+// as one with T a vector (a lane per reduction; OUT_VAL then holds a vector per task).
 // Params: REDUCE in src/engine/backends/webgpu/param-layouts.ts; FUSED_REDUCE with CHAIN.
 
 //#if CHAIN

@@ -119,9 +119,10 @@ export interface FusedProgram {
 }
 
 /**
- * A reduction at the end of a fused chain: `op` over the values of step `step` taken as
- * `[rows, inner]` in the chain's flat order (consecutive runs of `inner` elements), exactly as
- * `reduce` over a contiguous view of that step's output would give. `out` holds `rows` values.
+ * A reduction in a fused chain: `op` over the values of step `step` taken as `[rows, inner]` in
+ * the chain's flat order (consecutive runs of `inner` elements), exactly as `reduce` over a
+ * contiguous view of that step's output would give. `out` receives `rows` consecutive values
+ * from its offset (which may be an element of a larger output: one column of a product).
  */
 export interface FusedReduction {
   readonly op: 'sum' | 'max' | 'min';
@@ -129,8 +130,11 @@ export interface FusedReduction {
   /** The chain's shape (its element-wise outputs, if any, have it too). */
   readonly shape: readonly number[];
   readonly inner: number;
-  readonly out: OutView;
+  readonly out: View;
 }
+
+/** How many reductions one fused chain may compute (WebGPU folds them as one vec4 per element). */
+export const MAX_FUSED_REDUCTIONS = 4;
 
 export interface Conv2dGeometry {
   batch: number;
@@ -276,8 +280,9 @@ export interface Kernels {
     outputs: readonly OutView[],
   ): void;
   /**
-   * `fusedElementwise` whose kernel also reduces one step's values (`reduction`): the chain's
-   * outputs (there may be none) are written and the reduction computed in the same pass over the
+   * `fusedElementwise` whose kernel also reduces steps' values (`reductions`, at least one, at most
+   * MAX_FUSED_REDUCTIONS, all with the same `inner`; several only when all are sums): the chain's
+   * outputs (there may be none) are written and the reductions computed in the same pass over the
    * inputs, as one dispatch (two when a long reduction needs a pass over its partial results).
    */
   fusedReduce(
@@ -285,7 +290,7 @@ export interface Kernels {
     inputs: readonly View[],
     scalars: readonly number[],
     outputs: readonly OutView[],
-    reduction: FusedReduction,
+    reductions: readonly FusedReduction[],
   ): void;
   /**
    * Reduces the last `reducedDims` dimensions of x. out.shape is x.shape without them.

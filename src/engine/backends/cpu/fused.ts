@@ -2,7 +2,7 @@
  * A fused element-wise chain on the CPU (backends/fusion/): one pass over the output in blocks
  * small enough to stay in cache, each step running the same loop its unfused kernel runs
  * (elementwise.ts) on the block, so results are bit-for-bit those of the unfused path. Steps
- * nobody reads back live only in per-block scratch arrays. A reduction at the chain's end folds
+ * nobody reads back live only in per-block scratch arrays. Each reduction in the chain folds
  * each block of its step as the unfused reduce kernel folds that step's output (reduce.ts: in
  * order, in float64), so it too gives the unfused path's bits.
  */
@@ -33,7 +33,7 @@ export function fusedElementwiseKernel(
   outputs: readonly OutView[],
 ): void {
   if (outputs.length === 0) return;
-  runChain(program, inputs, scalars, outputs, outputs[0].shape, null);
+  runChain(program, inputs, scalars, outputs, outputs[0].shape, []);
 }
 
 export function fusedReduceKernel(
@@ -41,45 +41,51 @@ export function fusedReduceKernel(
   inputs: readonly View[],
   scalars: readonly number[],
   outputs: readonly OutView[],
-  reduction: FusedReduction,
+  reductions: readonly FusedReduction[],
 ): void {
-  const { op, inner, out, shape } = reduction;
+  const folds = reductions.map(reductionFold);
+  runChain(program, inputs, scalars, outputs, reductions[0].shape, folds);
+  folds.forEach((fold) => fold.finish());
+}
+
+/** Folds one reduction's step block by block, as the unfused reduce kernel folds a tensor. */
+function reductionFold({ op, inner, out, shape, step }: FusedReduction) {
   const rows = inner === 0 ? 0 : numel(shape) / inner;
-  const o = arrayOf(out);
   // reduce.ts's accumulators: a float64 sum, or the best of sign·value with NaN sticking.
   const sign = op === 'min' ? -1 : 1;
   const acc = new Float64Array(rows).fill(op === 'sum' ? 0 : -Infinity);
-  runChain(program, inputs, scalars, outputs, shape, {
-    step: reduction.step,
-    visit: (block, start) => {
-      const x = arrayOf(block);
-      const length = block.shape[0];
-      let row = Math.floor(start / inner);
-      let left = inner - (start - row * inner);
-      for (let k = 0, i = block.offset; k < length; k++, i++) {
-        if (op === 'sum') acc[row] += x[i];
-        else {
-          const v = sign * x[i];
-          if (v > acc[row] || v !== v) acc[row] = v;
-        }
-        if (--left === 0) {
-          row++;
-          left = inner;
-        }
+  const visit = (block: View, start: number) => {
+    const x = arrayOf(block);
+    const length = block.shape[0];
+    let row = Math.floor(start / inner);
+    let left = inner - (start - row * inner);
+    for (let k = 0, i = block.offset; k < length; k++, i++) {
+      if (op === 'sum') acc[row] += x[i];
+      else {
+        const v = sign * x[i];
+        if (v > acc[row] || v !== v) acc[row] = v;
       }
-    },
-  });
-  for (let r = 0; r < rows; r++) o[out.offset + r] = op === 'sum' ? acc[r] : sign * acc[r];
+      if (--left === 0) {
+        row++;
+        left = inner;
+      }
+    }
+  };
+  const finish = () => {
+    const o = arrayOf(out);
+    for (let r = 0; r < rows; r++) o[out.offset + r] = op === 'sum' ? acc[r] : sign * acc[r];
+  };
+  return { step, visit, finish };
 }
 
-/** Runs the chain over `shape` block by block; `reduced.visit` sees each block of its step. */
+/** Runs the chain over `shape` block by block; each of `reduced` sees each block of its step. */
 function runChain(
   program: FusedProgram,
   inputs: readonly View[],
   scalars: readonly number[],
   outputs: readonly OutView[],
   shape: readonly number[],
-  reduced: { step: number; visit: (block: View, start: number) => void } | null,
+  reduced: readonly { step: number; visit: (block: View, start: number) => void }[],
 ): void {
   const n = shape.reduce((a, b) => a * b, 1);
   if (n === 0) return;
@@ -129,6 +135,6 @@ function runChain(
         binaryScalarKernel(step.op, read(step.a), scalars[step.b.index], false, out);
       else binaryKernel(step.op, read(step.a), read(step.b), out);
     });
-    if (reduced) reduced.visit(block(reduced.step), start);
+    for (const { step, visit } of reduced) visit(block(step), start);
   }
 }

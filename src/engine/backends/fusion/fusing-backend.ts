@@ -1,19 +1,22 @@
 /**
  * Element-wise fusion at the dispatch layer: a wrapper around a device's backend that records
- * fill, assign, unary, binary and scalar kernel calls instead of running them, and runs each chain as one
- * `fusedElementwise` kernel of the backend it wraps (one WGSL dispatch, or one CPU loop). A sum,
- * max or min of a step's values in the chain's own order ends the chain, and the chain then runs
- * as one `fusedReduce` kernel (the reduction's pass over partial results aside). Adam steps of
- * several parameters in a row are recorded the same way and run as one `adam` call (a
- * multi-tensor step: one dispatch for up to four parameters on WebGPU).
+ * fill, assign, unary, binary and scalar kernel calls instead of running them, and runs each
+ * chain as one `fusedElementwise` kernel of the backend it wraps (one WGSL dispatch, or one CPU
+ * loop). A sum, max or min of a step's values in the chain's own order joins the chain (several
+ * sums may), and the chain then runs as one `fusedReduce` kernel (the reductions' pass over
+ * partial results aside). Matrix products with a tiny K, or contracting a step over the whole
+ * chain, join as element-wise steps and sums (products.ts). Adam steps of several parameters in
+ * a row are recorded the same way and run as one `adam` call (a multi-tensor step: one dispatch
+ * for up to four parameters on WebGPU).
  *
  * Ops do not change: they allocate their outputs as before (so device accounting sees every
  * byte) and call the same kernels. A chain runs before anything that could observe or disturb
- * it: any other kernel, a read, a write, a spill or any capability, a synchronize, a call that
- * cannot join it (another shape, a buffer both read and written, the backend's binding limits),
- * and the flag turning off. Buffers a pending step reads or writes are released only after the
- * chain runs, so no memory a pending step needs is reused meanwhile; an output released before
- * that is simply not written (its values live only in registers of the fused kernel).
+ * it: any other kernel, a read, a write into a buffer it uses, a spill or any capability, a
+ * synchronize, a call that cannot join it (another shape, a buffer both read and written, the
+ * backend's binding limits), and the flag turning off. Buffers a pending step reads or writes are
+ * released only after the chain runs, so no memory a pending step needs is reused meanwhile; an
+ * output released before that is simply not written (its values live only in registers of the
+ * fused kernel).
  */
 import type {
   AdamSlot,
@@ -28,6 +31,7 @@ import type {
 import { callKernel, RoutedKernels, type KernelArgs, type KernelName } from '../kernel-table';
 import { Chain, fusible, type ChainLimits, type ElementwiseCall } from './chain';
 import { markHolding, type Flushable } from './flag';
+import { tryProduct } from './products';
 
 /** Limits every backend can meet (8 storage buffers per stage is WebGPU's guaranteed minimum). */
 export const DEFAULT_LIMITS: ChainLimits = {
@@ -74,8 +78,8 @@ function elementwiseCall<K extends KernelName>(
 /** Runs a recorded chain as one fused kernel (a single step as its own kernel). */
 function runChain(target: Backend, chain: Chain): void {
   const { program, outputs } = chain.program();
-  if (chain.reduction) {
-    target.fusedReduce(program, chain.inputs, chain.scalars, outputs, chain.reduction);
+  if (chain.reductions.length > 0) {
+    target.fusedReduce(program, chain.inputs, chain.scalars, outputs, chain.reductions);
   } else if (chain.steps.length === 1) {
     if (outputs.length === 1) runCall(target, chain.calls[0]);
   } else if (outputs.length > 0) {
@@ -176,6 +180,17 @@ export class FusingBackend extends RoutedKernels implements Backend, Flushable {
       const [op, x, reducedDims, out] = args as KernelArgs<'reduce'>;
       if (this.chain.tryReduce(op, x, reducedDims, out)) return;
     }
+    if (name === 'matmul') {
+      const [a, b, out] = args as KernelArgs<'matmul'>;
+      if (this.chain && tryProduct(this.chain, a, b, out)) return;
+      this.flush();
+      const chain = new Chain(this.chainLimits());
+      if (tryProduct(chain, a, b, out)) {
+        this.chain = chain;
+        markHolding(this, true);
+      } else callKernel(this.target(), name, args);
+      return;
+    }
     const call = elementwiseCall(name, args);
     if (call === null || !fusible(call)) {
       this.flush();
@@ -218,13 +233,16 @@ export class FusingBackend extends RoutedKernels implements Backend, Flushable {
     this.target().release(buffer);
   }
 
+  // A write into a buffer no pending step touches cannot change what the chain computes (a
+  // buffer released meanwhile is held, so it is not handed out again): a tensor made between
+  // two ops leaves the chain recording.
   write(buffer: DeviceBuffer, data: TypedArray): void {
-    this.flush();
+    if (this.uses(buffer)) this.flush();
     this.target().write(buffer, data);
   }
 
   writeAsync(buffer: DeviceBuffer, data: Promise<TypedArray>): void {
-    this.flush();
+    if (this.uses(buffer)) this.flush();
     this.target().writeAsync(buffer, data);
   }
 

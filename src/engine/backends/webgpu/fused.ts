@@ -6,14 +6,15 @@
  * kernels/reduce.wgsl's CHAIN form, whose elements come from the chain (`chainAt`), so rows,
  * chunks, workgroup trees and the pass over partial results are the reduction's own.
  */
-import type {
-  DType,
-  FusedOperand,
-  FusedProgram,
-  FusedReduction,
-  FusedStep,
-  OutView,
-  View,
+import {
+  MAX_FUSED_REDUCTIONS,
+  type DType,
+  type FusedOperand,
+  type FusedProgram,
+  type FusedReduction,
+  type FusedStep,
+  type OutView,
+  type View,
 } from '../../backend';
 import fusedWgsl from '../../../../kernels/fused-elementwise.wgsl?raw';
 import reduceWgsl from '../../../../kernels/reduce.wgsl?raw';
@@ -179,11 +180,14 @@ function prepare(
   checkRank('fusedElementwise', rank);
   const compute = computeTypes(program, scalars);
   // Vectors of four when every input is contiguous and 4-aligned, or one broadcast value.
-  const modes: InputMode[] = inputs.map((v, k) => {
+  const ways: InputMode[] = inputs.map((v, k) => {
     const stride = merged.strides[k + 1][0];
     if (rank === 1 && stride === 0) return 'splat';
     return allowVec4 && rank === 1 && stride === 1 && v.offset % 4 === 0 ? 'vec4' : 'strided';
   });
+  // One strided input makes the kernel scalar, and then every contiguous input is read strided.
+  const scalar = ways.includes('strided');
+  const modes = ways.map((m) => (scalar && m === 'vec4' ? 'strided' : m));
   // One letter per mode ('splat' and 'strided' share their first): a kernel per combination.
   const key = `${structureKey(program, compute, rank)}|${modes.map((m) => MODE_LETTER[m]).join('')}`;
   const strides = new Array<number>(MAX_RANK * inputs.length).fill(0);
@@ -239,10 +243,12 @@ export function fusedElementwise(
 }
 
 /**
- * The chain and a reduction of one of its steps in one pass (reduce.wgsl's CHAIN form), plus the
- * pass over partial results when a long row is split into chunks. Rows, chunks and the row mode
+ * The chain and reductions of its steps in one pass (reduce.wgsl's CHAIN form), plus the pass
+ * over partial results when a long row is split into chunks. Rows, chunks and the row mode
  * follow the plain reduction of a contiguous [rows, inner] view: the mode tuned for that class
- * on this adapter, else the default.
+ * on this adapter, else the default. Several sums fold one vector per element, a lane each; the
+ * pass over partial results (when there is one) writes them lane by lane into scratch, and each
+ * reduction's values are copied to its output (buffer-to-buffer copies, no dispatch).
  */
 export function fusedReduce(
   ctx: KernelContext,
@@ -250,16 +256,29 @@ export function fusedReduce(
   inputs: readonly View[],
   scalars: readonly number[],
   outputs: readonly OutView[],
-  reduction: FusedReduction,
+  reductions: readonly FusedReduction[],
   force = ctx.overrides.reduce,
 ): void {
-  const { op, inner, shape } = reduction;
+  const [first] = reductions;
+  if (!first || reductions.length > MAX_FUSED_REDUCTIONS) {
+    throw new Error(`fusedReduce: ${reductions.length} reductions (1 to ${MAX_FUSED_REDUCTIONS})`);
+  }
+  const { op, inner, shape } = first;
   const n = elementCount(shape);
   if (n === 0 || inner === 0) throw new Error('fusedReduce: an empty chain or row');
-  if (program.steps[reduction.step].dtype !== 'float32') {
+  if (reductions.some((r) => program.steps[r.step].dtype !== 'float32')) {
     throw new Error('fusedReduce: only a float32 step can be reduced');
   }
+  if (reductions.length > 1 && reductions.some((r) => r.op !== 'sum' || r.inner !== inner)) {
+    throw new Error('fusedReduce: several reductions must be sums over rows of one length');
+  }
   const rows = n / inner;
+  // A single reduction into its output's start is written directly, as a plain reduce would.
+  const direct = reductions.length === 1 && first.out.offset === 0;
+  const lanes = reductions.length === 3 ? 4 : reductions.length;
+  const type = lanes === 1 ? 'f32' : `vec${lanes}<f32>`;
+  const steps = reductions.map((r) => `v${r.step}`);
+  while (steps.length < lanes) steps.push('0.0');
   const prepared = prepare(program, inputs, scalars, shape, false);
   const { rank, compute, modes, writeChain } = prepared;
   const classKey = rowModeClassKey({ family: 'reduce', rows, inner, contiguous: true });
@@ -273,34 +292,55 @@ export function fusedReduce(
   ];
   if (plan.mode === 'workgroup') flags.push('WORKGROUP');
   const signature = 'w'.repeat(1 + outputs.length) + 'r'.repeat(inputs.length);
-  const key = `${prepared.key}|${op}|${plan.mode}|>${reduction.step}`;
+  const key = `${prepared.key}|${op}|${plan.mode}|>${reductions.map((r) => r.step).join(',')}`;
   const kernel = ctx.kernel('fused-reduce', key, signature, reduceSource, () => {
     const chain = expandWgsl('fused-elementwise', fusedWgsl, {
       flags: ['CHAIN_FN'],
       values: {
         RANK: rank,
         MAX_RANK,
-        REDUCED: `v${reduction.step}`,
+        REDUCED: lanes === 1 ? steps[0] : `${type}(${steps.join(', ')})`,
+        REDUCED_TYPE: type,
         ...generate(program, compute, modes, rank, false, 2),
       },
     });
+    const start = lanes === 1 ? identity(op, 'f32') : `${type}(0.0)`;
     return {
       flags,
-      values: { T: 'f32', IDENTITY: identity(op, 'f32'), KEEP_RANK: 0, RED_RANK: 1, CHAIN: chain },
+      values: { T: type, IDENTITY: start, KEEP_RANK: 0, RED_RANK: 1, CHAIN: chain },
     };
   });
+  const tasksBytes = rows * chunks * lanes * 4;
   writeChain(ctx.params(FUSED_REDUCE), n)
     .set('rows', rows)
     .set('inner', inner)
     .set('chunkLen', plan.chunkLen)
     .set('chunks', chunks);
-  const final = outputOf(reduction.out);
-  const target = chunks === 1 ? final : ctx.pool.acquire(rows * chunks * 4);
+  const target = direct && chunks === 1 ? outputOf(first.out) : ctx.pool.acquire(tasksBytes);
   const buffers = [target, ...outputs.map((o) => outputOf(o)), ...inputs.map((v) => gpuOf(v))];
   const tasks = rows * chunks;
   ctx.run(kernel, buffers, plan.mode === 'workgroup' ? grid(tasks) : grid64(tasks));
-  if (chunks > 1) {
+  // One row in one chunk leaves the lanes in order; else a pass over the partial results (the
+  // lanes of several rows are interleaved, and long rows were cut into chunks).
+  let lanesOut = target;
+  if (chunks > 1 || (!direct && rows > 1)) {
+    lanesOut = direct ? outputOf(first.out) : ctx.pool.acquire(lanes * rows * 4);
     const partial = { values: target, indices: null };
-    reducePartials(ctx, op, 'f32', partial, rows, chunks, { values: final, indices: null }, mode);
+    reducePartials(
+      ctx,
+      op,
+      'f32',
+      partial,
+      rows,
+      chunks,
+      { values: lanesOut, indices: null },
+      mode,
+      lanes,
+    );
   }
+  if (direct) return;
+  reductions.forEach((r, lane) => {
+    ctx.queue.copy(lanesOut, lane * rows * 4, gpuOf(r.out), r.out.offset * 4, rows * 4);
+  });
+  ctx.pool.recycle(lanesOut);
 }

@@ -225,7 +225,9 @@ function reducePasses(
 /**
  * The second pass of a reduction (also after fused.ts's fused one): `rows` rows of `chunks`
  * partial results (values, and element indices for an arg-reduction) into `final`, after which
- * the partial buffers go back to the pool.
+ * the partial buffers go back to the pool. With `lanes` > 1 (several sums of one fused chain),
+ * each partial result is a vector of `lanes` values and `final` receives them lane by lane:
+ * `[lanes, rows]`.
  */
 export function reducePartials(
   ctx: KernelContext,
@@ -236,15 +238,18 @@ export function reducePartials(
   chunks: number,
   final: Target,
   mode: RowMode,
+  lanes = 1,
 ): void {
+  const keptShape = [...(lanes > 1 ? [lanes] : []), ...(rows > 1 ? [rows] : [])];
+  const keptStrides = [...(lanes > 1 ? [1] : []), ...(rows > 1 ? [chunks * lanes] : [])];
   const partials: Source = {
     buffer: partial.values,
     indices: partial.indices,
     offset: 0,
-    keptShape: rows === 1 ? [] : [rows],
-    keptStrides: rows === 1 ? [] : [chunks],
+    keptShape,
+    keptStrides,
     reducedShape: [chunks],
-    reducedStrides: [1],
+    reducedStrides: [lanes],
   };
   // The partial rows follow the class's mode (so a tuning run times both passes of each mode),
   // except short ones, where a workgroup's barriers would cost more than its 64 lanes save.
@@ -257,7 +262,7 @@ export function reducePartials(
     type,
     source: partials,
     target: final,
-    rows,
+    rows: rows * lanes,
     inner: chunks,
     plan: finalPlan,
   });
