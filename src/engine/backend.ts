@@ -428,6 +428,12 @@ export interface BackendCapabilities {
     readonly maxInputs: number;
     readonly maxScalars: number;
     readonly maxSteps: number;
+    /**
+     * Whether matrix products join chains as element-wise steps and sums (fusion/products.ts):
+     * yes where a kernel launch costs more than the chain's extra work (GPUs); the CPU's own
+     * skinny products (wasm loops) are faster than the chain's steps.
+     */
+    readonly products: boolean;
   };
 }
 

@@ -45,7 +45,7 @@ export class CpuBackend extends RoutedKernels implements Backend {
     syncRead: this,
     dispatchCount: this,
     // A fused loop binds nothing: inputs and outputs are only bounded by per-block scratch.
-    fusionLimits: { maxBuffers: 32, maxInputs: 16, maxScalars: 16, maxSteps: 32 },
+    fusionLimits: { maxBuffers: 32, maxInputs: 16, maxScalars: 16, maxSteps: 32, products: false },
   };
   /** Kernels run (or queued) so far: the CPU's counterpart of GPU dispatches. */
   private kernelCalls = 0;

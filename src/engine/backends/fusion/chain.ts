@@ -26,6 +26,8 @@ export interface ChainLimits {
   readonly maxInputs: number;
   readonly maxScalars: number;
   readonly maxSteps: number;
+  /** Whether matrix products join chains as steps and sums (products.ts). */
+  readonly products: boolean;
 }
 
 /** An element-wise kernel call as the recorder receives it (a fill is a step with no inputs). */
@@ -141,6 +143,11 @@ export class Chain {
 
   get empty(): boolean {
     return this.steps.length === 0;
+  }
+
+  /** Whether products may join (the backend's choice: see ChainLimits). */
+  get takesProducts(): boolean {
+    return this.limits.products;
   }
 
   /** The shape every step has (null before the first). */

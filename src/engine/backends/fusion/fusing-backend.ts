@@ -39,6 +39,7 @@ export const DEFAULT_LIMITS: ChainLimits = {
   maxInputs: 6,
   maxScalars: 8,
   maxSteps: 32,
+  products: true,
 };
 
 /** Capabilities that read nothing a pending chain would change. */

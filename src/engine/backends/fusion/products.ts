@@ -23,6 +23,7 @@ function scratchBuffer(): DeviceBuffer {
 
 /** `out = a @ b` (a: [B, M, K], b: [B, K, N], as the matmul kernel) added to `chain`, or false. */
 export function tryProduct(chain: Chain, a: View, b: View, out: OutView): boolean {
+  if (!chain.takesProducts) return false;
   if (a.dtype !== 'float32' || b.dtype !== 'float32' || out.dtype !== 'float32') return false;
   if (!isPlain(out, out.shape) || a.buffer === out.buffer || b.buffer === out.buffer) return false;
   return (

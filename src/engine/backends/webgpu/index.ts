@@ -91,6 +91,7 @@ export class WebGPUBackend extends RoutedKernels implements Backend {
         maxInputs: FUSED_MAX_INPUTS,
         maxScalars: FUSED_MAX_SCALARS,
         maxSteps: 32,
+        products: true,
       },
       loss: {
         lost: device.lost.then((info) => ({ reason: info.reason, message: info.message })),
