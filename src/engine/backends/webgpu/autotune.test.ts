@@ -49,6 +49,13 @@ describe('autotuner bookkeeping', () => {
     expect(proxyShape({ ...square, m: 32, n: 21_632, k: 1600 })).toMatchObject({ m: 32, n: 8192 });
     expect(proxyShape({ ...square, m: 300, n: 100, k: 64 })).toMatchObject({ m: 300, n: 100 });
     expect(proxyShape({ ...square, batch: 128, m: 9, n: 16, k: 25 }).batch).toBe(8);
+    // A summed product (a CNN's second weight gradient, 64 x 800 x 81 per image) keeps 16 of
+    // its 128 products, so the kernel's walk over the batch is part of what is timed; one with
+    // few products keeps them all.
+    const weightGrad = { ...square, batch: 128, m: 64, n: 800, k: 81, summed: true };
+    expect(proxyShape(weightGrad)).toEqual({ batch: 16, m: 64, n: 800, k: 81 });
+    expect(proxyShape({ ...weightGrad, batch: 3 }).batch).toBe(3);
+    expect(proxyShape({ ...weightGrad, m: 8, n: 9, k: 25 }).batch).toBe(32);
   });
 
   it('picks the fastest correct candidate, never a wrong or untimed one', () => {
