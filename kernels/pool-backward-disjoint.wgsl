@@ -3,6 +3,8 @@
 // every input pixel of them — the gradient at the recorded max, 0 elsewhere — so no invocation
 // searches for the windows covering a pixel. The last window of a row / column also zeroes the
 // pixels no window covers.
+// Flag WINDOW2X2: 2 x 2 windows tiling the input exactly (H = 2 outH, W = 2 outW): four stores
+// per window with no loops (CPU emulations run the general loops several times slower).
 // Params: POOL_BACKWARD in src/engine/backends/webgpu/param-layouts.ts; kernelH, kernelW are the
 // window size (strides equal them), runs = ceil(outW / RUN).
 
@@ -40,6 +42,14 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgroups) 
   for (var ow = start; ow < end; ow++) {
     let grad = GRAD[gradRow + ow * P(P_gradStrides + 3u)];
     let at = INDICES[indexRow + ow * P(P_indicesStrides + 3u)];
+//#if WINDOW2X2
+    let own = h0 * W + 2u * ow;
+    let q = base + own;
+    OUT[q] = select(0.0, grad, i32(own) == at);
+    OUT[q + 1u] = select(0.0, grad, i32(own + 1u) == at);
+    OUT[q + W] = select(0.0, grad, i32(own + W) == at);
+    OUT[q + W + 1u] = select(0.0, grad, i32(own + W + 1u) == at);
+//#else
     let w0 = ow * P(P_kernelW);
     let w1 = select(w0 + P(P_kernelW), W, ow + 1u == outW);
     for (var h = h0; h < h1; h++) {
@@ -48,5 +58,6 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgroups) 
         OUT[base + own] = select(0.0, grad, i32(own) == at);
       }
     }
+//#endif
   }
 }

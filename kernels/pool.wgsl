@@ -1,6 +1,9 @@
 // Max pooling of x [N, C, H, W] (strided) into out and indices [N, C, outH, outW]: each
 // invocation scans RUN neighbouring windows of one output row and records the flat h * W + w of
 // each window's first maximum. Positions in the padding are skipped (as if -infinity).
+// Flag WINDOW2X2: 2 x 2 windows at stride 2 without padding (the usual pooling), read as four
+// loads and three compares in scan order with no loops: CPU emulations run the general loops,
+// whose bounds differ per window, several times slower.
 // Params: POOL in src/engine/backends/webgpu/param-layouts.ts.
 
 @group(0) @binding(1) var<storage, read_write> OUT: array<f32>;
@@ -38,8 +41,32 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgroups) 
   let oh = row % outH;
   let c = (row / outH) % C;
   let n = row / (outH * C);
-  let rows = window(oh, H, outH, P(P_kernelH), P(P_strideH), P(P_padH));
   let base = P(P_xOffset) + n * P(P_xStrides) + c * P(P_xStrides + 1u);
+//#if WINDOW2X2
+  let sh = P(P_xStrides + 2u);
+  let sw = P(P_xStrides + 3u);
+  let h = 2u * oh;
+  for (var ow = start; ow < end; ow++) {
+    let w = 2u * ow;
+    let p = base + h * sh + w * sw;
+    let at = i32(h * W + w);
+    let v = vec4<f32>(X[p], X[p + sw], X[p + sh], X[p + sh + sw]);
+    var best = v.x;
+    var bestAt = at;
+    let right = v.y > best;
+    best = select(best, v.y, right);
+    bestAt = select(bestAt, at + 1, right);
+    let below = v.z > best;
+    best = select(best, v.z, below);
+    bestAt = select(bestAt, at + i32(W), below);
+    let corner = v.w > best;
+    best = select(best, v.w, corner);
+    bestAt = select(bestAt, at + i32(W) + 1, corner);
+    OUT[row * outW + ow] = best;
+    INDICES[row * outW + ow] = bestAt;
+  }
+//#else
+  let rows = window(oh, H, outH, P(P_kernelH), P(P_strideH), P(P_padH));
   for (var ow = start; ow < end; ow++) {
     let cols = window(ow, W, outW, P(P_kernelW), P(P_strideW), P(P_padW));
     var best = -infinity();
@@ -56,4 +83,5 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgroups) 
     OUT[row * outW + ow] = best;
     INDICES[row * outW + ow] = bestAt;
   }
+//#endif
 }

@@ -67,6 +67,8 @@ function adaptive(
 }
 
 const GEOMETRIES: Pool2dGeometry[] = [
+  // 2 x 2 at stride 2 takes the loop-free WINDOW2X2 forms (8 x 6 and 4 x 40 tile the input; 9 x 7
+  // and 2 x 27 leave a row or column to the general backward).
   plain(2, 3, 8, 6, 2, 2, 0),
   plain(1, 2, 7, 9, 3, 2, 1),
   plain(3, 1, 5, 5, 3, 1, 1),

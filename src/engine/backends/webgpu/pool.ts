@@ -45,7 +45,13 @@ export function maxPool2d(
   if (rows * g.outWidth === 0) return;
   // Four outputs of a row per invocation (pool.wgsl's RUN).
   const runs = Math.ceil(g.outWidth / 4);
-  const kernel = ctx.kernel('max-pool2d', '', 'wwr', forwardSource, () => ({}));
+  const pairs =
+    !g.adaptive &&
+    [g.kernelHeight, g.kernelWidth, g.strideH, g.strideW].every((v) => v === 2) &&
+    g.padH === 0 &&
+    g.padW === 0;
+  const flags = pairs ? ['WINDOW2X2'] : [];
+  const kernel = ctx.kernel('max-pool2d', flags.join(), 'wwr', forwardSource, () => ({ flags }));
   writeGeometry(ctx.params(POOL), g)
     .set('xOffset', x.offset)
     .list('xStrides', x.strides)
@@ -70,12 +76,18 @@ export function maxPool2dBackward(
     const size = g.adaptive
       ? { ...g, kernelHeight: g.inHeight / g.outHeight, kernelWidth: g.inWidth / g.outWidth }
       : g;
+    const pairs =
+      size.kernelHeight === 2 &&
+      size.kernelWidth === 2 &&
+      g.inHeight === 2 * g.outHeight &&
+      g.inWidth === 2 * g.outWidth;
+    const flags = pairs ? ['WINDOW2X2'] : [];
     const kernel = ctx.kernel(
       'max-pool2d-backward-disjoint',
-      '',
+      flags.join(),
       'wrr',
       disjointSource,
-      () => ({}),
+      () => ({ flags }),
     );
     // Four windows of a row per invocation (the kernel's RUN).
     const runs = Math.ceil(g.outWidth / 4);
