@@ -10,6 +10,7 @@ import {
   type MatmulClassInput,
 } from './autotune';
 import type { WebGPUBackend } from './index';
+import { agrees } from './matmul-tune';
 import { matmulCandidates } from './variants';
 
 const square: MatmulClassInput = { batch: 1, m: 512, n: 512, k: 512, aLayout: 'k', bLayout: 'n' };
@@ -56,6 +57,18 @@ describe('autotuner bookkeeping', () => {
     expect(proxyShape(weightGrad)).toEqual({ batch: 16, m: 64, n: 800, k: 81 });
     expect(proxyShape({ ...weightGrad, batch: 3 }).batch).toBe(3);
     expect(proxyShape({ ...weightGrad, m: 8, n: 9, k: 25 }).batch).toBe(32);
+  });
+
+  it('accepts a variant whose slice of a product agrees with the default within rounding', () => {
+    const want = Float32Array.from([3.5, -120.25, 0.001, 64]);
+    expect(
+      agrees(
+        want.map((v) => v * (1 + 3e-7)),
+        want,
+      ),
+    ).toBe(true);
+    expect(agrees(Float32Array.from([3.5, -120.25, 0.02, 64]), want)).toBe(false);
+    expect(agrees(Float32Array.from([3.5, NaN, 0.001, 64]), want)).toBe(false);
   });
 
   it('picks the fastest correct candidate, never a wrong or untimed one', () => {

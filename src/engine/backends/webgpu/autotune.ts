@@ -134,6 +134,11 @@ export interface MatmulClassInput {
    * another family's win on the plain proxy would run as the family's default instead.
    */
   readonly blockedOnly?: boolean;
+  /**
+   * An operand is read through offset tables (implicit-GEMM convolution): the class is timed on
+   * a slice of the product itself (matmul-tune.ts), whose gathered loads a plain proxy misses.
+   */
+  readonly gathered?: boolean;
 }
 
 const bucket = (size: number): number => 2 ** Math.min(14, Math.ceil(Math.log2(Math.max(1, size))));
@@ -143,7 +148,8 @@ export function matmulClassKey(input: MatmulClassInput): TuneKey<'mm'> {
   const { m, n, k, aLayout, bLayout } = input;
   const batch = input.summed ? 'sum' : input.batch > 1 ? 'batched' : 'single';
   const family = input.blockedOnly && !input.summed ? '|blocked' : '';
-  return `mm|${bucket(m)}x${bucket(n)}x${bucket(k)}|${aLayout}${bLayout}|${batch}${family}`;
+  const gathered = input.gathered ? '|gather' : '';
+  return `mm|${bucket(m)}x${bucket(n)}x${bucket(k)}|${aLayout}${bLayout}|${batch}${family}${gathered}`;
 }
 
 /** Products below this many multiply-adds run the default: tuning would cost more than it saves. */

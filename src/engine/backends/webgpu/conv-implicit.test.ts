@@ -113,40 +113,59 @@ describe.skipIf(!backend)('implicit-GEMM convolution kernels', () => {
 });
 
 describe.skipIf(!backend)('tuning the implicit-GEMM convolution', () => {
-  it('times only the blocked family (the one that reads offset tables) and runs its choice', async () => {
+  it('times only the blocked family (the one that reads offset tables) on the product itself, and runs its choice', async () => {
     const gpu = (await createNodeGpuBackend())!;
     const ws = new Workspace(gpu);
     const random = rng(17);
-    // 8 images of 8 x 16 x 16, 16 filters of 3 x 3: 1568 x 72 x 16, enough multiply-adds to tune.
+    // 8 images of 8 x 16 x 16, 16 filters of 3 x 3: 1568 x 72 x 16, enough multiply-adds to tune;
+    // the weight gradient 16 x 72, summed over 8 images of 196 pixels.
     const g = geometry([8, 8, 16, 16], [3, 3]);
     const outChannels = 16;
     const taps = g.inChannels * g.kernelHeight * g.kernelWidth;
+    const pixels = g.outHeight * g.outWidth;
     const x = ws.view(randomFloats(8 * 8 * 16 * 16, random, -1, 1), [8, 8, 16, 16]);
     const wHost = randomFloats(outChannels * taps, random, -1, 1);
     const bHost = randomFloats(outChannels, random, -1, 1);
+    const gHost = randomFloats(8 * outChannels * pixels, random, -1, 1);
     const weight = ws.view(wHost, [outChannels, 8, 3, 3]);
     const bias = ws.view(bHost, [outChannels]);
+    const grad = ws.view(gHost, [8, outChannels, g.outHeight, g.outWidth]);
     const expected = reference(x, wHost, bHost, g, outChannels);
+    const expectedGrad = weightGradReference(x, gHost, g, outChannels);
     const out = ws.output('float32', [8, outChannels, g.outHeight, g.outWidth]);
-    gpu.conv2d(x.view, weight.view, bias.view, g, out);
+    const dw = ws.output('float32', [outChannels, taps]);
+    const both = () => {
+      gpu.conv2d(x.view, weight.view, bias.view, g, out);
+      gpu.conv2dWeightGrad(x.view, grad.view, g, dw);
+    };
+    both();
     expectClose(await ws.read(out), expected, { rel: 1e-4, abs: 1e-4 });
+    expectClose(await ws.read(dw), expectedGrad, { rel: 1e-4, abs: 1e-4 });
     await gpu.tuned();
     const runs = gpu.context.tuneLog.filter((run) => run.key.startsWith('mm|'));
-    expect(runs.map((run) => run.key)).toEqual(['mm|2048x16x128|kk|single|blocked']);
-    const timed = runs[0].results.map((r) => r.variant as MatmulVariant);
-    expect(timed.length).toBeGreaterThan(1);
-    for (const variant of timed) expect(blockedSpecOf(variant), variant).not.toBeNull();
-    const chosen = gpu.context.tuner.get(runs[0].key)!;
+    // Classes of their own: a gathered product is timed on a slice of itself, not on a proxy.
+    expect(runs.map((run) => run.key)).toEqual([
+      'mm|2048x16x128|kk|single|blocked|gather',
+      'mm|16x128x256|kn|sum|gather',
+    ]);
     const stop = gpu.profileDispatches();
-    gpu.conv2d(x.view, weight.view, bias.view, g, out);
+    both();
     const labels = (await stop()).map((t) => t.label);
     expectClose(await ws.read(out), expected, { rel: 1e-4, abs: 1e-4 });
-    // A vec4 member reads an offset table as its scalar twin.
-    const ran = chosen.replace(/^v/, 's');
-    expect(
-      labels.some((label) => label.startsWith(`matmul-blocked[${ran}|`)),
-      labels.join(),
-    ).toBe(true);
+    expectClose(await ws.read(dw), expectedGrad, { rel: 1e-4, abs: 1e-4 });
+    for (const run of runs) {
+      const timed = run.results.map((r) => r.variant as MatmulVariant);
+      expect(timed.length).toBeGreaterThan(1);
+      for (const variant of timed) expect(blockedSpecOf(variant), variant).not.toBeNull();
+      // Every candidate's slice agreed with the default variant's (a wrong kernel would not).
+      for (const result of run.results) expect(result.correct, result.variant).toBe(true);
+      // A vec4 member reads an offset table as its scalar twin.
+      const ran = gpu.context.tuner.get(run.key)!.replace(/^v/, 's');
+      expect(
+        labels.some((label) => label.startsWith(`matmul-blocked[${ran}|`)),
+        `${ran} in ${labels.join()}`,
+      ).toBe(true);
+    }
     ws.releaseAll();
   });
 });

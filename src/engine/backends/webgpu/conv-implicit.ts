@@ -12,7 +12,8 @@ import padWgsl from '../../../../kernels/pad.wgsl?raw';
 import { grid64, type KernelContext } from './context';
 import { gpuOf, outputOf } from './gpu-buffer';
 import { chooseMatmulVariant } from './matmul';
-import { dispatchVariant, type OffsetTable } from './matmul-dispatch';
+import { dispatchVariant, type OffsetTable, type Operand } from './matmul-dispatch';
+import { TRIAL_MACS } from './matmul-tune';
 import { PAD } from './param-layouts';
 
 const padSource = PAD.source(padWgsl);
@@ -134,33 +135,28 @@ export function conv2dImplicit(
     return [...rows, ...tapOffsets(geometry, strides)];
   });
   const table: OffsetTable = { buffer, outer: 0, k: m };
-  // The tuned variant of the same product over materialized columns (the loads differ only in
-  // where their offsets come from), among the blocked family, the one that reads offset tables.
-  const variant = chooseMatmulVariant(ctx, {
-    batch: 1,
-    m,
-    n,
-    k,
-    aLayout: 'k',
-    bLayout: 'k',
-    blockedOnly: true,
-  });
-  dispatchVariant(
+  const a: Operand = { gpu: image.gpu, offset: image.offset, strides: [0, 0, 0], table };
+  // Wᵀ [CKK, O] read straight from the [O, CKK] weight.
+  const b: Operand = { gpu: gpuOf(weight), offset: weight.offset, strides: [0, 1, k] };
+  const epilogue = {
+    bias: bias !== null,
+    nchw: true,
+    pixels,
+    biasBuffer: bias ? gpuOf(bias) : undefined,
+    biasOffset: bias?.offset ?? 0,
+  };
+  // Among the blocked family (the one that reads offset tables), timed on the first images.
+  const images = Math.max(1, Math.min(g.batch, Math.floor(TRIAL_MACS / (pixels * n * k))));
+  const slice = { batch: 1, m: images * pixels, n, k };
+  const variant = chooseMatmulVariant(
     ctx,
-    variant,
-    { gpu: image.gpu, offset: image.offset, strides: [0, 0, 0], table },
-    // Wᵀ [CKK, O] read straight from the [O, CKK] weight.
-    { gpu: gpuOf(weight), offset: weight.offset, strides: [0, 1, k] },
-    outputOf(out),
-    { batch: 1, m, n, k },
+    { batch: 1, m, n, k, aLayout: 'k', bLayout: 'k', blockedOnly: true, gathered: true },
     {
-      bias: bias !== null,
-      nchw: true,
-      pixels,
-      biasBuffer: bias ? gpuOf(bias) : undefined,
-      biasOffset: bias?.offset ?? 0,
+      outBytes: slice.m * n * 4,
+      record: (candidate, target) => dispatchVariant(ctx, candidate, a, b, target, slice, epilogue),
     },
   );
+  dispatchVariant(ctx, variant, a, b, outputOf(out), { batch: 1, m, n, k }, epilogue);
   if (image.scratch) ctx.pool.recycle(image.scratch);
 }
 
@@ -187,15 +183,20 @@ export function conv2dWeightGradImplicit(
   ]);
   const table: OffsetTable = { buffer, outer: 0, k: n };
   const shape = { batch: g.batch, m, n, k: pixels };
-  const variant = chooseMatmulVariant(ctx, { ...shape, summed: true, aLayout: 'k', bLayout: 'n' });
-  dispatchVariant(
+  const a: Operand = { gpu: gpuOf(grad), offset: grad.offset, strides: [m * pixels, pixels, 1] };
+  const b: Operand = { gpu: image.gpu, offset: image.offset, strides: [strides[0], 0, 0], table };
+  // Timed on the sum over the first images.
+  const images = Math.max(1, Math.min(g.batch, Math.floor(TRIAL_MACS / (m * n * pixels))));
+  const slice = { ...shape, batch: images };
+  const variant = chooseMatmulVariant(
     ctx,
-    variant,
-    { gpu: gpuOf(grad), offset: grad.offset, strides: [m * pixels, pixels, 1] },
-    { gpu: image.gpu, offset: image.offset, strides: [strides[0], 0, 0], table },
-    outputOf(out),
-    shape,
-    { sumBatches: true },
+    { ...shape, summed: true, aLayout: 'k', bLayout: 'n', gathered: true },
+    {
+      outBytes: m * n * 4,
+      record: (candidate, target) =>
+        dispatchVariant(ctx, candidate, a, b, target, slice, { sumBatches: true }),
+    },
   );
+  dispatchVariant(ctx, variant, a, b, outputOf(out), shape, { sumBatches: true });
   if (image.scratch) ctx.pool.recycle(image.scratch);
 }

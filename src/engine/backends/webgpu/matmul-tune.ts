@@ -1,12 +1,30 @@
 /**
  * One autotuning run of a matmul shape class (see autotune.ts): times every candidate variant
- * on a proxy of the class (trial-timing.ts; the proxy helpers also serve matmul-repack.ts), checks each output against a float64 reference, and caches the fastest correct one.
+ * on a proxy of the class (trial-timing.ts; the proxy helpers also serve matmul-repack.ts),
+ * checks each output against a float64 reference, and caches the fastest correct one. A product
+ * that gathers an operand (implicit-GEMM convolution) is timed instead on a slice of itself,
+ * whose candidates must agree with the default variant's output.
  */
 import { pickFastest, proxyShape, type MatmulClassInput, type TrialResult } from './autotune';
 import type { KernelContext } from './context';
-import { dispatchVariant, type Operand } from './matmul-dispatch';
+import { dispatchVariant, hasSubgroups, type Operand } from './matmul-dispatch';
 import { readOutputs, timeCandidates } from './trial-timing';
-import { blockedSpecOf } from './variants';
+import { blockedSpecOf, defaultMatmulVariant, type MatmulVariant } from './variants';
+
+/**
+ * A slice of a real product to tune its class on: `record` runs it with a candidate variant into
+ * scratch (exactly `outBytes` of it written), reading the product's own operands.
+ */
+export interface MatmulTrial {
+  readonly outBytes: number;
+  readonly record: (variant: MatmulVariant, out: GPUBuffer) => void;
+}
+
+/**
+ * Multiply-adds a trial slice keeps (as many as a capped proxy): long enough to time steadily,
+ * short enough that nine candidates, three runs each, stay near a second on a CPU emulation.
+ */
+export const TRIAL_MACS = 2 ** 27;
 
 /** Operand strides of a proxy in the class's layout ('s': row-major with padded rows). */
 export function proxyStrides(layout: string, rows: number, cols: number): [number, number, number] {
@@ -63,9 +81,11 @@ export function tuneClass(
   ctx: KernelContext,
   input: MatmulClassInput,
   key: string,
+  trial?: MatmulTrial,
 ): Promise<void> | null {
   const { queue } = ctx;
   if (queue.profiler) return null;
+  if (trial) return tuneOnTrial(ctx, key, trial);
   const { batch, m, n, k } = proxyShape(input);
   const summed = input.summed ?? false;
   const sa = proxyStrides(input.aLayout, m, k);
@@ -114,4 +134,43 @@ export function tuneClass(
       release();
     }
   })();
+}
+
+/** Times the blocked family (the one that gathers) on `trial`; see tuneClass. */
+function tuneOnTrial(ctx: KernelContext, key: string, trial: MatmulTrial): Promise<void> | null {
+  const candidates = ctx.candidates.filter((v) => blockedSpecOf(v));
+  const reference = Math.max(0, candidates.indexOf(defaultMatmulVariant(hasSubgroups(ctx))));
+  const outs = candidates.map(() => ctx.pool.acquire(trial.outBytes));
+  const release = () => outs.forEach((buffer) => ctx.pool.recycle(buffer));
+  const timing = timeCandidates(ctx, candidates.length, (i) =>
+    trial.record(candidates[i], outs[i]),
+  );
+  if (!timing) {
+    release();
+    return null;
+  }
+  return (async () => {
+    try {
+      const times = await timing;
+      const outputs = await readOutputs(ctx, outs, trial.outBytes);
+      const results: TrialResult[] = candidates.map((variant, i) => ({
+        variant,
+        ns: times[i],
+        correct: agrees(outputs[i], outputs[reference]),
+      }));
+      ctx.tuneLog.push({ key, results });
+      const best = pickFastest(results);
+      if (best) ctx.tuner.choose(key, best);
+    } finally {
+      release();
+    }
+  })();
+}
+
+/** Whether two variants' outputs of one product agree within float32 rounding of its sums. */
+export function agrees(got: Float32Array, want: Float32Array): boolean {
+  let scale = 0;
+  for (const v of want) scale = Math.max(scale, Math.abs(v));
+  const tolerance = 1e-4 * scale + 1e-6;
+  return want.every((v, i) => Math.abs(got[i] - v) <= tolerance);
 }

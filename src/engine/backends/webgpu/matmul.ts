@@ -11,7 +11,7 @@ import type { KernelContext } from './context';
 import { gpuOf, outputOf, wrapGpu } from './gpu-buffer';
 import { dispatchVariant, hasSubgroups, type Operand } from './matmul-dispatch';
 import { chooseRepack, recordProduct } from './matmul-repack';
-import { tuneClass } from './matmul-tune';
+import { tuneClass, type MatmulTrial } from './matmul-tune';
 import { reduce } from './reduce';
 import { defaultMatmulVariant, type MatmulVariant } from './variants';
 
@@ -52,8 +52,15 @@ function thinVariant(m: number, n: number): MatmulVariant | null {
   return null;
 }
 
-/** The variant for a product: forced, tuned for its class, or the default while tuning runs. */
-export function chooseMatmulVariant(ctx: KernelContext, input: MatmulClassInput): MatmulVariant {
+/**
+ * The variant for a product: forced, tuned for its class, or the default while tuning runs. With
+ * `trial` (a slice of the product itself), a class still to tune is timed on it, not on a proxy.
+ */
+export function chooseMatmulVariant(
+  ctx: KernelContext,
+  input: MatmulClassInput,
+  trial?: MatmulTrial,
+): MatmulVariant {
   const forced = ctx.overrides.matmul;
   if (forced) return forced;
   const thin = thinVariant(input.m, input.n);
@@ -64,7 +71,7 @@ export function chooseMatmulVariant(ctx: KernelContext, input: MatmulClassInput)
   const chosen = ctx.tuner.get(key);
   if (chosen) return chosen;
   if (ctx.tuner.needsTuning(key) && ctx.autotune) {
-    const job = tuneClass(ctx, input, key);
+    const job = tuneClass(ctx, input, key, trial);
     if (job) ctx.tuner.track(key, job);
   }
   return fallback;
