@@ -4,17 +4,10 @@
  * tuned to, and six CPU kernel calls (the CPU keeps its own product kernels).
  */
 import { describe, expect, it } from 'vitest';
-import type { Device } from '../devices/device';
-import { testDevices } from '../testing/devices';
+import { dispatches, testDevices } from '../testing/devices';
 import { linregStep } from './workloads';
 
 const devices = await testDevices();
-
-function dispatches(device: Device): number {
-  const counter = device.capability('dispatchCount');
-  if (!counter) throw new Error(`${device.name} counts no dispatches`);
-  return counter.dispatches();
-}
 
 describe.each(devices.map((d) => [d.name, d] as const))('workloads on %s', (_, device) => {
   it('a linear-regression step takes six dispatches (six CPU calls)', async () => {

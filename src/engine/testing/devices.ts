@@ -21,3 +21,10 @@ export function testDevices(): Promise<Device[]> {
   })();
   return cached;
 }
+
+/** Kernels a device has run so far (WebGPU dispatches, CPU kernel calls). */
+export function dispatches(device: Device): number {
+  const counter = device.capability('dispatchCount');
+  if (!counter) throw new Error(`${device.name} counts no dispatches`);
+  return counter.dispatches();
+}

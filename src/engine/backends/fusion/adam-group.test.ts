@@ -8,7 +8,7 @@ import type { Device } from '../../devices/device';
 import { fromHost } from '../../ops/creation';
 import { Adam } from '../../optim';
 import type { Tensor } from '../../tensor';
-import { testDevices } from '../../testing/devices';
+import { dispatches, testDevices } from '../../testing/devices';
 import { expectClose, randomValues, rng } from '../../testing/harness';
 import { fusionEnabled, setFusion } from './flag';
 
@@ -44,12 +44,6 @@ function reference(index: number, { lr, weightDecay }: Hyper): number[] {
     }
   }
   return p;
-}
-
-function dispatches(device: Device): number {
-  const counter = device.capability('dispatchCount');
-  if (!counter) throw new Error(`${device.name} counts no dispatches`);
-  return counter.dispatches();
 }
 
 /** Three Adam steps over every parameter; resolves with the kernels each step's update ran. */

@@ -145,11 +145,6 @@ export class Chain {
     return this.steps.length === 0;
   }
 
-  /** Whether products may join (the backend's choice: see ChainLimits). */
-  get takesProducts(): boolean {
-    return this.limits.products;
-  }
-
   /** The shape every step has (null before the first). */
   get stepShape(): readonly number[] | null {
     return this.shape;

@@ -5,7 +5,6 @@
  * fewer; on WebGPU in both row modes and with the pass over partial results of a long row.
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import type { Device } from '../../devices/device';
 import * as ops from '../../ops';
 import type { Tensor } from '../../tensor';
 import { testDevices } from '../../testing/devices';
@@ -14,6 +13,7 @@ import { ravel, ref, unravel, type Ref } from '../../testing/reference';
 import { WebGPUBackend } from '../webgpu';
 import type { RowMode } from '../webgpu/variants';
 import { fusionEnabled, setFusion } from './flag';
+import { runCounted as run } from './test-support';
 
 const devices = await testDevices();
 const initial = fusionEnabled();
@@ -24,24 +24,6 @@ afterEach(() => {
     if (backend instanceof WebGPUBackend) backend.overrides.reduce = undefined;
   }
 });
-
-function dispatches(device: Device): number {
-  const counter = device.capability('dispatchCount');
-  if (!counter) throw new Error(`${device.name} counts no dispatches`);
-  return counter.dispatches();
-}
-
-/** `fn`'s results with fusion on or off, and the kernels it ran. */
-async function run(device: Device, fused: boolean, fn: () => Tensor[]) {
-  setFusion(fused);
-  await device.backend.synchronize();
-  const before = dispatches(device);
-  const outs = fn();
-  const values = await Promise.all(outs.map((t) => t.data() as Promise<Float32Array>));
-  const kernels = dispatches(device) - before;
-  for (const t of outs) t.dispose();
-  return { values, kernels };
-}
 
 /** Reduces `r` over `dims` in float64 with `f` (start value `init`), keeping no dims. */
 function reduceRef(r: Ref, dims: number[], init: number, f: (acc: number, v: number) => number) {

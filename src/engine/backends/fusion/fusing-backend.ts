@@ -181,7 +181,7 @@ export class FusingBackend extends RoutedKernels implements Backend, Flushable {
       const [op, x, reducedDims, out] = args as KernelArgs<'reduce'>;
       if (this.chain.tryReduce(op, x, reducedDims, out)) return;
     }
-    if (name === 'matmul') {
+    if (name === 'matmul' && this.chainLimits().products) {
       const [a, b, out] = args as KernelArgs<'matmul'>;
       if (this.chain && tryProduct(this.chain, a, b, out)) return;
       this.flush();

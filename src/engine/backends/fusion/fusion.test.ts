@@ -9,7 +9,7 @@ import * as ops from '../../ops';
 import { SGD } from '../../optim';
 import { Storage } from '../../storage';
 import type { Tensor } from '../../tensor';
-import { testDevices } from '../../testing/devices';
+import { dispatches, testDevices } from '../../testing/devices';
 import { expectClose, intTensorOf, randomRef, rng, tensorOf } from '../../testing/harness';
 import { broadcastShape, ravel, ref, unravel, type Ref } from '../../testing/reference';
 import { WebGPUBackend } from '../webgpu';
@@ -18,12 +18,6 @@ import { fusionEnabled, setFusion } from './flag';
 const devices = await testDevices();
 const initial = fusionEnabled();
 afterEach(() => setFusion(initial));
-
-function dispatches(device: Device): number {
-  const counter = device.capability('dispatchCount');
-  if (!counter) throw new Error(`${device.name} counts no dispatches`);
-  return counter.dispatches();
-}
 
 /** Runs `fn` on `inputs()` with fusion on or off: its results' values and the kernels it ran. */
 async function run(

@@ -5,15 +5,14 @@
  * join runs as its own kernel, unchanged.
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import type { Device } from '../../devices/device';
 import * as ops from '../../ops';
-import type { Tensor } from '../../tensor';
 import { testDevices } from '../../testing/devices';
 import { expectClose, randomRef, rng, tensorOf } from '../../testing/harness';
 import type { Ref } from '../../testing/reference';
 import { WebGPUBackend } from '../webgpu';
 import type { RowMode } from '../webgpu/variants';
 import { fusionEnabled, setFusion } from './flag';
+import { runCounted as run } from './test-support';
 
 const devices = await testDevices();
 const initial = fusionEnabled();
@@ -24,24 +23,6 @@ afterEach(() => {
     if (backend instanceof WebGPUBackend) backend.overrides.reduce = undefined;
   }
 });
-
-function dispatches(device: Device): number {
-  const counter = device.capability('dispatchCount');
-  if (!counter) throw new Error(`${device.name} counts no dispatches`);
-  return counter.dispatches();
-}
-
-/** `fn`'s results with fusion on or off, and the kernels it ran. */
-async function run(device: Device, fused: boolean, fn: () => Tensor[]) {
-  setFusion(fused);
-  await device.backend.synchronize();
-  const before = dispatches(device);
-  const outs = fn();
-  const values = await Promise.all(outs.map((t) => t.data() as Promise<Float32Array>));
-  const kernels = dispatches(device) - before;
-  for (const t of outs) t.dispose();
-  return { values, kernels };
-}
 
 /** [rows, cols] element (i, j) of a row-major float64 reference. */
 const at = (r: Ref, i: number, j: number) => r.data[i * r.shape[1] + j];

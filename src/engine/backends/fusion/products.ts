@@ -7,7 +7,8 @@
  *   (a weight's gradient xᵀ @ g where g is the step): each output element is the sum over the
  *   chain of the step times a column of the other operand, a reduction of the chain.
  * Both compute the product's own sums in another order, so results agree within float32
- * rounding. Either the whole product joins the chain or nothing does (`Chain.atomically`).
+ * rounding. Either the whole product joins the chain or nothing does (`Chain.atomically`). The
+ * recorder offers products only where the backend's fusion limits allow them (`products`).
  */
 import type { DeviceBuffer, OutView, View } from '../../backend';
 import { contiguousStrides, numel } from '../../shape';
@@ -23,7 +24,6 @@ function scratchBuffer(): DeviceBuffer {
 
 /** `out = a @ b` (a: [B, M, K], b: [B, K, N], as the matmul kernel) added to `chain`, or false. */
 export function tryProduct(chain: Chain, a: View, b: View, out: OutView): boolean {
-  if (!chain.takesProducts) return false;
   if (a.dtype !== 'float32' || b.dtype !== 'float32' || out.dtype !== 'float32') return false;
   if (!isPlain(out, out.shape) || a.buffer === out.buffer || b.buffer === out.buffer) return false;
   return (

@@ -7,18 +7,11 @@
  * after the class's variant is chosen, by timing the product both ways on a proxy that keeps the
  * operand's real row stride (never decided by adapter name).
  */
-import {
-  matmulClassKey,
-  MIN_TUNED_MACS,
-  pickFastest,
-  proxyShape,
-  type MatmulClassInput,
-  type TrialResult,
-} from './autotune';
+import { matmulClassKey, MIN_TUNED_MACS, proxyShape, type MatmulClassInput } from './autotune';
 import type { KernelContext } from './context';
 import { dispatchVariant, type MatmulShape, type Operand } from './matmul-dispatch';
 import { matchesReference, proxyData, proxyStrides } from './matmul-tune';
-import { readOutputs, timeCandidates } from './trial-timing';
+import { tuneCandidates } from './trial-timing';
 import { REPACKS, type MatmulVariant, type Repack } from './variants';
 
 /** Rows this many bytes apart (or a multiple) share cache sets. */
@@ -162,40 +155,16 @@ function tuneRepack(
   const b: Operand = { gpu: ctx.pool.acquire(bSize * 4), offset: 0, strides: sb };
   queue.write(a.gpu, hostA);
   queue.write(b.gpu, hostB);
-  const outBytes = (summed ? 1 : batch) * m * n * 4;
-  const outs = REPACKS.map(() => ctx.pool.acquire(outBytes));
   const shape: MatmulShape = { batch, m, n, k };
-  const release = () => {
-    for (const buffer of [a.gpu, b.gpu, ...outs]) ctx.pool.recycle(buffer);
-  };
-  // By wall clock: timestamps would miss the copies, which are not compute passes.
-  const timing = timeCandidates(
-    ctx,
-    REPACKS.length,
-    (i) => recordProduct(ctx, REPACKS[i], variant, a, b, outs[i], shape, summed),
-    { clock: 'wall' },
-  );
-  if (!timing) {
-    release();
-    return null;
-  }
-  return (async () => {
-    try {
-      const times = await timing;
-      const outputs = await readOutputs(ctx, outs, outBytes);
-      const products = summed ? batch : 1;
-      const results: TrialResult<Repack>[] = REPACKS.map((variant, i) => ({
-        variant,
-        ns: times[i],
-        correct: matchesReference(outputs[i], hostA, hostB, sa, sb, m, n, k, products),
-      }));
-      ctx.tuneLog.push({ key, results });
-      const best = pickFastest(results);
-      if (best) ctx.tuner.choose(key, best);
-    } finally {
-      release();
-    }
-  })();
+  const products = summed ? batch : 1;
+  return tuneCandidates(ctx, key, REPACKS, {
+    outBytes: (summed ? 1 : batch) * m * n * 4,
+    record: (repack, out) => recordProduct(ctx, repack, variant, a, b, out, shape, summed),
+    correct: (outputs, i) => matchesReference(outputs[i], hostA, hostB, sa, sb, m, n, k, products),
+    scratch: [a.gpu, b.gpu],
+    // By wall clock: timestamps would miss the copies, which are not compute passes.
+    clock: 'wall',
+  });
 }
 
 /** Records one product, reading aliasing operands in place or through padded copies. */

@@ -5,10 +5,10 @@
  * that gathers an operand (implicit-GEMM convolution) is timed instead on a slice of itself,
  * whose candidates must agree with the default variant's output.
  */
-import { pickFastest, proxyShape, type MatmulClassInput, type TrialResult } from './autotune';
+import { proxyShape, type MatmulClassInput, type TuneKey } from './autotune';
 import type { KernelContext } from './context';
 import { dispatchVariant, hasSubgroups, type Operand } from './matmul-dispatch';
-import { readOutputs, timeCandidates } from './trial-timing';
+import { tuneCandidates } from './trial-timing';
 import { blockedSpecOf, defaultMatmulVariant, type MatmulVariant } from './variants';
 
 /**
@@ -80,7 +80,7 @@ export function proxyData(size: number, seed: number): Float32Array {
 export function tuneClass(
   ctx: KernelContext,
   input: MatmulClassInput,
-  key: string,
+  key: TuneKey<'mm'>,
   trial?: MatmulTrial,
 ): Promise<void> | null {
   const { queue } = ctx;
@@ -102,69 +102,32 @@ export function tuneClass(
   // Only the blocked family gathers operands and fuses epilogues such as the batch sum.
   const blockedOnly = summed || (input.blockedOnly ?? false);
   const candidates = blockedOnly ? ctx.candidates.filter((v) => blockedSpecOf(v)) : ctx.candidates;
-  const outBytes = (summed ? 1 : batch) * m * n * 4;
-  const outs = candidates.map(() => ctx.pool.acquire(outBytes));
   const shape = { batch, m, n, k };
   const a: Operand = { gpu: aBuffer, offset: 0, strides: sa };
   const b: Operand = { gpu: bBuffer, offset: 0, strides: sb };
-  const release = () => {
-    for (const buffer of [aBuffer, bBuffer, ...outs]) ctx.pool.recycle(buffer);
-  };
-  const timing = timeCandidates(ctx, candidates.length, (i) => {
-    dispatchVariant(ctx, candidates[i], a, b, outs[i], shape, { sumBatches: summed });
+  return tuneCandidates(ctx, key, candidates, {
+    outBytes: (summed ? 1 : batch) * m * n * 4,
+    record: (variant, out) =>
+      dispatchVariant(ctx, variant, a, b, out, shape, { sumBatches: summed }),
+    correct: (outputs, i) =>
+      matchesReference(outputs[i], hostA, hostB, sa, sb, m, n, k, summed ? batch : 1),
+    scratch: [aBuffer, bBuffer],
   });
-  if (!timing) {
-    release();
-    return null;
-  }
-  return (async () => {
-    try {
-      const times = await timing;
-      // After the runs: without timestamps they are recorded as the timing goes.
-      const outputs = await readOutputs(ctx, outs, outBytes);
-      const results: TrialResult[] = candidates.map((variant, i) => ({
-        variant,
-        ns: times[i],
-        correct: matchesReference(outputs[i], hostA, hostB, sa, sb, m, n, k, summed ? batch : 1),
-      }));
-      ctx.tuneLog.push({ key, results });
-      const best = pickFastest(results);
-      if (best) ctx.tuner.choose(key, best);
-    } finally {
-      release();
-    }
-  })();
 }
 
 /** Times the blocked family (the one that gathers) on `trial`; see tuneClass. */
-function tuneOnTrial(ctx: KernelContext, key: string, trial: MatmulTrial): Promise<void> | null {
+function tuneOnTrial(
+  ctx: KernelContext,
+  key: TuneKey<'mm'>,
+  trial: MatmulTrial,
+): Promise<void> | null {
   const candidates = ctx.candidates.filter((v) => blockedSpecOf(v));
   const reference = Math.max(0, candidates.indexOf(defaultMatmulVariant(hasSubgroups(ctx))));
-  const outs = candidates.map(() => ctx.pool.acquire(trial.outBytes));
-  const release = () => outs.forEach((buffer) => ctx.pool.recycle(buffer));
-  const timing = timeCandidates(ctx, candidates.length, (i) =>
-    trial.record(candidates[i], outs[i]),
-  );
-  if (!timing) {
-    release();
-    return null;
-  }
-  return (async () => {
-    try {
-      const times = await timing;
-      const outputs = await readOutputs(ctx, outs, trial.outBytes);
-      const results: TrialResult[] = candidates.map((variant, i) => ({
-        variant,
-        ns: times[i],
-        correct: agrees(outputs[i], outputs[reference]),
-      }));
-      ctx.tuneLog.push({ key, results });
-      const best = pickFastest(results);
-      if (best) ctx.tuner.choose(key, best);
-    } finally {
-      release();
-    }
-  })();
+  return tuneCandidates(ctx, key, candidates, {
+    outBytes: trial.outBytes,
+    record: trial.record,
+    correct: (outputs, i) => agrees(outputs[i], outputs[reference]),
+  });
 }
 
 /** Whether two variants' outputs of one product agree within float32 rounding of its sums. */

@@ -3,8 +3,10 @@
  * few times, round-robin, so a burst of load from elsewhere hits one run of each, not all of one.
  * With timestamp queries every dispatch is timed on the GPU; without them each run is wall-clocked
  * on a submit of its own (noisier, still a measurement). Also the reading back of the candidates'
- * outputs for checking. Shared by the matmul tuner and the operand-repacking tuner.
+ * outputs for checking, and the whole of a tuning run built from both (`tuneCandidates`). Shared
+ * by the matmul tuner and the operand-repacking tuner.
  */
+import { pickFastest, type ChoiceOf, type TrialResult } from './autotune';
 import type { KernelContext } from './context';
 import { KernelProfiler } from './profiler';
 
@@ -109,4 +111,57 @@ export async function readOutputs(
   } finally {
     for (const readback of readbacks) readback.destroy();
   }
+}
+
+/** How a tuning run records, times and checks its candidates (see tuneCandidates). */
+export interface TuningRun<V extends string> {
+  /** Bytes each candidate writes into its own scratch output. */
+  readonly outBytes: number;
+  readonly record: (candidate: V, out: GPUBuffer) => void;
+  /** Whether candidate i's output (among all of them, read back) is right. */
+  readonly correct: (outputs: readonly Float32Array[], i: number) => boolean;
+  /** Buffers of the run's own (its proxy operands), given back to the pool with the outputs. */
+  readonly scratch?: readonly GPUBuffer[];
+  readonly clock?: 'gpu' | 'wall';
+}
+
+/**
+ * One tuning run: every candidate recorded into a scratch output, timed (timeCandidates), read
+ * back and checked, the results logged, and the fastest correct candidate chosen for `key`.
+ * Returns null (try again later, nothing recorded) while another profiler is attached.
+ */
+export function tuneCandidates<K extends string>(
+  ctx: KernelContext,
+  key: K,
+  candidates: readonly ChoiceOf<K>[],
+  run: TuningRun<ChoiceOf<K>>,
+): Promise<void> | null {
+  const outs = candidates.map(() => ctx.pool.acquire(run.outBytes));
+  const release = () => {
+    for (const buffer of [...(run.scratch ?? []), ...outs]) ctx.pool.recycle(buffer);
+  };
+  const timing = timeCandidates(ctx, candidates.length, (i) => run.record(candidates[i], outs[i]), {
+    clock: run.clock,
+  });
+  if (!timing) {
+    release();
+    return null;
+  }
+  return (async () => {
+    try {
+      const times = await timing;
+      // After the runs: without timestamps they are recorded as the timing goes.
+      const outputs = await readOutputs(ctx, outs, run.outBytes);
+      const results: TrialResult<ChoiceOf<K>>[] = candidates.map((variant, i) => ({
+        variant,
+        ns: times[i],
+        correct: run.correct(outputs, i),
+      }));
+      ctx.tuneLog.push({ key, results });
+      const best = pickFastest(results);
+      if (best) ctx.tuner.choose(key, best);
+    } finally {
+      release();
+    }
+  })();
 }
