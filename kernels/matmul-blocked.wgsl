@@ -16,7 +16,8 @@
 // vec4: a quarter of the loads and four independent FMA chains each. The caller guarantees
 // 4-aligned, contiguous operands and K % 4 == 0 (vec4Fits in matmul-blocked.ts).
 // Flags: QUAD (subgroups), VEC4, BIAS (out += bias[col]), RELU, NCHW (row = n * P + p is written to
-//        out[n, col, p]: a convolution's output layout; P in P_pixels), A_GATHER / B_GATHER
+//        out[n, col, p]: a convolution's output layout; P in P_pixels; p may be a window's pixel,
+//        see rowStart), A_GATHER / B_GATHER
 //        (that operand's element (i, k) is at base + rowTable[i] + kTable[k]: an image read as
 //        its im2col columns without writing them).
 // Placeholders also: GATHER_BINDING.
@@ -43,13 +44,20 @@ enable subgroups;
 @group(0) @binding(/*GATHER_BINDING*/) var<storage, read> GATHER: array<u32>;
 //#endif
 
-// Index of out(row, column 0), and the distance between columns: one division per row (the NCHW
-// layout), not per element.
+// Index of out(row, column 0), and the distance between columns: divisions per row (the NCHW
+// layout), not per element. Rows may cover a window of each image's pixels (a rectangle of
+// P_windowPixels pixels, P_windowWidth wide, from pixel P_windowOrigin of rows P_imageWidth wide):
+// a padded convolution split where its windows reach the border; the whole image is the window
+// of width P_pixels.
 fn rowStart(batch: u32, row: u32, M: u32, N: u32) -> u32 {
 //#if NCHW
   let pixels = P(P_pixels);
-  let image = row / pixels;
-  return batch * M * N + image * N * pixels + (row - image * pixels);
+  let perImage = P(P_windowPixels);
+  let image = row / perImage;
+  let q = row - image * perImage;
+  let y = q / P(P_windowWidth);
+  let pixel = P(P_windowOrigin) + y * P(P_imageWidth) + (q - y * P(P_windowWidth));
+  return batch * M * N + image * N * pixels + pixel;
 //#else
   return batch * M * N + row * N;
 //#endif

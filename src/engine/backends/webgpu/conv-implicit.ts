@@ -6,20 +6,29 @@
  * the kernel). A padded convolution first copies the image into a zero-bordered scratch buffer
  * (kernels/pad.wgsl): one pass over the input, where checking every load of the product for the
  * border would cost on every multiply-add (measured: +45% on a 5x5 input gradient on SwiftShader).
+ * A large one is also split into windows of its output (conv-windows.ts), each a product over the
+ * taps its pixels read inside the image.
  */
 import type { Conv2dGeometry, OutView, View } from '../../backend';
 import padWgsl from '../../../../kernels/pad.wgsl?raw';
 import { grid64, type KernelContext } from './context';
-import { gpuOf, outputOf } from './gpu-buffer';
+import { gpuOf, outputOf, wrapGpu } from './gpu-buffer';
+import { indexSelect } from './index-select';
 import { chooseMatmulVariant } from './matmul';
-import { dispatchVariant, type OffsetTable, type Operand } from './matmul-dispatch';
+import {
+  dispatchVariant,
+  type OffsetTable,
+  type Operand,
+  type PixelWindow,
+} from './matmul-dispatch';
 import { TRIAL_MACS } from './matmul-tune';
+import { outputWindows, type OutputWindow } from './conv-windows';
 import { PAD } from './param-layouts';
 
 const padSource = PAD.source(padWgsl);
 
-/** Most tables kept per device; a model has a handful of convolution shapes. */
-const MAX_TABLES = 64;
+/** Most tables kept per device: a model has a handful of convolution shapes, a split one a table per window. */
+const MAX_TABLES = 256;
 
 const tableCache = new WeakMap<KernelContext, Map<string, GPUBuffer>>();
 
@@ -121,43 +130,169 @@ export function conv2dImplicit(
   g: Conv2dGeometry,
   out: OutView,
 ): void {
-  const pixels = g.outHeight * g.outWidth;
-  const m = g.batch * pixels;
-  const k = g.inChannels * g.kernelHeight * g.kernelWidth;
   const n = weight.shape[0];
-  if (m === 0 || n === 0 || k === 0) return;
+  if (g.batch * g.outHeight * g.outWidth === 0 || n === 0 || g.inChannels === 0) return;
   const image = unpadded(ctx, x, g);
-  const { geometry, strides } = image;
-  const buffer = offsetTable(ctx, `rows|${geometryKey(geometry, strides)}`, () => {
-    const perImage = pixelOffsets(geometry, strides);
-    const rows: number[] = [];
-    for (let i = 0; i < g.batch; i++) for (const p of perImage) rows.push(i * strides[0] + p);
-    return [...rows, ...tapOffsets(geometry, strides)];
-  });
-  const table: OffsetTable = { buffer, outer: 0, k: m };
-  const a: Operand = { gpu: image.gpu, offset: image.offset, strides: [0, 0, 0], table };
-  // Wᵀ [CKK, O] read straight from the [O, CKK] weight.
-  const b: Operand = { gpu: gpuOf(weight), offset: weight.offset, strides: [0, 1, k] };
+  const { products, weights } = windowProducts(
+    ctx,
+    image,
+    weight,
+    g,
+    outputWindows(ctx.overrides, g, n),
+  );
   const epilogue = {
     bias: bias !== null,
     nchw: true,
-    pixels,
+    pixels: g.outHeight * g.outWidth,
     biasBuffer: bias ? gpuOf(bias) : undefined,
     biasOffset: bias?.offset ?? 0,
   };
-  // Among the blocked family (the one that reads offset tables), timed on the first images.
-  const images = Math.max(1, Math.min(g.batch, Math.floor(TRIAL_MACS / (pixels * n * k))));
-  const slice = { batch: 1, m: images * pixels, n, k };
+  // Among the blocked family (the one that reads offset tables), timed on the first images of
+  // the largest window; the other windows run the same variant.
+  const largest = products.reduce((a, b) =>
+    b.k * b.window.width * b.window.height > a.k * a.window.width * a.window.height ? b : a,
+  );
+  const perImage = largest.window.width * largest.window.height;
+  const images = Math.max(
+    1,
+    Math.min(g.batch, Math.floor(TRIAL_MACS / (perImage * n * largest.k))),
+  );
   const variant = chooseMatmulVariant(
     ctx,
-    { batch: 1, m, n, k, aLayout: 'k', bLayout: 'k', blockedOnly: true, gathered: true },
     {
-      outBytes: slice.m * n * 4,
-      record: (candidate, target) => dispatchVariant(ctx, candidate, a, b, target, slice, epilogue),
+      batch: 1,
+      m: g.batch * perImage,
+      n,
+      k: largest.k,
+      aLayout: 'k',
+      bLayout: 'k',
+      blockedOnly: true,
+      gathered: true,
+    },
+    {
+      outBytes: images * n * epilogue.pixels * 4,
+      record: (candidate, target) =>
+        dispatchVariant(
+          ctx,
+          candidate,
+          largest.a,
+          largest.b,
+          target,
+          { batch: 1, m: images * perImage, n, k: largest.k },
+          { ...epilogue, window: largest.window },
+        ),
     },
   );
-  dispatchVariant(ctx, variant, a, b, outputOf(out), { batch: 1, m, n, k }, epilogue);
+  for (const p of products) {
+    const shape = { batch: 1, m: g.batch * p.window.width * p.window.height, n, k: p.k };
+    dispatchVariant(ctx, variant, p.a, p.b, outputOf(out), shape, {
+      ...epilogue,
+      window: p.window,
+    });
+  }
+  if (weights) ctx.pool.recycle(weights);
   if (image.scratch) ctx.pool.recycle(image.scratch);
+}
+
+/** One window's product: its gathered image, its weight's taps, and where its rows go. */
+interface WindowProduct {
+  readonly a: Operand;
+  readonly b: Operand;
+  readonly k: number;
+  readonly window: PixelWindow;
+}
+
+/**
+ * Each window's product. One window reads the weight in place as Wᵀ [taps, O]; several read their
+ * taps' rows of Wᵀ gathered, all windows' in one dispatch, into `weights` ([Σ taps, O]).
+ */
+function windowProducts(
+  ctx: KernelContext,
+  image: Image,
+  weight: View,
+  g: Conv2dGeometry,
+  windows: readonly OutputWindow[],
+): { products: WindowProduct[]; weights: GPUBuffer | null } {
+  const o = weight.shape[0];
+  const taps = g.inChannels * g.kernelHeight * g.kernelWidth;
+  const key = `${geometryKey(image.geometry, image.strides)}|${windows.map((w) => [...Object.values(w.rows), ...Object.values(w.cols)])}`;
+  let weights: GPUBuffer | null = null;
+  if (windows.length > 1) {
+    const rows = offsetTable(ctx, `weights|${key}`, () =>
+      windows.flatMap((w) => windowTaps(g, w, [g.kernelHeight * g.kernelWidth, g.kernelWidth, 1])),
+    );
+    const count = rows.size / 4;
+    weights = ctx.pool.acquire(count * o * 4);
+    indexSelect(
+      ctx,
+      { ...weight, shape: [taps, o], strides: [1, taps] },
+      { buffer: wrapGpu(rows), dtype: 'int32', shape: [count], strides: [1], offset: 0 },
+      { buffer: wrapGpu(weights), dtype: 'float32', shape: [count, o], strides: [o, 1], offset: 0 },
+    );
+  }
+  let first = 0;
+  const products = windows.map((w) => {
+    const k = g.inChannels * (w.rows.hi - w.rows.lo + 1) * (w.cols.hi - w.cols.lo + 1);
+    // Wᵀ [k, O]: the weight [O, k] read transposed, or the window's gathered rows.
+    const b: Operand = weights
+      ? { gpu: weights, offset: first * o, strides: [0, o, 1] }
+      : { gpu: gpuOf(weight), offset: weight.offset, strides: [0, 1, k] };
+    first += k;
+    return { ...windowImage(ctx, image, g, w, key), b, k };
+  });
+  return { products, weights };
+}
+
+/** Offsets of a window's taps (c, kh, kw) for the given strides of channels, rows and columns. */
+function windowTaps(
+  g: Conv2dGeometry,
+  { rows, cols }: OutputWindow,
+  [sc, sh, sw]: readonly number[],
+): number[] {
+  const out: number[] = [];
+  for (let c = 0; c < g.inChannels; c++)
+    for (let kh = rows.lo; kh <= rows.hi; kh++)
+      for (let kw = cols.lo; kw <= cols.hi; kw++) out.push(c * sc + kh * sh + kw * sw);
+  return out;
+}
+
+/** A window's rows of the image's columns (offset tables: its pixels, then its taps) and output. */
+function windowImage(
+  ctx: KernelContext,
+  image: Image,
+  g: Conv2dGeometry,
+  w: OutputWindow,
+  key: string,
+): { a: Operand; window: PixelWindow } {
+  const { rows, cols } = w;
+  const { strides } = image;
+  const [, sc, sh, sw] = strides;
+  const buffer = offsetTable(
+    ctx,
+    `window|${key}|${Object.values(rows)},${Object.values(cols)}`,
+    () => {
+      const table: number[] = [];
+      for (let i = 0; i < g.batch; i++)
+        for (let oh = rows.start; oh < rows.start + rows.count; oh++)
+          for (let ow = cols.start; ow < cols.start + cols.count; ow++)
+            table.push(i * strides[0] + oh * g.strideH * sh + ow * g.strideW * sw);
+      return [...table, ...windowTaps(g, w, [sc, g.dilationH * sh, g.dilationW * sw])];
+    },
+  );
+  const m = g.batch * rows.count * cols.count;
+  const a: Operand = {
+    gpu: image.gpu,
+    offset: image.offset,
+    strides: [0, 0, 0],
+    table: { buffer, outer: 0, k: m },
+  };
+  const window = {
+    width: cols.count,
+    height: rows.count,
+    imageWidth: g.outWidth,
+    origin: rows.start * g.outWidth + cols.start,
+  };
+  return { a, window };
 }
 
 /**

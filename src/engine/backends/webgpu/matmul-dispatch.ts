@@ -21,6 +21,17 @@ export interface MatmulShape {
 }
 
 /** A [B, M, K] or [B, K, N] operand as the kernels address it: buffer, offset, three strides. */
+/**
+ * A rectangle of an NCHW output's pixels that a product's rows cover, image by image: `width` x
+ * `height` pixels from pixel `origin` of images `imageWidth` pixels wide.
+ */
+export interface PixelWindow {
+  readonly width: number;
+  readonly height: number;
+  readonly imageWidth: number;
+  readonly origin: number;
+}
+
 export interface Operand {
   readonly gpu: GPUBuffer;
   readonly offset: number;
@@ -64,6 +75,8 @@ export function dispatchVariant(
     biasBuffer?: GPUBuffer;
     biasOffset?: number;
     pixels?: number;
+    /** With nchw: rows cover this window of each image's pixels (default: all of them). */
+    window?: PixelWindow;
     /** Sum the batch's products into one [M, N] output. */
     sumBatches?: boolean;
   } = {},
@@ -187,7 +200,7 @@ function writeParams(
   a: Operand,
   b: Operand,
   base: number,
-  epilogue: { pixels?: number; biasOffset?: number },
+  epilogue: { pixels?: number; window?: PixelWindow; biasOffset?: number },
   summed: number,
   /** Products in all, where summed pieces stop (a plain product never stops early). */
   total = 0xffffffff,
@@ -195,6 +208,7 @@ function writeParams(
   const [sab, sam, sak] = a.strides;
   const [sbb, sbk, sbn] = b.strides;
   const table = a.table ?? b.table;
+  const { pixels = 1, window } = epilogue;
   ctx
     .params(MATMUL)
     .set('m', m)
@@ -209,7 +223,11 @@ function writeParams(
     .set('bBatchStride', sbb)
     .set('bKStride', sbk)
     .set('bColStride', sbn)
-    .set('pixels', epilogue.pixels ?? 1)
+    .set('pixels', pixels)
+    .set('windowPixels', window ? window.width * window.height : pixels)
+    .set('windowWidth', window?.width ?? pixels)
+    .set('imageWidth', window?.imageWidth ?? pixels)
+    .set('windowOrigin', window?.origin ?? 0)
     .set('biasOffset', epilogue.biasOffset ?? 0)
     .set('summed', summed)
     .set('tableOuter', table?.outer ?? 0)

@@ -220,7 +220,7 @@ export const POOL_BACKWARD = paramLayout('pool-backward', {
 /**
  * kernels/matmul.wgsl, matmul-tiled.wgsl and matmul-blocked.wgsl: out[b] = a[b] @ b[b] for
  * batches from `batchBase`, [B, M, K] and [B, K, N] operands by offset and strides; the blocked
- * kernel's epilogue also reads `pixels` (NCHW), `biasOffset`, `summed` (batches summed into one
+ * kernel's epilogue also reads `pixels` and a window of them (NCHW), `biasOffset`, `summed` (batches summed into one
  * output), `total` (products in all) and, for a gathered operand, where its row (column) and k
  * offsets start in the offset table.
  */
@@ -238,6 +238,10 @@ export const MATMUL = paramLayout('matmul', {
   bKStride: 'i32',
   bColStride: 'i32',
   pixels: 'u32',
+  windowPixels: 'u32',
+  windowWidth: 'u32',
+  imageWidth: 'u32',
+  windowOrigin: 'u32',
   biasOffset: 'u32',
   summed: 'u32',
   tableOuter: 'u32',

@@ -33,6 +33,11 @@ export interface KernelOverrides {
   repack?: Repack;
   reduce?: RowMode;
   softmax?: RowMode;
+  /**
+   * A padded convolution as one product over whole windows (`whole`, padding zeros multiplied) or
+   * split into windows of its output whose taps stay in the image (`split`).
+   */
+  convWindows?: 'whole' | 'split';
 }
 
 /** The block shape behind a generated variant's name, or null for `register` / `tiled`. */
