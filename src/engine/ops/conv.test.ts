@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import * as ops from '.';
 import { testDevices } from '../testing/devices';
 import { checkOp } from '../testing/harness';
+import { nodeGpuBackend } from '../testing/node-gpu';
 import { conv2d, maxPool2d } from '../testing/reference';
 
 const devices = await testDevices();
@@ -28,6 +29,33 @@ const convCases: ConvCase[] = [
   ['unpadded, wider layer', [2, 6, 8, 7], [20, 6, 3, 3], true, [1, 1], [0, 0], [1, 1]],
   ['unpadded, strided and dilated', [2, 3, 9, 8], [5, 3, 3, 2], false, [2, 1], [0, 0], [1, 2]],
 ];
+
+// WebGPU splits a large padded convolution into windows of its output (conv-windows.ts); forced
+// here on small ones, whose input gradients (full convolutions) and padded forwards take it.
+const gpuDevice = devices.find((d) => d.kind === 'gpu');
+describe.skipIf(!gpuDevice)('conv2d split into windows (WebGPU)', () => {
+  it.each(convCases.filter((c) => c[0] !== '1x1 kernel'))(
+    '%s: values and gradients',
+    async (_name, xs, ws, bias, stride, padding, dilation) => {
+      const backend = (await nodeGpuBackend())!;
+      backend.overrides.convWindows = 'split';
+      try {
+        const inputs = [{ shape: xs }, { shape: ws }, ...(bias ? [{ shape: [ws[0]] }] : [])];
+        await checkOp(
+          gpuDevice!,
+          {
+            inputs,
+            engine: ([x, w, b]) => ops.conv2d(x, w, b ?? null, { stride, padding, dilation }),
+            reference: ([x, w, b]) => conv2d(x, w, b ?? null, stride, padding, dilation),
+          },
+          'conv2d',
+        );
+      } finally {
+        backend.overrides.convWindows = undefined;
+      }
+    },
+  );
+});
 
 describe.each(devices.map((d) => [d.name, d] as const))(
   'convolution and pooling on %s',
