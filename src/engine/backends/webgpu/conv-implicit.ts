@@ -27,7 +27,10 @@ import { PAD } from './param-layouts';
 
 const padSource = PAD.source(padWgsl);
 
-/** Most tables kept per device: a model has a handful of convolution shapes, a split one a table per window. */
+/**
+ * Most tables kept per device: a model has a handful of convolution shapes, and a split one a
+ * table per window (conv-windows.ts).
+ */
 const MAX_TABLES = 256;
 
 const tableCache = new WeakMap<KernelContext, Map<string, GPUBuffer>>();

@@ -20,7 +20,6 @@ export interface MatmulShape {
   readonly k: number;
 }
 
-/** A [B, M, K] or [B, K, N] operand as the kernels address it: buffer, offset, three strides. */
 /**
  * A rectangle of an NCHW output's pixels that a product's rows cover, image by image: `width` x
  * `height` pixels from pixel `origin` of images `imageWidth` pixels wide.
@@ -32,6 +31,7 @@ export interface PixelWindow {
   readonly origin: number;
 }
 
+/** A [B, M, K] or [B, K, N] operand as the kernels address it: buffer, offset, three strides. */
 export interface Operand {
   readonly gpu: GPUBuffer;
   readonly offset: number;
