@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import * as ops from '.';
+import type { Device } from '../devices/device';
 import { testDevices } from '../testing/devices';
 import { checkOp } from '../testing/harness';
 import { nodeGpuBackend } from '../testing/node-gpu';
@@ -30,26 +31,36 @@ const convCases: ConvCase[] = [
   ['unpadded, strided and dilated', [2, 3, 9, 8], [5, 3, 3, 2], false, [2, 1], [0, 0], [1, 2]],
 ];
 
+/** conv2d of one case on `device`: values against the reference, gradients by differences. */
+function checkConv(
+  device: Device,
+  ...[xs, ws, bias, stride, padding, dilation]: Tail<ConvCase>
+): Promise<void> {
+  const inputs = [{ shape: xs }, { shape: ws }, ...(bias ? [{ shape: [ws[0]] }] : [])];
+  return checkOp(
+    device,
+    {
+      inputs,
+      engine: ([x, w, b]) => ops.conv2d(x, w, b ?? null, { stride, padding, dilation }),
+      reference: ([x, w, b]) => conv2d(x, w, b ?? null, stride, padding, dilation),
+    },
+    'conv2d',
+  );
+}
+
+type Tail<T extends unknown[]> = T extends [unknown, ...infer Rest] ? Rest : never;
+
 // WebGPU splits a large padded convolution into windows of its output (conv-windows.ts); forced
 // here on small ones, whose input gradients (full convolutions) and padded forwards take it.
 const gpuDevice = devices.find((d) => d.kind === 'gpu');
 describe.skipIf(!gpuDevice)('conv2d split into windows (WebGPU)', () => {
   it.each(convCases.filter((c) => c[0] !== '1x1 kernel'))(
     '%s: values and gradients',
-    async (_name, xs, ws, bias, stride, padding, dilation) => {
+    async (_name, ...rest) => {
       const backend = (await nodeGpuBackend())!;
       backend.overrides.convWindows = 'split';
       try {
-        const inputs = [{ shape: xs }, { shape: ws }, ...(bias ? [{ shape: [ws[0]] }] : [])];
-        await checkOp(
-          gpuDevice!,
-          {
-            inputs,
-            engine: ([x, w, b]) => ops.conv2d(x, w, b ?? null, { stride, padding, dilation }),
-            reference: ([x, w, b]) => conv2d(x, w, b ?? null, stride, padding, dilation),
-          },
-          'conv2d',
-        );
+        await checkConv(gpuDevice!, ...rest);
       } finally {
         backend.overrides.convWindows = undefined;
       }
@@ -60,18 +71,7 @@ describe.skipIf(!gpuDevice)('conv2d split into windows (WebGPU)', () => {
 describe.each(devices.map((d) => [d.name, d] as const))(
   'convolution and pooling on %s',
   (_, device) => {
-    it.each(convCases)('conv2d: %s', async (_name, xs, ws, bias, stride, padding, dilation) => {
-      const inputs = [{ shape: xs }, { shape: ws }, ...(bias ? [{ shape: [ws[0]] }] : [])];
-      await checkOp(
-        device,
-        {
-          inputs,
-          engine: ([x, w, b]) => ops.conv2d(x, w, b ?? null, { stride, padding, dilation }),
-          reference: ([x, w, b]) => conv2d(x, w, b ?? null, stride, padding, dilation),
-        },
-        'conv2d',
-      );
-    });
+    it.each(convCases)('conv2d: %s', (_name, ...rest) => checkConv(device, ...rest));
 
     it('conv1d is conv2d over one row', async () => {
       await checkOp(

@@ -114,11 +114,13 @@ describe.skipIf(!backend)('implicit-GEMM convolution kernels', () => {
 });
 
 describe('tapSpans', () => {
+  const spans = (...args: Parameters<typeof tapSpans>) =>
+    tapSpans(...args)?.map((s) => [s.start, s.count, s.lo, s.hi]) ?? null;
+
   it('groups output positions by the taps that stay in the image, then merges the cheapest neighbours', () => {
     // A "full" convolution along one axis: 9 inputs, 5 taps, padding 4, 13 outputs. Position o
     // reads input o - 4 + t, in the image for t in [max(0, 4 - o), min(4, 12 - o)].
-    const exact = tapSpans(13, 9, 1, 4, 1, 5, 13)!;
-    expect(exact.map((s) => [s.start, s.count, s.lo, s.hi])).toEqual([
+    expect(spans(13, 9, 1, 4, 1, 5, 13)).toEqual([
       [0, 1, 4, 4],
       [1, 1, 3, 4],
       [2, 1, 2, 4],
@@ -131,8 +133,7 @@ describe('tapSpans', () => {
     ]);
     // Five spans: every merge here adds one position x tap of work, so the leftmost pair merges
     // first; 49 positions x taps are left of the unsplit 65 (45 in the image).
-    const five = tapSpans(13, 9, 1, 4, 1, 5, 5)!;
-    expect(five.map((s) => [s.start, s.count, s.lo, s.hi])).toEqual([
+    expect(spans(13, 9, 1, 4, 1, 5, 5)).toEqual([
       [0, 2, 3, 4],
       [2, 2, 1, 4],
       [4, 6, 0, 4],
@@ -141,14 +142,14 @@ describe('tapSpans', () => {
     ]);
     // Stride 2, dilation 2, padding 3: o reads 2o - 3 + 2t of 10 inputs, 3 taps (o = 0: -3, -1, 1;
     // o = 1: -1, 1, 3; o = 5: 7, 9, 11).
-    expect(tapSpans(6, 10, 2, 3, 2, 3, 6)!.map((s) => [s.start, s.count, s.lo, s.hi])).toEqual([
+    expect(spans(6, 10, 2, 3, 2, 3, 6)).toEqual([
       [0, 1, 2, 2],
       [1, 1, 1, 2],
       [2, 3, 0, 2],
       [5, 1, 0, 1],
     ]);
     // A window wholly in the padding (padding wider than the kernel's reach): no split.
-    expect(tapSpans(6, 2, 1, 3, 1, 2, 5)).toBeNull();
+    expect(spans(6, 2, 1, 3, 1, 2, 5)).toBeNull();
   });
 });
 

@@ -22,7 +22,7 @@ import {
   type PixelWindow,
 } from './matmul-dispatch';
 import { TRIAL_MACS } from './matmul-tune';
-import { outputWindows, type OutputWindow } from './conv-windows';
+import { outputWindows, wholeWindow, type OutputWindow } from './conv-windows';
 import { PAD } from './param-layouts';
 
 const padSource = PAD.source(padWgsl);
@@ -35,24 +35,42 @@ const MAX_TABLES = 256;
 
 const tableCache = new WeakMap<KernelContext, Map<string, GPUBuffer>>();
 
-/** Offsets of every tap (c, kh, kw) of a window from its top-left input element. */
-function tapOffsets(g: Conv2dGeometry, strides: readonly number[]): number[] {
-  const [, sc, sh, sw] = strides;
+/** Offsets of a window's taps (c, kh, kw) for the given strides of channels, rows and columns. */
+function windowTaps(
+  g: Conv2dGeometry,
+  { rows, cols }: OutputWindow,
+  [sc, sh, sw]: readonly number[],
+): number[] {
   const out: number[] = [];
   for (let c = 0; c < g.inChannels; c++)
-    for (let kh = 0; kh < g.kernelHeight; kh++)
-      for (let kw = 0; kw < g.kernelWidth; kw++)
-        out.push(c * sc + kh * g.dilationH * sh + kw * g.dilationW * sw);
+    for (let kh = rows.lo; kh <= rows.hi; kh++)
+      for (let kw = cols.lo; kw <= cols.hi; kw++) out.push(c * sc + kh * sh + kw * sw);
   return out;
 }
 
-/** Offsets of every output pixel's window (top-left input element) within one image. */
-function pixelOffsets(g: Conv2dGeometry, strides: readonly number[]): number[] {
+/** Offsets of a window's taps in an image of NCHW `strides`, from its pixels' top-left element. */
+function imageTaps(g: Conv2dGeometry, w: OutputWindow, strides: readonly number[]): number[] {
+  const [, sc, sh, sw] = strides;
+  return windowTaps(g, w, [sc, g.dilationH * sh, g.dilationW * sw]);
+}
+
+/** Offsets of a window's output pixels' windows (their top-left input element) in one image. */
+function windowPixels(
+  g: Conv2dGeometry,
+  { rows, cols }: OutputWindow,
+  strides: readonly number[],
+): number[] {
   const [, , sh, sw] = strides;
   const out: number[] = [];
-  for (let oh = 0; oh < g.outHeight; oh++)
-    for (let ow = 0; ow < g.outWidth; ow++) out.push(oh * g.strideH * sh + ow * g.strideW * sw);
+  for (let oh = rows.start; oh < rows.start + rows.count; oh++)
+    for (let ow = cols.start; ow < cols.start + cols.count; ow++)
+      out.push(oh * g.strideH * sh + ow * g.strideW * sw);
   return out;
+}
+
+/** Images of a product to tune it on: about TRIAL_MACS multiply-adds, at least one image. */
+function trialImages(batch: number, macsPerImage: number): number {
+  return Math.max(1, Math.min(batch, Math.floor(TRIAL_MACS / macsPerImage)));
 }
 
 /** A device buffer holding `offsets` (their u32 bits), cached by `key`. */
@@ -152,14 +170,10 @@ export function conv2dImplicit(
   };
   // Among the blocked family (the one that reads offset tables), timed on the first images of
   // the largest window; the other windows run the same variant.
-  const largest = products.reduce((a, b) =>
-    b.k * b.window.width * b.window.height > a.k * a.window.width * a.window.height ? b : a,
-  );
-  const perImage = largest.window.width * largest.window.height;
-  const images = Math.max(
-    1,
-    Math.min(g.batch, Math.floor(TRIAL_MACS / (perImage * n * largest.k))),
-  );
+  const pixelsOf = (p: WindowProduct) => p.window.width * p.window.height;
+  const largest = products.reduce((a, b) => (pixelsOf(b) * b.k > pixelsOf(a) * a.k ? b : a));
+  const perImage = pixelsOf(largest);
+  const images = trialImages(g.batch, perImage * n * largest.k);
   const variant = chooseMatmulVariant(
     ctx,
     {
@@ -187,7 +201,7 @@ export function conv2dImplicit(
     },
   );
   for (const p of products) {
-    const shape = { batch: 1, m: g.batch * p.window.width * p.window.height, n, k: p.k };
+    const shape = { batch: 1, m: g.batch * pixelsOf(p), n, k: p.k };
     dispatchVariant(ctx, variant, p.a, p.b, outputOf(out), shape, {
       ...epilogue,
       window: p.window,
@@ -246,19 +260,6 @@ function windowProducts(
   return { products, weights };
 }
 
-/** Offsets of a window's taps (c, kh, kw) for the given strides of channels, rows and columns. */
-function windowTaps(
-  g: Conv2dGeometry,
-  { rows, cols }: OutputWindow,
-  [sc, sh, sw]: readonly number[],
-): number[] {
-  const out: number[] = [];
-  for (let c = 0; c < g.inChannels; c++)
-    for (let kh = rows.lo; kh <= rows.hi; kh++)
-      for (let kw = cols.lo; kw <= cols.hi; kw++) out.push(c * sc + kh * sh + kw * sw);
-  return out;
-}
-
 /** A window's rows of the image's columns (offset tables: its pixels, then its taps) and output. */
 function windowImage(
   ctx: KernelContext,
@@ -269,17 +270,14 @@ function windowImage(
 ): { a: Operand; window: PixelWindow } {
   const { rows, cols } = w;
   const { strides } = image;
-  const [, sc, sh, sw] = strides;
   const buffer = offsetTable(
     ctx,
     `window|${key}|${Object.values(rows)},${Object.values(cols)}`,
     () => {
+      const perImage = windowPixels(g, w, strides);
       const table: number[] = [];
-      for (let i = 0; i < g.batch; i++)
-        for (let oh = rows.start; oh < rows.start + rows.count; oh++)
-          for (let ow = cols.start; ow < cols.start + cols.count; ow++)
-            table.push(i * strides[0] + oh * g.strideH * sh + ow * g.strideW * sw);
-      return [...table, ...windowTaps(g, w, [sc, g.dilationH * sh, g.dilationW * sw])];
+      for (let i = 0; i < g.batch; i++) for (const p of perImage) table.push(i * strides[0] + p);
+      return [...table, ...imageTaps(g, w, strides)];
     },
   );
   const m = g.batch * rows.count * cols.count;
@@ -315,16 +313,17 @@ export function conv2dWeightGradImplicit(
   if (g.batch === 0 || m === 0 || n === 0 || pixels === 0) return;
   const image = unpadded(ctx, x, g);
   const { geometry, strides } = image;
+  const whole = wholeWindow(geometry);
   const buffer = offsetTable(ctx, `taps|${geometryKey(geometry, strides)}`, () => [
-    ...tapOffsets(geometry, strides),
-    ...pixelOffsets(geometry, strides),
+    ...imageTaps(geometry, whole, strides),
+    ...windowPixels(geometry, whole, strides),
   ]);
   const table: OffsetTable = { buffer, outer: 0, k: n };
   const shape = { batch: g.batch, m, n, k: pixels };
   const a: Operand = { gpu: gpuOf(grad), offset: grad.offset, strides: [m * pixels, pixels, 1] };
   const b: Operand = { gpu: image.gpu, offset: image.offset, strides: [strides[0], 0, 0], table };
   // Timed on the sum over the first images.
-  const images = Math.max(1, Math.min(g.batch, Math.floor(TRIAL_MACS / (m * n * pixels))));
+  const images = trialImages(g.batch, m * n * pixels);
   const slice = { ...shape, batch: images };
   const variant = chooseMatmulVariant(
     ctx,

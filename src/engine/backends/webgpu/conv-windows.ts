@@ -81,6 +81,14 @@ export interface OutputWindow {
   readonly cols: TapSpan;
 }
 
+/** The whole output, every tap: the one window of an unsplit product. */
+export function wholeWindow(g: Conv2dGeometry): OutputWindow {
+  return {
+    rows: { start: 0, count: g.outHeight, lo: 0, hi: g.kernelHeight - 1 },
+    cols: { start: 0, count: g.outWidth, lo: 0, hi: g.kernelWidth - 1 },
+  };
+}
+
 /**
  * The windows a padded convolution's product is split into, so that none multiplies the padding's
  * zeros over a whole span of taps (a full convolution, such as a "valid" convolution's input
@@ -91,12 +99,7 @@ export function outputWindows(
   g: Conv2dGeometry,
   outChannels: number,
 ): OutputWindow[] {
-  const whole: OutputWindow[] = [
-    {
-      rows: { start: 0, count: g.outHeight, lo: 0, hi: g.kernelHeight - 1 },
-      cols: { start: 0, count: g.outWidth, lo: 0, hi: g.kernelWidth - 1 },
-    },
-  ];
+  const whole = [wholeWindow(g)];
   const choice = overrides.convWindows;
   if ((g.padH === 0 && g.padW === 0) || choice === 'whole') return whole;
   const rows = tapSpans(
