@@ -54,21 +54,25 @@ function reductionFold({ op, inner, out, shape, step }: FusedReduction) {
   // reduce.ts's accumulators: a float64 sum, or the best of sign·value with NaN sticking.
   const sign = op === 'min' ? -1 : 1;
   const acc = new Float64Array(rows).fill(op === 'sum' ? 0 : -Infinity);
+  // A block may span several rows: each row's run within it is folded in a local, in order, so
+  // the float64 sums are the unfused kernel's, without an array store and a row check per element.
   const visit = (block: View, start: number) => {
     const x = arrayOf(block);
-    const length = block.shape[0];
+    const end = block.offset + block.shape[0];
     let row = Math.floor(start / inner);
-    let left = inner - (start - row * inner);
-    for (let k = 0, i = block.offset; k < length; k++, i++) {
-      if (op === 'sum') acc[row] += x[i];
-      else {
-        const v = sign * x[i];
-        if (v > acc[row] || v !== v) acc[row] = v;
+    let runEnd = block.offset + inner - (start - row * inner);
+    for (let i = block.offset; i < end; row++, runEnd += inner) {
+      const stop = Math.min(end, runEnd);
+      let value = acc[row];
+      if (op === 'sum') {
+        for (; i < stop; i++) value += x[i];
+      } else {
+        for (; i < stop; i++) {
+          const v = sign * x[i];
+          if (v > value || v !== v) value = v;
+        }
       }
-      if (--left === 0) {
-        row++;
-        left = inner;
-      }
+      acc[row] = value;
     }
   };
   const finish = () => {
