@@ -6,7 +6,7 @@
 // reductions along a strided axis, where neighbouring invocations then read neighbouring
 // elements). No atomics.
 // Placeholders: T (f32 | i32), IDENTITY (an expression of type T), KEEP_RANK (0..6), RED_RANK (1..6).
-// Flags: OP_SUM | OP_MAX | OP_MIN; WRITE_VAL, WRITE_IDX (which outputs exist); READ_IDX (second
+// Flags: OP_SUM | OP_MAX | OP_MIN; FLOAT (T is f32: NaN checks); WRITE_VAL, WRITE_IDX (which outputs exist); READ_IDX (second
 // pass of an arg-reduction: element indices come from the partial-index input); RED1 (reduced
 // block is one strided run); WORKGROUP.
 // CHAIN: the reduced elements are computed here by a fused element-wise chain (fused.ts fills
@@ -43,17 +43,27 @@ struct Acc {
   i: u32,
 }
 
-// Folds element v (at flat index i of the block) into acc; the first occurrence of a max wins.
+// Whether v is a NaN, read from its bits (a compiler may assume that v != v never holds).
+fn isNan(v: /*T*/) -> bool {
+//#if FLOAT
+  return (bitcast<u32>(v) & 0x7fffffffu) > 0x7f800000u;
+//#else
+  return false;
+//#endif
+}
+
+// Folds element v (at flat index i of the block) into acc; the first occurrence of a max wins,
+// and a NaN beats every number (the first NaN, for an arg-reduction), as in PyTorch.
 fn fold(acc: Acc, v: /*T*/, i: u32) -> Acc {
 //#if OP_SUM
   return Acc(acc.v + v, i);
 //#elif OP_MAX
-  if (acc.i == EMPTY || v > acc.v) {
+  if (acc.i == EMPTY || v > acc.v || (isNan(v) && !isNan(acc.v))) {
     return Acc(v, i);
   }
   return acc;
 //#else
-  if (acc.i == EMPTY || v < acc.v) {
+  if (acc.i == EMPTY || v < acc.v || (isNan(v) && !isNan(acc.v))) {
     return Acc(v, i);
   }
   return acc;
@@ -70,12 +80,22 @@ fn merge(a: Acc, b: Acc) -> Acc {
   }
 //#if OP_SUM
   return Acc(a.v + b.v, min(a.i, b.i));
-//#elif OP_MAX
+//#else
+  let aNan = isNan(a.v);
+  let bNan = isNan(b.v);
+  if (aNan || bNan) {
+    if (bNan && (!aNan || b.i < a.i)) {
+      return b;
+    }
+    return a;
+  }
+//#endif
+//#if OP_MAX
   if (b.v > a.v || (b.v == a.v && b.i < a.i)) {
     return b;
   }
   return a;
-//#else
+//#elif OP_MIN
   if (b.v < a.v || (b.v == a.v && b.i < a.i)) {
     return b;
   }

@@ -102,6 +102,27 @@ describe.each(devices.map((d) => [d.name, d] as const))('reductions on %s', (_, 
     expect([...ops.argmax(x, 1, true).shape]).toEqual([3, 1]);
   });
 
+  it.each([7, 5000])(
+    'a NaN wins amax, amin, argmax and argmin (its first occurrence), rows of %i',
+    async (length) => {
+      const r = randomRef([2, length], rng(length));
+      // Row 1 holds two NaNs; row 0 none (a long row is reduced in chunks on WebGPU).
+      const [first, second] = [Math.floor(length / 3), length - 2];
+      r.data[length + first] = NaN;
+      r.data[length + second] = NaN;
+      const x = tensorOf(r, device);
+      const row0 = Array.from(r.data.slice(0, length));
+      const values = async (t: Tensor) => Array.from(await t.data());
+      const [max0, max1] = await values(ops.amax(x, 1));
+      const [min0, min1] = await values(ops.amin(x, 1));
+      expect([max0, min0]).toEqual([Math.max(...row0), Math.min(...row0)]);
+      expect([max1, min1]).toEqual([NaN, NaN]);
+      expect(await values(ops.argmax(x, 1))).toEqual([row0.indexOf(Math.max(...row0)), first]);
+      expect(await values(ops.argmin(x, 1))).toEqual([row0.indexOf(Math.min(...row0)), first]);
+      expect(await ops.argmax(x).item()).toBe(length + first);
+    },
+  );
+
   it('max(dim) returns values and indices, and splits the gradient of ties evenly', async () => {
     const x = ops.fromData(
       [

@@ -144,6 +144,30 @@ describe.each(devices.map((d) => [d.name, d] as const))('fused reductions on %s'
     expect(unfused.kernels - fused.kernels).toBe(2);
   });
 
+  it('a NaN wins its row of a max and a min, as in PyTorch, fused or not (rows cross CPU blocks)', async () => {
+    const random = rng(13);
+    const ra = randomRef([3, 3000], random);
+    // Element 1500 of row 1 (flat 4500): the row spans the CPU's blocks 1 and 2 (2048 each).
+    ra.data[4500] = NaN;
+    const go = (fused: boolean) =>
+      run(device, fused, () => {
+        const e = ops.add(ops.mul(tensorOf(ra, device), 2), 1);
+        return [ops.amax(e, [1]), ops.amin(e, [1])];
+      });
+    const unfused = await go(false);
+    const fused = await go(true);
+    for (const [k, pick] of [Math.max, Math.min].entries()) {
+      const values = Array.from(fused.values[k]);
+      expect(Number.isNaN(values[1])).toBe(true);
+      const rows = [0, 2].map((r) =>
+        pick(...Array.from(ra.data.slice(r * 3000, r * 3000 + 3000), (v) => 2 * v + 1)),
+      );
+      expectClose(Float64Array.of(values[0], values[2]), rows, `rows 0 and 2 (${pick.name})`, 1e-6);
+      expect(fused.values[k]).toEqual(unfused.values[k]);
+    }
+    expect(fused.kernels).toBeLessThan(unfused.kernels);
+  });
+
   it('a reduction the chain cannot take runs after it, unchanged', async () => {
     const random = rng(9);
     const ra = randomRef([6, 5], random);

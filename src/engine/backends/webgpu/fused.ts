@@ -290,6 +290,7 @@ export function fusedReduce(
     'WRITE_VAL',
     'CHAIN',
   ];
+  if (type === 'f32') flags.push('FLOAT');
   if (plan.mode === 'workgroup') flags.push('WORKGROUP');
   const signature = 'w'.repeat(1 + outputs.length) + 'r'.repeat(inputs.length);
   const key = `${prepared.key}|${op}|${plan.mode}|>${reductions.map((r) => r.step).join(',')}`;

@@ -88,6 +88,7 @@ function dispatch(ctx: KernelContext, { op, type, source, target, rows, inner, p
   checkRank('reduce', keepRank);
   checkRank('reduce', redRank);
   const flags = [op === 'sum' ? 'OP_SUM' : op.endsWith('max') ? 'OP_MAX' : 'OP_MIN'];
+  if (type === 'f32') flags.push('FLOAT');
   if (target.values) flags.push('WRITE_VAL');
   if (target.indices) flags.push('WRITE_IDX');
   if (source.indices) flags.push('READ_IDX');
