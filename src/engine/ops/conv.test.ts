@@ -3,7 +3,7 @@ import * as ops from '.';
 import type { Device } from '../devices/device';
 import { testDevices } from '../testing/devices';
 import { checkOp } from '../testing/harness';
-import { nodeGpuBackend } from '../testing/node-gpu';
+import type { WebGPUBackend } from '../backends/webgpu';
 import { conv2d, maxPool2d } from '../testing/reference';
 
 const devices = await testDevices();
@@ -57,7 +57,7 @@ describe.skipIf(!gpuDevice)('conv2d split into windows (WebGPU)', () => {
   it.each(convCases.filter((c) => c[0] !== '1x1 kernel'))(
     '%s: values and gradients',
     async (_name, ...rest) => {
-      const backend = (await nodeGpuBackend())!;
+      const backend = gpuDevice!.realBackend as WebGPUBackend;
       backend.overrides.convWindows = 'split';
       try {
         await checkConv(gpuDevice!, ...rest);

@@ -23,7 +23,7 @@ import { grid, grid64, type KernelContext } from './context';
 import { BINARY, UNARY, type OpExpression } from './elementwise';
 import { gpuOf, outputOf } from './gpu-buffer';
 import { FUSED, FUSED_MAX_INPUTS, FUSED_MAX_SCALARS, FUSED_REDUCE } from './param-layouts';
-import { DEFAULT_REDUCE_MODE, identity, planReduce, reducePartials } from './reduce';
+import { DEFAULT_REDUCE_MODE, identity, opFlags, planReduce, reducePartials } from './reduce';
 import { rowModeClassKey } from './rowmode-tune';
 import { expandWgsl } from './wgsl-template';
 import { checkRank, coalesce, elementCount, f32Bits, MAX_RANK } from './uniforms';
@@ -285,12 +285,7 @@ export function fusedReduce(
   const mode = force ?? ctx.tuner.get(classKey) ?? DEFAULT_REDUCE_MODE;
   const plan = planReduce(rows, inner, mode);
   const chunks = Math.ceil(inner / plan.chunkLen);
-  const flags = [
-    op === 'sum' ? 'OP_SUM' : op === 'max' ? 'OP_MAX' : 'OP_MIN',
-    'WRITE_VAL',
-    'CHAIN',
-  ];
-  if (type === 'f32') flags.push('FLOAT');
+  const flags = [...opFlags(op, type), 'WRITE_VAL', 'CHAIN'];
   if (plan.mode === 'workgroup') flags.push('WORKGROUP');
   const signature = 'w'.repeat(1 + outputs.length) + 'r'.repeat(inputs.length);
   const key = `${prepared.key}|${op}|${plan.mode}|>${reductions.map((r) => r.step).join(',')}`;

@@ -71,6 +71,16 @@ export function identity(op: ReduceOp, type: WgslScalar): string {
   return lowest ? '-infinity()' : 'infinity()';
 }
 
+/**
+ * The reduce.wgsl flags of an op over a WGSL type (also fused.ts's): which fold, and FLOAT for f32,
+ * whose max and min let a NaN win.
+ */
+export function opFlags(op: ReduceOp, type: string): string[] {
+  const flags = [op === 'sum' ? 'OP_SUM' : op.endsWith('max') ? 'OP_MAX' : 'OP_MIN'];
+  if (type === 'f32') flags.push('FLOAT');
+  return flags;
+}
+
 /** One dispatch: `rows` rows of `inner` elements from `source`, into `target`. */
 interface Pass {
   readonly op: ReduceOp;
@@ -87,8 +97,7 @@ function dispatch(ctx: KernelContext, { op, type, source, target, rows, inner, p
   const redRank = source.reducedShape.length;
   checkRank('reduce', keepRank);
   checkRank('reduce', redRank);
-  const flags = [op === 'sum' ? 'OP_SUM' : op.endsWith('max') ? 'OP_MAX' : 'OP_MIN'];
-  if (type === 'f32') flags.push('FLOAT');
+  const flags = opFlags(op, type);
   if (target.values) flags.push('WRITE_VAL');
   if (target.indices) flags.push('WRITE_IDX');
   if (source.indices) flags.push('READ_IDX');
