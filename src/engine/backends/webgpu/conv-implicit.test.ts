@@ -67,7 +67,14 @@ function weightGradReference(x: HostView, grad: Float32Array, g: Conv2dGeometry,
   return out;
 }
 
-const VARIANTS: MatmulVariant[] = ['q16x8@4x8', 'q8x8@8x8', 's8x8@8x8', 's4x4@16x4', 'register'];
+const VARIANTS: MatmulVariant[] = [
+  'x16x8@4x8',
+  'q16x8@4x8',
+  'q8x8@8x8',
+  's8x8@8x8',
+  's4x4@16x4',
+  'register',
+];
 
 describe.skipIf(!backend)('implicit-GEMM convolution kernels', () => {
   const gpu = backend as WebGPUBackend;

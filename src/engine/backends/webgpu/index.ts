@@ -273,7 +273,7 @@ export class WebGPUBackend extends RoutedKernels implements Backend {
 }
 
 /** Bump when kernels change enough that stored tuning choices should be measured again. */
-const KERNEL_VERSION = 1;
+const KERNEL_VERSION = 2;
 
 /**
  * Opens a device on `adapter` with its full limits and wraps it in a backend. Tuned kernel choices

@@ -16,8 +16,16 @@ export interface BlockedSpec {
   readonly cols: number;
   readonly wgx: number;
   readonly wgy: number;
-  /** Share A loads across quads with quadBroadcast (needs the subgroups feature, wgx % 4 == 0). */
+  /** Share A loads across quads (needs the subgroups feature, wgx % 4 == 0). */
   readonly quad: boolean;
+  /**
+   * With quad: share them by quad swaps instead of quadBroadcast. Each lane then takes the quad's
+   * four k steps in its own order (lane j: k + j, k + (j ^ 1), ...), reading B at those rows. A
+   * swap is one shuffle where a CPU emulation spends a dozen instructions on a broadcast, but the
+   * lanes of a quad read four rows of B at a time instead of one (worse coalescing on a GPU): the
+   * tuner decides.
+   */
+  readonly swap?: boolean;
   /**
    * Load both operands as vec4 (A along k, B along n) and accumulate vec4s: 4x fewer loads of
    * each operand and 4 independent FMA chains per accumulator. Needs cols % 4 == 0 and operands
@@ -86,7 +94,25 @@ function statements(spec: BlockedSpec, gather?: 'a' | 'b'): Record<string, strin
   const fmas = (a: (r: number) => string, b: (c: number) => string): string[] =>
     rs.flatMap((r) => cs.map((c) => `    acc${r}_${c} = fma(${a(r)}, ${b(c)}, acc${r}_${c});`));
   const body: string[] = [];
-  if (spec.quad) {
+  if (spec.quad && spec.swap) {
+    // Lane j of each quad loads A(row, k + j); at step m it holds lane (j ^ m)'s value, so it
+    // multiplies A(row, k + (j ^ m)) by its own load of B(k + (j ^ m), col).
+    const swaps = ['', 'quadSwapX', 'quadSwapY', 'quadSwapDiagonal'];
+    body.push(A.step('', 'k + lane'));
+    for (const r of rs) body.push(`    let q${r} = ${A.load(r, '')};`);
+    for (const m of range(4)) {
+      body.push(B.step(`${m}`, m === 0 ? 'k + lane' : `k + (lane ^ ${m}u)`));
+      for (const c of cs) body.push(`    let b${c}_${m} = ${B.load(c, `${m}`)};`);
+      for (const r of rs)
+        body.push(`    let a${r}_${m} = ${m === 0 ? `q${r}` : `${swaps[m]}(q${r})`};`);
+      body.push(
+        ...fmas(
+          (r) => `a${r}_${m}`,
+          (c) => `b${c}_${m}`,
+        ),
+      );
+    }
+  } else if (spec.quad) {
     // Lane j of each quad loads A(row, k + j); quadBroadcast shares the four values.
     body.push(A.step('', 'k + lane'));
     for (const r of rs) body.push(`    let q${r} = ${A.load(r, '')};`);
@@ -208,7 +234,7 @@ export function vec4Fits(
 
 /** A stable name of a block shape, used in kernel labels, tuner caches and overrides. */
 export function blockedName(spec: BlockedSpec): string {
-  const kind = spec.vec4 ? 'v' : spec.quad ? 'q' : 's';
+  const kind = spec.vec4 ? 'v' : spec.quad ? (spec.swap ? 'x' : 'q') : 's';
   return `${kind}${spec.rows}x${spec.cols}@${spec.wgx}x${spec.wgy}`;
 }
 

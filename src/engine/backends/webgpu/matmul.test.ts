@@ -128,6 +128,15 @@ describe.skipIf(!backend)('matmul kernels', () => {
     }
   });
 
+  // Without subgroups every quad member runs its plain twin (checked above through the values).
+  const subgroups = (backend as WebGPUBackend | null)?.device.features.has('subgroups') ?? false;
+  it.skipIf(!subgroups)('runs the quad members as quads (swaps and broadcasts)', () => {
+    const blocked = gpu.context.pipelines.labels().filter((l) => l.startsWith('matmul-blocked['));
+    for (const variant of matmulCandidates(true).filter((v) => /^[qx]/.test(v))) {
+      expect(blocked.some((l) => l.includes(variant) && l.includes('QUAD'))).toBe(true);
+    }
+  });
+
   it('exercises every load layout of the register kernel', () => {
     const compiled = gpu.context.pipelines.labels().filter((l) => l.startsWith('matmul['));
     for (const flag of ['A_VEC_K', 'A_VEC_M', 'B_VEC_N', 'B_VEC_K', 'TM4', 'OUT_VEC']) {

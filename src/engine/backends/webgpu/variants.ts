@@ -5,12 +5,12 @@ import type { TiledSpec } from './matmul-tiled';
 /**
  * `register`: the vec4-loading 8x8 register kernel; `tiled` / `t…`: the shared-memory tiled
  * family (real GPUs; `tiled` is t4x4@16x16), named rows x cols per invocation @ workgroup shape;
- * `q…` / `s…` / `v…`: the generated register-blocked family (`q` shares A loads across quads
- * with subgroup broadcasts, `s` loads plainly, `v` loads both operands as vec4s), named rows x
- * cols @ workgroup shape.
+ * `q…` / `x…` / `s…` / `v…`: the generated register-blocked family (`q` shares A loads across
+ * quads with subgroup broadcasts, `x` with quad swaps, `s` loads plainly, `v` loads both operands
+ * as vec4s), named rows x cols @ workgroup shape.
  */
 export type MatmulVariant =
-  'register' | 'tiled' | `${'q' | 's' | 'v' | 't'}${number}x${number}@${number}x${number}`;
+  'register' | 'tiled' | `${'q' | 'x' | 's' | 'v' | 't'}${number}x${number}@${number}x${number}`;
 
 /** `thread`: one invocation per row (serial loop); `workgroup`: 64 invocations and a tree. */
 export type RowMode = 'thread' | 'workgroup';
@@ -42,10 +42,12 @@ export interface KernelOverrides {
 
 /** The block shape behind a generated variant's name, or null for `register` / `tiled`. */
 export function blockedSpecOf(variant: MatmulVariant): BlockedSpec | null {
-  const match = /^([qsv])(\d+)x(\d+)@(\d+)x(\d+)$/.exec(variant);
+  const match = /^([qxsv])(\d+)x(\d+)@(\d+)x(\d+)$/.exec(variant);
   if (!match) return null;
   const [, kind, rows, cols, wgx, wgy] = match;
-  const spec = { quad: kind === 'q', rows: +rows, cols: +cols, wgx: +wgx, wgy: +wgy };
+  const quad = kind === 'q' || kind === 'x';
+  const spec = { quad, rows: +rows, cols: +cols, wgx: +wgx, wgy: +wgy };
+  if (kind === 'x') return { ...spec, swap: true };
   return kind === 'v' ? { ...spec, vec4: true } : spec;
 }
 
@@ -66,7 +68,13 @@ export function tiledSpecOf(variant: MatmulVariant): TiledSpec | null {
  * workgroup memory is fast.
  */
 export function matmulCandidates(subgroups: boolean): MatmulVariant[] {
-  const quad: MatmulVariant[] = ['q16x8@4x8', 'q16x4@16x4', 'q8x8@8x8', 'q16x8@8x4'];
+  // The same quad shapes sharing A by swaps (cheap on CPU emulations) and by broadcasts (B read
+  // one row at a time across a quad, as GPUs coalesce best).
+  const shapes = ['16x8@4x8', '16x4@16x4', '8x8@8x8', '16x8@8x4'] as const;
+  const quad: MatmulVariant[] = [
+    ...shapes.map((s) => `x${s}` as const),
+    ...shapes.map((s) => `q${s}` as const),
+  ];
   const plain: MatmulVariant[] = ['s8x8@8x8', 's4x4@16x4', 'register'];
   // 64x64 tiles, and 128x128 tiles with 8x8 per invocation (the usual GPU shape). Smaller tiles
   // (t4x4@8x8) run when forced but are not timed: small products go to the blocked family.
@@ -77,5 +85,5 @@ export function matmulCandidates(subgroups: boolean): MatmulVariant[] {
 
 /** What runs before a shape class has been tuned (and for products too small to tune). */
 export function defaultMatmulVariant(subgroups: boolean): MatmulVariant {
-  return subgroups ? 'q16x8@4x8' : 's8x8@8x8';
+  return subgroups ? 'x16x8@4x8' : 's8x8@8x8';
 }
