@@ -63,6 +63,13 @@ fn rowStart(batch: u32, row: u32, M: u32, N: u32) -> u32 {
 //#endif
 }
 
+// The column an invocation of an x… member (quad swaps) loads and stores in place of a column
+// past the matrix: the last one of the same lane of its quad (col % 4 == lid.x % 4), whose sum
+// takes its steps in the same order, so the two stores write identical values. Needs N >= 4.
+fn edgeColumn(col: u32, N: u32) -> u32 {
+  return select(col, col - ((col - N + 4u) & ~3u), col >= N);
+}
+
 // The epilogue of one output element of column `col`.
 fn finish(col: u32, value: f32) -> f32 {
   var v = value;

@@ -88,44 +88,41 @@ function statements(spec: BlockedSpec, gather?: 'a' | 'b'): Record<string, strin
   // Rows of A and columns of B, clamped to the matrix so edge tiles load valid data; a gathered
   // operand takes its offsets from tables instead of strides.
   const A = operandCode('a', (r) => `min(row0 + ${r}u, M - 1u)`, gather === 'a');
-  const B = operandCode('b', (c) => `min(col0 + ${c * wgx}u, N - 1u)`, gather === 'b');
+  // Past the edge, a swapping lane takes its own lane's last column (edgeColumn): its neighbours
+  // sum in other orders, and its store must not overwrite theirs with different bits.
+  const column = (c: number): string =>
+    spec.swap ? `edgeColumn(col0 + ${c * wgx}u, N)` : `min(col0 + ${c * wgx}u, N - 1u)`;
+  const B = operandCode('b', column, gather === 'b');
   const setup = [...rs.map((r) => A.setup(r)), ...cs.map((c) => B.setup(c))];
   const accumulators = rs.flatMap((r) => cs.map((c) => `  var acc${r}_${c} = 0.0;`));
   const fmas = (a: (r: number) => string, b: (c: number) => string): string[] =>
     rs.flatMap((r) => cs.map((c) => `    acc${r}_${c} = fma(${a(r)}, ${b(c)}, acc${r}_${c});`));
   const body: string[] = [];
-  if (spec.quad && spec.swap) {
-    // Lane j of each quad loads A(row, k + j); at step m it holds lane (j ^ m)'s value, so it
-    // multiplies A(row, k + (j ^ m)) by its own load of B(k + (j ^ m), col).
+  if (spec.quad) {
+    // Lane j of each quad loads A(row, k + j) for the quad's four k steps. With swaps, at step m
+    // it holds lane (j ^ m)'s value, so it multiplies A(row, k + (j ^ m)) by its own load of
+    // B(k + (j ^ m), col); with broadcasts, every lane takes step m as k + m.
     const swaps = ['', 'quadSwapX', 'quadSwapY', 'quadSwapDiagonal'];
+    const share = (r: number, m: number): string =>
+      !spec.swap ? `quadBroadcast(q${r}, ${m}u)` : m === 0 ? `q${r}` : `${swaps[m]}(q${r})`;
+    const rowOfStep = (m: number): string =>
+      !spec.swap ? `k + ${m}u` : m === 0 ? 'k + lane' : `k + (lane ^ ${m}u)`;
     body.push(A.step('', 'k + lane'));
     for (const r of rs) body.push(`    let q${r} = ${A.load(r, '')};`);
     for (const m of range(4)) {
-      body.push(B.step(`${m}`, m === 0 ? 'k + lane' : `k + (lane ^ ${m}u)`));
+      body.push(B.step(`${m}`, rowOfStep(m)));
       for (const c of cs) body.push(`    let b${c}_${m} = ${B.load(c, `${m}`)};`);
-      for (const r of rs)
-        body.push(`    let a${r}_${m} = ${m === 0 ? `q${r}` : `${swaps[m]}(q${r})`};`);
-      body.push(
-        ...fmas(
-          (r) => `a${r}_${m}`,
-          (c) => `b${c}_${m}`,
-        ),
-      );
     }
-  } else if (spec.quad) {
-    // Lane j of each quad loads A(row, k + j); quadBroadcast shares the four values.
-    body.push(A.step('', 'k + lane'));
-    for (const r of rs) body.push(`    let q${r} = ${A.load(r, '')};`);
-    for (const u of range(4)) {
-      body.push(B.step(`${u}`, `k + ${u}u`));
-      for (const c of cs) body.push(`    let b${c}_${u} = ${B.load(c, `${u}`)};`);
-      for (const r of rs) body.push(`    let a${r}_${u} = quadBroadcast(q${r}, ${u}u);`);
-      body.push(
-        ...fmas(
-          (r) => `a${r}_${u}`,
-          (c) => `b${c}_${u}`,
-        ),
-      );
+    // Each accumulator takes its four steps in a row: a JIT without an instruction scheduler
+    // (Subzero, in Chromium's SwiftShader) then keeps it in a register across them instead of
+    // reloading and spilling it at every step. Each sum keeps the order of its steps.
+    for (const r of rs) {
+      for (const m of range(4)) body.push(`    let a${r}_${m} = ${share(r, m)};`);
+      for (const c of cs) {
+        for (const m of range(4)) {
+          body.push(`    acc${r}_${c} = fma(a${r}_${m}, b${c}_${m}, acc${r}_${c});`);
+        }
+      }
     }
   } else {
     for (const u of range(4)) {
@@ -154,7 +151,7 @@ function statements(spec: BlockedSpec, gather?: 'a' | 'b'): Record<string, strin
   // in the same order), so no store is masked (masked stores cost a CPU emulation ~20% of a
   // short-K product).
   const store = [
-    ...cs.map((c) => `  let oc${c} = min(col0 + ${c * wgx}u, N - 1u);`),
+    ...cs.map((c) => `  let oc${c} = ${column(c)};`),
     ...rs.flatMap((r) => [
       `  let o${r} = rowStart(batch, min(row0 + ${r}u, M - 1u), M, N);`,
       ...cs.map((c) => `  OUT[o${r} + oc${c} * colStep] = finish(oc${c}, acc${r}_${c});`),

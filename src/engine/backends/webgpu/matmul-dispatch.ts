@@ -96,6 +96,9 @@ export function dispatchVariant(
     let spec = blocked ?? blockedSpecOf(defaultMatmulVariant(hasSubgroups(ctx)))!;
     // A quad variant asked for where subgroups are missing runs its plain twin.
     if (spec.quad && !hasSubgroups(ctx)) spec = { ...spec, quad: false };
+    // A swapping variant needs a column of each lane's own in the matrix (edgeColumn): with fewer
+    // than 4 columns it runs its broadcasting twin.
+    if (spec.swap && n < 4) spec = { ...spec, swap: false };
     // A vec4 variant asked for where the operands are not vec4-addressable (strided, unaligned,
     // K or N not a multiple of 4, an offset table) runs its scalar twin.
     if (spec.vec4 && (gather || !vec4Fits(k, n, a, b))) spec = { ...spec, vec4: false };

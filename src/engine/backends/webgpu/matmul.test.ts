@@ -137,6 +137,40 @@ describe.skipIf(!backend)('matmul kernels', () => {
     }
   });
 
+  // An x… member's lanes sum a quad's k steps in different orders, so a lane past the right edge
+  // must store into a column of its own lane (edgeColumn), not into one whose owner's sum has
+  // other bits. The same columns of a product with no edge there must match bit for bit.
+  it.skipIf(!subgroups)(
+    'x members: edge lanes never overwrite a column with other bits',
+    async () => {
+      const [m, k, wide] = [19, 27, 128];
+      const aData = randomFloats(m * k, rng(5));
+      const bData = randomFloats(k * wide, rng(6));
+      for (const variant of matmulCandidates(true).filter((v) => v.startsWith('x'))) {
+        gpu.overrides.matmul = variant;
+        gpu.context.autotune = false;
+        const a = ws.view(aData, [1, m, k]);
+        const whole = ws.output('float32', [1, m, wide]);
+        gpu.matmul(a.view, ws.view(bData, [1, k, wide]).view, whole);
+        const expected = await ws.read(whole);
+        for (const n of [37, 6, 4]) {
+          const out = ws.output('float32', [1, m, n]);
+          gpu.matmul(a.view, ws.view(bData, [1, k, n], [k * wide, wide, 1]).view, out);
+          const actual = await ws.read(out);
+          for (let i = 0; i < m; i++) {
+            for (let j = 0; j < n; j++) {
+              if (!Object.is(actual[i * n + j], expected[i * wide + j])) {
+                throw new Error(
+                  `${variant}, n=${n}: (${i}, ${j}) ${actual[i * n + j]} != ${expected[i * wide + j]}`,
+                );
+              }
+            }
+          }
+        }
+      }
+    },
+  );
+
   it('exercises every load layout of the register kernel', () => {
     const compiled = gpu.context.pipelines.labels().filter((l) => l.startsWith('matmul['));
     for (const flag of ['A_VEC_K', 'A_VEC_M', 'B_VEC_N', 'B_VEC_K', 'TM4', 'OUT_VEC']) {
