@@ -49,11 +49,21 @@ export const ENGINES: EngineName[] = [
 /** Cases per engine: TF.js's plain CPU backend skips the biggest shapes (minutes each). */
 export function casesFor(engine: EngineName): CaseRequest[] {
   if (engine === 'peak-fma') {
+    // The yardstick (PEAK_ROUNDS a loop iteration), and the one-round kernel that issue 19's
+    // machine classes (~10 and ~21 GFLOPS) were measured with, so runs can be placed among them.
     return [
       {
         name: 'peak-fma',
-        flops: peakFlops(16384, 4096),
-        params: { invocations: 16384, iterations: 4096 },
+        flops: peakFlops(16384, 256),
+        params: { invocations: 16384, iterations: 256 },
+        warmup: 1,
+        repeats: 5,
+        budgetMs: 30_000,
+      },
+      {
+        name: 'peak-fma-1-round',
+        flops: peakFlops(16384, 4096, 1),
+        params: { invocations: 16384, iterations: 4096, rounds: 1 },
         warmup: 1,
         repeats: 5,
         budgetMs: 30_000,
