@@ -2,11 +2,13 @@
 // R rows x C columns of out as R*C scalar accumulators, with no workgroup memory and no barriers.
 // Columns are interleaved across the workgroup (invocation x owns columns col0 + c * WGX), so the
 // four invocations a CPU emulation runs as one SIMD group read four neighbouring B elements.
-// With QUAD (subgroups), lane j of each quad loads A(row, k + j) and quadBroadcast hands the four
-// values to all lanes: one load of A per four k steps instead of four (loads are what CPU
+// With QUAD (subgroups), lane j of each quad loads A(row, k + j) and the four values reach every
+// lane by quadBroadcast (q members) or quad swaps (x members, whose lanes then take the four k
+// steps in different orders): one load of A per four k steps instead of four (loads are what CPU
 // emulations pay for; every lane of a quad shares its rows because WGX % 4 == 0). Edge tiles clamp
-// their load indices to the last row/column, so the K loop has no branches, and their stores
-// clamp too: an element past the edge rewrites its clamped twin with the identical value.
+// their load indices to the last row/column (x members: to their own lane's last column, see
+// edgeColumn), so the K loop has no branches, and their stores clamp too: an element past the edge
+// rewrites its clamped twin with the identical value.
 // The R*C statements are generated (matmul-blocked.ts): JITs of CPU emulations keep only
 // straight-line code in registers.
 // Placeholders: WGX, WGY workgroup shape; TILE_COLS (WGX * C), TILE_ROWS (WGY * R), ROWS (R);

@@ -58,7 +58,7 @@ const aligned = (...values: number[]): boolean => values.every((v) => v % 4 === 
 /** Most batches in one dispatch (one grid axis). */
 const MAX_BATCH_PER_DISPATCH = 65535;
 
-/** Whether the device was opened with subgroups (quad broadcasts). */
+/** Whether the device was opened with subgroups (quad broadcasts and swaps). */
 export function hasSubgroups(ctx: KernelContext): boolean {
   return ctx.device.features.has('subgroups');
 }
