@@ -29,6 +29,9 @@ export interface CaseResult {
   seconds: number[];
   error?: string;
   note?: string;
+  /** The FMA peak kernel's seconds timed beside this case (adjacent-peak.ts), and its flops. */
+  peakSeconds?: number[];
+  peakFlops?: number;
 }
 
 export type BenchRequest = { engine: EngineName; cases: CaseRequest[] };
