@@ -187,10 +187,15 @@ function report(state) {
     if (!byCase.has(key(r))) byCase.set(key(r), {});
     byCase.get(key(r))[r.engine] = r;
   }
+  // GFLOPS from flops per repetition and the repetitions' seconds (medians).
+  const rate = (flops, seconds) => flops / median(seconds) / 1e9;
+  // Half the min–max spread of repetitions, as a percentage of their median.
+  const spread = (seconds) =>
+    ((Math.max(...seconds) - Math.min(...seconds)) / 2 / median(seconds)) * 100;
   const peakRun = (name) => state.results.find((r) => r.name === name && r.seconds.length);
   const peakOf = (name) => {
     const peak = peakRun(name);
-    return peak ? peak.flops / median(peak.seconds) / 1e9 : null;
+    return peak ? rate(peak.flops, peak.seconds) : null;
   };
   const peakGflops = peakOf('peak-fma');
   const oneRoundGflops = peakOf('peak-fma-1-round');
@@ -198,13 +203,10 @@ function report(state) {
   // load, and every "% of peak" moves with it.
   const peakSpread = (name) => {
     const peak = peakRun(name);
-    if (!peak) return '';
-    const s = peak.seconds;
-    return ` (±${fmt(((Math.max(...s) - Math.min(...s)) / 2 / median(s)) * 100, 0)}%, n=${s.length})`;
+    return peak ? ` (±${fmt(spread(peak.seconds), 0)}%, n=${peak.seconds.length})` : '';
   };
   // A case's peak: the readings taken beside it (bench/src/adjacent-peak.ts), else the run's.
-  const peakFor = (r) =>
-    r?.peakSeconds?.length ? r.peakFlops / median(r.peakSeconds) / 1e9 : peakGflops;
+  const peakFor = (r) => (r?.peakSeconds?.length ? rate(r.peakFlops, r.peakSeconds) : peakGflops);
   const percent = (r) => {
     const peak = peakFor(r);
     return peak && gflops(r) ? (100 * gflops(r)) / peak : null;
@@ -212,7 +214,7 @@ function report(state) {
   // A software adapter (SwiftShader) runs on the host's CPU, so the host is the machine class.
   const host = cpus();
   const timed = (r) => r && !r.error && r.seconds.length > 0;
-  const gflops = (r) => (timed(r) && r.flops ? r.flops / median(r.seconds) / 1e9 : null);
+  const gflops = (r) => (timed(r) && r.flops ? rate(r.flops, r.seconds) : null);
   const fmt = (v, d = 2) => (v === null || v === undefined ? '—' : v.toFixed(d));
   const time = (seconds) => {
     const s = median(seconds);
@@ -222,10 +224,8 @@ function report(state) {
     if (!r) return '—';
     if (r.error) return `error: ${r.error.slice(0, 60)}`;
     if (!r.seconds.length) return 'no timing';
-    const spread =
-      ((Math.max(...r.seconds) - Math.min(...r.seconds)) / 2 / median(r.seconds)) * 100;
     const g = gflops(r);
-    return `${time(r.seconds)} ±${fmt(spread, 0)}% n=${r.seconds.length}${g ? ` (${fmt(g)} GFLOPS)` : ''}`;
+    return `${time(r.seconds)} ±${fmt(spread(r.seconds), 0)}% n=${r.seconds.length}${g ? ` (${fmt(g)} GFLOPS)` : ''}`;
   };
   // Speed ratio: how many times faster `a` is than `b` (time ratio, medians).
   const ratio = (a, b) =>
@@ -254,7 +254,8 @@ function report(state) {
     // In the Python and device-split sections below.
     if (name.startsWith('op-crossing') || name.startsWith('cnn-step-split')) continue;
     const ours = e['ours-webgpu'];
-    const pct = percent(ours) === null ? '—' : `${fmt(percent(ours), 0)}% of ${fmt(peakFor(ours))}`;
+    const share = percent(ours);
+    const pct = share === null ? '—' : `${fmt(share, 0)}% of ${fmt(peakFor(ours))}`;
     lines.push(
       `| ${name} | ${cell(ours)} | ${cell(e['tfjs-webgpu'])} | ${ratio(ours, e['tfjs-webgpu'])} | ${pct} | ${cell(e['ours-cpu'])} | ${cell(e['tfjs-wasm'])} | ${cell(e['tfjs-cpu'])} | ${ratio(e['ours-cpu'], e['tfjs-wasm'])} | ${ratio(e['ours-cpu'], e['tfjs-cpu'])} |`,
     );
