@@ -2,9 +2,11 @@
  * "Benchmark this device": the benchmark's matrix products and training steps on the cpu and the
  * first GPU of this engine, plus the adapter's FMA peak, as a report (report.ts). The same cases
  * and timing rules as `npm run bench` (timing.ts, workloads.ts, plan.ts), without a comparison
- * engine.
+ * engine. Each GPU product is timed between two timings of the peak (beside-peak.ts), and its
+ * "% of peak" is against those.
  */
 import type { Device } from '../devices/device';
+import { besidePeak } from './beside-peak';
 import { peakFlops, peakFmaCase } from './peak-fma';
 import type { BenchmarkPlan } from './plan';
 import type { BenchmarkRow, DeviceBenchmarkReport, Side } from './report';
@@ -63,6 +65,18 @@ function matmulSetup(device: Device, m: number, k: number, n: number): CaseSetup
   };
 }
 
+/** The peak kernel's size once measured, and a way to time it again (beside each product). */
+interface Peak {
+  gflops: number;
+  /** Floating-point operations of one dispatch. */
+  flops: number;
+  /** Seconds of each of a few timed runs of the same dispatch. */
+  time: () => Promise<number[]>;
+}
+
+/** Fewer runs for the readings beside each product than for the report's own peak. */
+const BESIDE_RUNS = { warmup: 1, repeats: 3 };
+
 /**
  * The FMA peak in GFLOPS: iterations grow until one dispatch takes at least `minRunMs` (a real
  * GPU finishes the emulation-sized dispatch in microseconds), then the peak case is timed.
@@ -71,7 +85,7 @@ async function measurePeak(
   webgpu: GPU,
   plan: BenchmarkPlan,
   now: () => number,
-): Promise<{ gflops: number } | { error: string }> {
+): Promise<Peak | { error: string }> {
   const setup = peakFmaCase(webgpu);
   const { invocations, minRunMs, maxIterations } = plan.peak;
   let iterations = 64;
@@ -93,7 +107,13 @@ async function measurePeak(
   const params = { invocations, iterations };
   const timed = await timeRepetitions(plan.timing, params, setup, plan.rules, now);
   if (timed.seconds.length === 0) return { error: timed.error ?? 'no timed run' };
-  return { gflops: peakFlops(invocations, iterations) / median(timed.seconds) / 1e9 };
+  const flops = peakFlops(invocations, iterations);
+  const beside = { ...plan.timing, ...BESIDE_RUNS };
+  return {
+    gflops: flops / median(timed.seconds) / 1e9,
+    flops,
+    time: async () => (await timeRepetitions(beside, params, setup, plan.rules, now)).seconds,
+  };
 }
 
 export async function benchmarkDevice(
@@ -103,13 +123,13 @@ export async function benchmarkDevice(
   const now = options.now ?? (() => performance.now());
   const progress = options.progress ?? (() => undefined);
   const date = new Date().toISOString();
-  let peakGflops: number | null = null;
+  let peak: Peak | null = null;
   let peakError: string | undefined;
   if (gpu && webgpu) {
     progress('FMA peak of the adapter');
-    const peak = await measurePeak(webgpu, plan, now);
-    if ('gflops' in peak) peakGflops = peak.gflops;
-    else peakError = peak.error;
+    const measuredPeak = await measurePeak(webgpu, plan, now);
+    if ('gflops' in measuredPeak) peak = measuredPeak;
+    else peakError = measuredPeak.error;
   }
   const rows: BenchmarkRow[] = [];
   const time = async (label: string, setup: (device: Device) => CaseSetup, flops: number) => {
@@ -120,7 +140,16 @@ export async function benchmarkDevice(
     ] as const) {
       if (!device) continue;
       progress(`${label} on ${device.name}`);
-      row[key] = side(await timeRepetitions(plan.timing, {}, setup(device), plan.rules, now));
+      const timeSide = () => timeRepetitions(plan.timing, {}, setup(device), plan.rules, now);
+      if (key === 'gpu' && peak && flops > 0) {
+        const beside = await besidePeak(peak.time, timeSide);
+        row.gpu = side(beside.result);
+        if (beside.peakSeconds.length > 0) {
+          row.peakGflops = peak.flops / median(beside.peakSeconds) / 1e9;
+        }
+      } else {
+        row[key] = side(await timeSide());
+      }
     }
     rows.push(row);
   };
@@ -138,5 +167,6 @@ export async function benchmarkDevice(
     await time(`${step.name} ${what}=${step.size}`, (d) => stepSetup(d, make), 0);
   }
   const adapterName = gpu?.info.label ?? 'no GPU';
+  const peakGflops = peak?.gflops ?? null;
   return { adapter: adapterName, date, peakGflops, ...(peakError ? { peakError } : {}), rows };
 }

@@ -106,7 +106,7 @@ declare const profile: (fn: () => unknown, options?: { top?: number; byKernel?: 
   {
     name: 'benchmarkDevice',
     declaration: `interface BenchmarkMeasurement { medianSeconds: number; minSeconds: number; maxSeconds: number; runs: number }
-interface BenchmarkRow { case: string; flops: number; gpu: BenchmarkMeasurement | { error: string } | null; cpu: BenchmarkMeasurement | { error: string } | null }
+interface BenchmarkRow { case: string; flops: number; gpu: BenchmarkMeasurement | { error: string } | null; cpu: BenchmarkMeasurement | { error: string } | null; peakGflops?: number }
 interface DeviceBenchmarkReport { adapter: string; date: string; peakGflops: number | null; peakError?: string; rows: BenchmarkRow[] }
 /** Times the benchmark's matrix products and training steps on the cpu and the GPU, with the adapter's FMA peak; shows the table as Markdown and returns the report. */
 declare const benchmarkDevice: (options?: { sizes?: 'auto' | 'full' | 'small' }) => Promise<DeviceBenchmarkReport>;`,

@@ -57,7 +57,8 @@ export function DeviceBenchmarkSection({
       </h3>
       <p className="timing-chapter muted">
         The benchmark’s matrix products and training steps on this GPU and on the CPU, with the
-        adapter’s FMA peak measured by a register-only kernel: share the table to compare devices.
+        adapter’s FMA peak measured by a register-only kernel (and again beside each product, which
+        its % of peak is against): share the table to compare devices.
       </p>
       {status === 'running' && <p className="muted">{benchmark.progress || 'Starting…'}</p>}
       {benchmark.error && <p className="timing-warning">{benchmark.error}</p>}
