@@ -1,15 +1,17 @@
 /**
- * A fused element-wise chain on the CPU (backends/fusion/): one pass over the output in blocks
- * small enough to stay in cache, each step running the same loop its unfused kernel runs
- * (elementwise.ts) on the block, so results are bit-for-bit those of the unfused path. Steps
- * nobody reads back live only in per-block scratch arrays. Each reduction in the chain folds
- * each block of its step as the unfused reduce kernel folds that step's output (reduce.ts: in
- * order, in float64), so it too gives the unfused path's bits.
+ * A fused element-wise chain on the CPU (backends/fusion/), bit for bit the unfused path's
+ * results. Where code can be compiled (the kernel worker), the chain runs as one generated loop
+ * (fused-loop.ts). Elsewhere it makes one pass over the output in blocks small enough to stay in
+ * cache, each step running the same loop its unfused kernel runs (elementwise.ts) on the block;
+ * steps nobody reads back live only in per-block scratch arrays, and each reduction folds each
+ * block of its step as the unfused reduce kernel folds that step's output (reduce.ts: in order,
+ * in float64).
  */
 import type { FusedOperand, FusedProgram, FusedReduction, OutView, View } from '../../backend';
 import { contiguousStrides, numel } from '../../shape';
 import { arrayOf, CpuBuffer } from './buffer';
 import { binaryKernel, binaryScalarKernel, fillKernel, unaryKernel } from './elementwise';
+import { fusedLoop } from './fused-loop';
 import { coalesce } from './strided';
 
 /** Elements per block: every step's scratch (4 bytes each) stays in L1/L2. */
@@ -33,7 +35,11 @@ export function fusedElementwiseKernel(
   outputs: readonly OutView[],
 ): void {
   if (outputs.length === 0) return;
-  runChain(program, inputs, scalars, outputs, outputs[0].shape, []);
+  const shape = outputs[0].shape;
+  const runs = inputRuns(inputs, shape);
+  const loop = fusedLoop(program, []);
+  if (loop) runLoop(loop, runs, scalars, outputs, numel(shape), numel(shape), []);
+  else runChain(program, runs, scalars, outputs, shape, []);
 }
 
 export function fusedReduceKernel(
@@ -43,9 +49,68 @@ export function fusedReduceKernel(
   outputs: readonly OutView[],
   reductions: readonly FusedReduction[],
 ): void {
+  const shape = reductions[0].shape;
+  const runs = inputRuns(inputs, shape);
+  // One loop nest folds rows of one length; chains whose sums differ in it keep the blocks.
+  const inner = reductions[0].inner;
+  const loop = reductions.every((r) => r.inner === inner) ? fusedLoop(program, reductions) : null;
+  if (loop) {
+    const rows = inner === 0 ? 0 : numel(shape) / inner;
+    const acc = reductions.map(() => new Float64Array(rows));
+    runLoop(loop, runs, scalars, outputs, numel(shape), inner, acc);
+    // Written once the chain is done, as the block path's `finish` writes them.
+    reductions.forEach(({ out }, r) => arrayOf(out).set(acc[r], out.offset));
+    return;
+  }
   const folds = reductions.map(reductionFold);
-  runChain(program, inputs, scalars, outputs, reductions[0].shape, folds);
+  runChain(program, runs, scalars, outputs, shape, folds);
   folds.forEach((fold) => fold.finish());
+}
+
+interface InputRun {
+  view: View;
+  stride: number;
+}
+
+/** Inputs that are not one strided run (a transpose, a broadcast row) are made contiguous once. */
+function inputRuns(inputs: readonly View[], shape: readonly number[]): InputRun[] {
+  const n = numel(shape);
+  return inputs.map((view) => {
+    const stride = runStride(view);
+    if (stride !== null) return { view, stride };
+    const copy: View = {
+      buffer: new CpuBuffer(n * 4),
+      dtype: view.dtype,
+      shape: [...shape],
+      strides: contiguousStrides(shape),
+      offset: 0,
+    };
+    unaryKernel('copy', view, copy);
+    return { view: copy, stride: 1 };
+  });
+}
+
+function runLoop(
+  loop: NonNullable<ReturnType<typeof fusedLoop>>,
+  runs: readonly InputRun[],
+  scalars: readonly number[],
+  outputs: readonly OutView[],
+  n: number,
+  inner: number,
+  acc: readonly Float64Array[],
+): void {
+  if (n === 0) return;
+  loop(
+    n,
+    inner,
+    runs.map((r) => arrayOf(r.view)),
+    runs.map((r) => r.view.offset),
+    runs.map((r) => r.stride),
+    Float64Array.from(scalars),
+    outputs.map((o) => arrayOf(o)),
+    outputs.map((o) => o.offset),
+    acc,
+  );
 }
 
 /** Folds one reduction's step block by block, as the unfused reduce kernel folds a tensor. */
@@ -85,28 +150,14 @@ function reductionFold({ op, inner, out, shape, step }: FusedReduction) {
 /** Runs the chain over `shape` block by block; each of `reduced` sees each block of its step. */
 function runChain(
   program: FusedProgram,
-  inputs: readonly View[],
+  runs: readonly InputRun[],
   scalars: readonly number[],
   outputs: readonly OutView[],
   shape: readonly number[],
   reduced: readonly { step: number; visit: (block: View, start: number) => void }[],
 ): void {
-  const n = shape.reduce((a, b) => a * b, 1);
+  const n = numel(shape);
   if (n === 0) return;
-  // Inputs that are not one strided run (a transpose, a broadcast row) are made contiguous once.
-  const runs = inputs.map((view) => {
-    const stride = runStride(view);
-    if (stride !== null) return { view, stride };
-    const copy: View = {
-      buffer: new CpuBuffer(n * 4),
-      dtype: view.dtype,
-      shape: [...shape],
-      strides: contiguousStrides(shape),
-      offset: 0,
-    };
-    unaryKernel('copy', view, copy);
-    return { view: copy, stride: 1 };
-  });
   const outputOf = new Map(program.outputs.map((step, k) => [step, outputs[k]]));
   const scratch = program.steps.map((step, i) =>
     outputOf.has(i)
