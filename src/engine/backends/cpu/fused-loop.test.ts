@@ -3,9 +3,10 @@
  * unfused loops (elementwise.ts) the engine runs without fusion. Here every unary and binary op,
  * on float32 and int32 operands, scalars on either side, and each reduction, runs both ways on
  * random values with the awkward ones mixed in (±0, ±Infinity, NaN, int32's ends): the bits
- * must be equal.
+ * must be equal. The same cases run on the block-wise loops that serve where code cannot be
+ * compiled.
  */
-import { describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type {
   BinaryOp,
   DType,
@@ -19,6 +20,7 @@ import { rng } from '../../testing/harness';
 import { CpuBuffer, arrayOf } from './buffer';
 import { binaryKernel, binaryScalarKernel, unaryKernel } from './elementwise';
 import { fusedElementwiseKernel, fusedReduceKernel } from './fused';
+import { setCompiledLoops } from './fused-loop';
 import { reduceKernel } from './reduce';
 
 const N = 257;
@@ -89,7 +91,14 @@ function bits(v: View): Int32Array {
 
 const outOf = (dtype: DType): OutView => view(dtype);
 
-describe('generated chain loop, op by op, against the unfused kernels', () => {
+afterAll(() => setCompiledLoops(true));
+
+describe.each([
+  ['the generated loop', true],
+  ['the block-wise loops', false],
+])('%s, op by op, against the unfused kernels', (_, compiled) => {
+  beforeAll(() => setCompiledLoops(compiled));
+
   for (const op of UNARY) {
     for (const [from, to] of [
       ['float32', 'float32'],

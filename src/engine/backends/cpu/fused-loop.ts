@@ -168,6 +168,15 @@ function loopSource(
 
 const compiled = new Map<string, FusedLoop>();
 let evalRefused = false;
+let enabled = true;
+
+/**
+ * Turns the generated loops off or on (on by default): with them off every chain runs the
+ * block-wise loops, as where a policy refuses `new Function`, so tests can check that path too.
+ */
+export function setCompiledLoops(on: boolean): void {
+  enabled = on;
+}
 
 /**
  * The chain's loop, compiled on first use of its structure; null where the page's policy
@@ -177,7 +186,7 @@ export function fusedLoop(
   program: FusedProgram,
   reductions: readonly Pick<FusedReduction, 'op' | 'step'>[],
 ): FusedLoop | null {
-  if (evalRefused) return null;
+  if (evalRefused || !enabled) return null;
   const key = JSON.stringify([program, reductions.map(({ op, step }) => [op, step])]);
   const known = compiled.get(key);
   if (known) return known;
