@@ -4,6 +4,20 @@
  */
 import { KernelClient, workerPort } from '../kernel/client';
 import type { DeviceSettings } from '../kernel/protocol';
+import { workerReserve } from './worker-reserve';
+
+const kernelWorkers = workerReserve(
+  () =>
+    new Worker(new URL('../kernel/worker.ts', import.meta.url), {
+      type: 'module',
+      name: 'gpubook-kernel',
+    }),
+);
+
+/** Starts a kernel worker now, for the first kernel to take (a page about to open a notebook). */
+export function prewarmKernelWorker(): void {
+  kernelWorkers.prewarm();
+}
 
 /** `deviceSettings` is read at every (re)start: the notebook's device panel settings. */
 export function createKernelClient(
@@ -11,14 +25,7 @@ export function createKernelClient(
   deviceSettings?: () => DeviceSettings | null,
 ): KernelClient {
   return new KernelClient({
-    openWorker: (events) =>
-      workerPort(
-        new Worker(new URL('../kernel/worker.ts', import.meta.url), {
-          type: 'module',
-          name: 'gpubook-kernel',
-        }),
-        events,
-      ),
+    openWorker: (events) => workerPort(kernelWorkers.take(), events),
     params,
     deviceSettings,
   });
