@@ -3,8 +3,31 @@
  * prints its key results; every hand-written training loop draws its live chart by itself
  * (metric reads, tqdm postfix values, printed epoch logs).
  */
-import { expect, test, type Page } from '@playwright/test';
+import { expect, test as base, type BrowserContext, type Page } from '@playwright/test';
 import { waitForKernelIdle } from './helpers';
+
+/**
+ * The chapters open one after another in one browser context, as a reader's browser opens them:
+ * the autotuner's choices, kept in IndexedDB, carry over, so a chapter whose products were tuned
+ * by an earlier one (each Python edition after its TypeScript one) does not time them again.
+ * First-use tuning was about three quarters of a GPU chapter's first run on SwiftShader
+ * (bench/NOTES.md item 28); every chapter's own cells and assertions are unchanged.
+ */
+const test = base.extend<object, { chapterContext: BrowserContext }>({
+  chapterContext: [
+    async ({ browser }, provide, workerInfo) => {
+      const context = await browser.newContext({ baseURL: workerInfo.project.use.baseURL });
+      await provide(context);
+      await context.close();
+    },
+    { scope: 'worker' },
+  ],
+  page: async ({ chapterContext }, provide) => {
+    const page = await chapterContext.newPage();
+    await provide(page);
+    await page.close();
+  },
+});
 
 test.setTimeout(10 * 60_000);
 
