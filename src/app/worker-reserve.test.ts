@@ -17,14 +17,20 @@ class FakeWorker implements ReservableWorker {
   }
 }
 
+/** A reserve over fake workers, and every worker it has made, in order. */
+function recordingReserve() {
+  const made: FakeWorker[] = [];
+  const reserve = workerReserve(() => {
+    const w = new FakeWorker();
+    made.push(w);
+    return w;
+  });
+  return { reserve, made };
+}
+
 describe('kernel worker reserve', () => {
   it('hands the prewarmed worker to the first kernel only, without its own error handler', () => {
-    const made: FakeWorker[] = [];
-    const reserve = workerReserve(() => {
-      const w = new FakeWorker();
-      made.push(w);
-      return w;
-    });
+    const { reserve, made } = recordingReserve();
     reserve.prewarm();
     reserve.prewarm(); // once
     expect(made).toHaveLength(1);
@@ -42,12 +48,7 @@ describe('kernel worker reserve', () => {
   });
 
   it('a prewarmed worker whose script failed is terminated and replaced', () => {
-    const made: FakeWorker[] = [];
-    const reserve = workerReserve(() => {
-      const w = new FakeWorker();
-      made.push(w);
-      return w;
-    });
+    const { reserve, made } = recordingReserve();
     reserve.prewarm();
     expect(made[0].fail()).toBe(true);
     const taken = reserve.take();

@@ -11,7 +11,7 @@ import type { FusedOperand, FusedProgram, FusedReduction, OutView, View } from '
 import { contiguousStrides, numel } from '../../shape';
 import { arrayOf, CpuBuffer } from './buffer';
 import { binaryKernel, binaryScalarKernel, fillKernel, unaryKernel } from './elementwise';
-import { fusedLoop } from './fused-loop';
+import { fusedLoop, type FusedLoop } from './fused-loop';
 import { coalesce } from './strided';
 
 /** Elements per block: every step's scratch (4 bytes each) stays in L1/L2. */
@@ -91,7 +91,7 @@ function inputRuns(inputs: readonly View[], shape: readonly number[]): InputRun[
 }
 
 function runLoop(
-  loop: NonNullable<ReturnType<typeof fusedLoop>>,
+  loop: FusedLoop,
   runs: readonly InputRun[],
   scalars: readonly number[],
   outputs: readonly OutView[],
