@@ -174,6 +174,13 @@ export interface Pool2dGeometry {
   adaptive: boolean;
 }
 
+/**
+ * When a backend times its kernel variants for a shape class: 'amortized', once the class has run
+ * with its default for as long as the timing would take (what a notebook wants); 'first-use', at
+ * the class's first op (what a benchmark of the tuned steady state wants).
+ */
+export type TuningPolicy = 'amortized' | 'first-use';
+
 export type RandomKind = 'uniform' | 'normal';
 
 /**
@@ -407,7 +414,11 @@ export interface BackendCapabilities {
   /** Bytes of freed buffers kept for reuse. */
   poolStats: { poolStats(): { freeBytes: number } };
   /** Background kernel tuning (matmul variants, row modes). */
-  tuning: { tuned(): Promise<void> };
+  tuning: {
+    tuned(): Promise<void>;
+    /** When a shape class starts its tuning run (see TuningPolicy). */
+    setTuningPolicy(policy: TuningPolicy): void;
+  };
   loss: LossState;
   /**
    * Kernels dispatched so far (WebGPU: compute dispatches; CPU: kernel calls), so benchmarks and

@@ -10,7 +10,8 @@ import {
   type MatmulClassInput,
 } from './autotune';
 import type { WebGPUBackend } from './index';
-import { agrees } from './matmul-tune';
+import { agrees, tuningMacs } from './matmul-tune';
+import { randomFloats, rng } from './test-support';
 import { matmulCandidates } from './variants';
 
 const square: MatmulClassInput = { batch: 1, m: 512, n: 512, k: 512, aLayout: 'k', bLayout: 'n' };
@@ -106,6 +107,25 @@ describe('autotuner bookkeeping', () => {
     expect(again.needsTuning('mm|new')).toBe(false);
   });
 
+  it('starts a run once a class has done the work of its run, or at once when tuning at first use', () => {
+    const cache = createTuneCache(memoryStore(), false);
+    expect(cache.policy).toBe('amortized');
+    // A run of 100 units: ops of 30 reach it at the fourth (120), not the third (90).
+    expect([1, 2, 3].map(() => cache.due('mm|a', 30, 100))).toEqual([false, false, false]);
+    expect(cache.due('mm|a', 30, 100)).toBe(true);
+    // Classes count apart; one op as big as the run is due at once.
+    expect(cache.due('mm|b', 100, 100)).toBe(true);
+    // A class being tuned, chosen or abandoned is never due again.
+    cache.track('mm|a', new Promise<void>(() => undefined));
+    expect(cache.due('mm|a', 1000, 100)).toBe(false);
+    cache.choose('mm|b', 'register');
+    expect(cache.due('mm|b', 1000, 100)).toBe(false);
+    cache.abandon('mm|c');
+    expect(cache.due('mm|c', 1000, 100)).toBe(false);
+    cache.policy = 'first-use';
+    expect(cache.due('mm|d', 1, 1e12)).toBe(true);
+  });
+
   it('holds every family in one store, validating stored values per family', async () => {
     const store = memoryStore({
       'mm|a': 's8x8@8x8',
@@ -140,6 +160,8 @@ const backend = await createNodeGpuBackend();
 
 describe.skipIf(!backend)('autotuner on this adapter', () => {
   const gpu = backend as WebGPUBackend;
+  // These tests look at a tuning run itself: it starts at a class's first product.
+  gpu?.setTuningPolicy('first-use');
 
   it('tunes an unseen class once: times every candidate, checks results, caches the fastest', async () => {
     const m = 192;
@@ -198,8 +220,56 @@ describe.skipIf(!backend)('autotuner on this adapter', () => {
     }
   });
 
+  it('under the amortized policy, runs the default until the class has done the work of its run', async () => {
+    const fresh = (await createNodeGpuBackend())!;
+    const [m, k, n] = [192, 160, 96];
+    const input: MatmulClassInput = { batch: 1, m, n, k, aLayout: 'k', bLayout: 'n' };
+    const key = matmulClassKey(input);
+    // Every candidate three times on the product itself (its own proxy, under the caps).
+    const candidates = matmulCandidates(fresh.device.features.has('subgroups')).length;
+    expect(tuningMacs(fresh.context, input)).toBe(candidates * 3 * m * n * k);
+    const random = rng(5);
+    const host = (rows: number, cols: number) => randomFloats(rows * cols, random, -1, 1);
+    const [A, B] = [host(m, k), host(k, n)];
+    const view = (rows: number, cols: number, data: Float32Array) => {
+      const buffer = fresh.allocate(rows * cols * 4);
+      fresh.write(buffer, data);
+      const shape = [1, rows, cols];
+      return {
+        buffer,
+        dtype: 'float32' as const,
+        shape,
+        strides: [rows * cols, cols, 1],
+        offset: 0,
+      };
+    };
+    const [a, b] = [view(m, k, A), view(k, n, B)];
+    const out = view(m, n, new Float32Array(m * n));
+    for (let i = 1; i < candidates * 3; i++) fresh.matmul(a, b, out);
+    await fresh.tuned();
+    expect(fresh.context.tuneLog).toHaveLength(0);
+    expect(fresh.context.tuner.needsTuning(key)).toBe(true);
+    // The last product before the run's worth starts it.
+    fresh.matmul(a, b, out);
+    await fresh.tuned();
+    expect(fresh.context.tuneLog.map((run) => run.key)).toEqual([key]);
+    expect(fresh.context.tuner.get(key)).toBeDefined();
+    // The default's product, checked against float64.
+    const got = await fresh.read(out.buffer, 'float32', 0, m * n);
+    for (const [i, j] of [
+      [0, 0],
+      [m - 1, n - 1],
+      [101, 57],
+    ]) {
+      let sum = 0;
+      for (let t = 0; t < k; t++) sum += A[i * k + t] * B[t * n + j];
+      expect(got[i * n + j]).toBeCloseTo(sum, 4);
+    }
+  });
+
   it('tunes behind host data still on its way (submits held back), then reads fine', async () => {
     const fresh = (await createNodeGpuBackend())!;
+    fresh.setTuningPolicy('first-use');
     const data = (rows: number, cols: number) =>
       Float32Array.from({ length: rows * cols }, (_, i) => ((i % 11) - 5) / 9);
     const view = (rows: number, cols: number, host: Promise<Float32Array> | Float32Array) => {

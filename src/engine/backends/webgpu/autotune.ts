@@ -3,10 +3,11 @@
  * variants, operand repacking, reduce and softmax row modes), held in memory and in a persistent
  * store (IndexedDB in the browser) keyed by adapter, so later page loads start tuned; plus the
  * matmul class keys.
- * The first product of a matmul class runs the default variant and, in the same batch, times every
- * candidate on a proxy of that class (matmul-tune.ts); row modes are timed on the op's own input
- * (rowmode-tune.ts).
+ * A class runs its default until the work it has done equals what its tuning run would cost (or,
+ * under the 'first-use' policy, from its first op); then, in the same batch, every candidate is
+ * timed on a proxy of the class (matmul-tune.ts) or on the op's own input (rowmode-tune.ts).
  */
+import type { TuningPolicy } from '../../backend';
 import {
   matmulCandidates,
   REPACKS,
@@ -222,6 +223,16 @@ export class TuneCache {
   private readonly inFlight = new Map<string, Promise<void>>();
   /** Classes whose run found no usable choice this session: they keep the default, untried again. */
   private readonly abandoned = new Set<string>();
+  /** Work each class still untuned has run with its default, in its family's units. */
+  private readonly done = new Map<string, number>();
+  /**
+   * When a class starts its tuning run. 'amortized' (the default): once the work it has run with
+   * its default reaches what the run would cost — the ski-rental rule, so a class never costs
+   * more than twice what it would have with its best choice known from the start, and a short
+   * notebook on a slow adapter is not held up timing kernels it will hardly use. 'first-use': at
+   * its first op (benchmarks, which measure the tuned steady state).
+   */
+  policy: TuningPolicy = 'amortized';
 
   constructor(
     private readonly store: TuneStore,
@@ -245,6 +256,19 @@ export class TuneCache {
   /** Whether the class needs a tuning run (not chosen, not being tuned, not abandoned). */
   needsTuning(key: string): boolean {
     return !this.choices.has(key) && !this.inFlight.has(key) && !this.abandoned.has(key);
+  }
+
+  /**
+   * Whether `key` should start its tuning run now. Each op of the class calls this with its own
+   * `work` and the work the run would do (`trialWork`), in one unit per family (multiply-adds,
+   * elements).
+   */
+  due(key: string, work: number, trialWork: number): boolean {
+    if (!this.needsTuning(key)) return false;
+    if (this.policy === 'first-use') return true;
+    const total = (this.done.get(key) ?? 0) + work;
+    this.done.set(key, total);
+    return total >= trialWork;
   }
 
   /** Records a running tuning job; its result is set with `choose` (or `abandon`). */

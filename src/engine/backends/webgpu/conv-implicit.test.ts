@@ -238,6 +238,7 @@ describe.skipIf(!backend)('padded convolutions split into windows', () => {
 describe.skipIf(!backend)('tuning the implicit-GEMM convolution', () => {
   it('times only the blocked family (the one that reads offset tables) on the product itself, and runs its choice', async () => {
     const gpu = (await createNodeGpuBackend())!;
+    gpu.setTuningPolicy('first-use');
     const ws = new Workspace(gpu);
     const random = rng(17);
     // 8 images of 8 x 16 x 16, 16 filters of 3 x 3: 1568 x 72 x 16, enough multiply-adds to tune;

@@ -188,6 +188,7 @@ export function conv2dImplicit(
     },
     {
       outBytes: images * n * epilogue.pixels * 4,
+      macs: images * perImage * n * largest.k,
       record: (candidate, target) =>
         dispatchVariant(
           ctx,
@@ -330,6 +331,7 @@ export function conv2dWeightGradImplicit(
     { ...shape, summed: true, aLayout: 'k', bLayout: 'n', gathered: true },
     {
       outBytes: m * n * 4,
+      macs: images * m * n * pixels,
       record: (candidate, target) =>
         dispatchVariant(ctx, candidate, a, b, target, slice, { sumBatches: true }),
     },

@@ -11,6 +11,7 @@ import type {
   DeviceBuffer,
   HostBlock,
   KernelTime,
+  TuningPolicy,
   TypedArray,
 } from '../../backend';
 import { RoutedKernels, runKernel, type KernelArgs, type KernelName } from '../kernel-table';
@@ -234,6 +235,10 @@ export class WebGPUBackend extends RoutedKernels implements Backend {
     }
     await this.checkErrors();
     return dtype === 'int32' ? new Int32Array(data) : new Float32Array(data);
+  }
+
+  setTuningPolicy(policy: TuningPolicy): void {
+    this.ctx.tuner.policy = policy;
   }
 
   /** Resolves once running autotuning jobs (matmul variants and row modes) have chosen. */

@@ -39,9 +39,14 @@ const gpuApi = (() => {
 })();
 const adapter = await gpuApi.requestAdapter();
 
-/** A fresh backend (its own tuner), so tuning runs of other tests do not interfere. */
+/**
+ * A fresh backend (its own tuner), so tuning runs of other tests do not interfere; it tunes a
+ * class at its first product, as these tests look at the tuning run itself.
+ */
 async function fresh(): Promise<WebGPUBackend> {
-  return createWebGPUBackend((await gpuApi.requestAdapter())!, memoryStore());
+  const backend = await createWebGPUBackend((await gpuApi.requestAdapter())!, memoryStore());
+  backend.setTuningPolicy('first-use');
+  return backend;
 }
 
 /** float64 product of [batch, m, k] and [batch, k, n] views, checked against `got`. */

@@ -11,7 +11,7 @@ import { matmulClassKey, MIN_TUNED_MACS, proxyShape, type MatmulClassInput } fro
 import type { KernelContext } from './context';
 import { dispatchVariant, type MatmulShape, type Operand } from './matmul-dispatch';
 import { matchesReference, proxyData, proxyStrides } from './matmul-tune';
-import { tuneCandidates } from './trial-timing';
+import { TRIAL_RUNS, tuneCandidates } from './trial-timing';
 import { REPACKS, type MatmulVariant, type Repack } from './variants';
 
 /** Rows this many bytes apart (or a multiple) share cache sets. */
@@ -109,8 +109,13 @@ export function chooseRepack(
   const key = `repack|${classKey.slice(classKey.indexOf('|') + 1)}|${which}` as const;
   const chosen = ctx.tuner.get(key);
   if (chosen) return chosen;
-  // Measured with the class's own variant, so only once that is chosen.
-  if (ctx.tuner.get(classKey) === variant && ctx.tuner.needsTuning(key) && ctx.autotune) {
+  // Measured with the class's own variant, so only once that is chosen; due as the class's
+  // variants are (autotune.ts), its run being both ways on the proxy of tuneRepack.
+  const proxy = proxyShape(input);
+  const trialMacs =
+    REPACKS.length * TRIAL_RUNS * proxy.batch * proxy.m * proxy.n * Math.min(input.k, 1024);
+  const macs = input.batch * input.m * input.n * input.k;
+  if (ctx.tuner.get(classKey) === variant && ctx.autotune && ctx.tuner.due(key, macs, trialMacs)) {
     const job = tuneRepack(ctx, input, variant, key, which, a, b);
     if (job) ctx.tuner.track(key, job);
   }

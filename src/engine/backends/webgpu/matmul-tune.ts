@@ -8,7 +8,7 @@
 import { proxyShape, type MatmulClassInput, type TuneKey } from './autotune';
 import type { KernelContext } from './context';
 import { dispatchVariant, hasSubgroups, type Operand } from './matmul-dispatch';
-import { tuneCandidates } from './trial-timing';
+import { TRIAL_RUNS, tuneCandidates } from './trial-timing';
 import { blockedSpecOf, defaultMatmulVariant, type MatmulVariant } from './variants';
 
 /**
@@ -17,6 +17,8 @@ import { blockedSpecOf, defaultMatmulVariant, type MatmulVariant } from './varia
  */
 export interface MatmulTrial {
   readonly outBytes: number;
+  /** Multiply-adds of one run of the slice. */
+  readonly macs: number;
   readonly record: (variant: MatmulVariant, out: GPUBuffer) => void;
 }
 
@@ -73,6 +75,30 @@ export function proxyData(size: number, seed: number): Float32Array {
   return data;
 }
 
+/** The candidates a class's tuning run times: only the blocked family where it alone can run. */
+function classCandidates(
+  ctx: KernelContext,
+  input: MatmulClassInput,
+  trial?: MatmulTrial,
+): readonly MatmulVariant[] {
+  const blockedOnly = trial !== undefined || input.summed || (input.blockedOnly ?? false);
+  return blockedOnly ? ctx.candidates.filter((v) => blockedSpecOf(v)) : ctx.candidates;
+}
+
+/**
+ * Multiply-adds a tuning run of the class does (every candidate, every run, on its proxy or
+ * `trial`): what the class runs with its default before it is tuned (autotune.ts's `due`).
+ */
+export function tuningMacs(
+  ctx: KernelContext,
+  input: MatmulClassInput,
+  trial?: MatmulTrial,
+): number {
+  const proxy = proxyShape(input);
+  const each = trial ? trial.macs : proxy.batch * proxy.m * proxy.n * proxy.k;
+  return classCandidates(ctx, input, trial).length * TRIAL_RUNS * each;
+}
+
 /**
  * Times every candidate on a proxy of the class and records the fastest correct one; the result
  * arrives asynchronously. Returns null (try again later) while another profiler is attached.
@@ -85,7 +111,7 @@ export function tuneClass(
 ): Promise<void> | null {
   const { queue } = ctx;
   if (queue.profiler) return null;
-  if (trial) return tuneOnTrial(ctx, key, trial);
+  if (trial) return tuneOnTrial(ctx, input, key, trial);
   const { batch, m, n, k } = proxyShape(input);
   const summed = input.summed ?? false;
   const sa = proxyStrides(input.aLayout, m, k);
@@ -100,8 +126,7 @@ export function tuneClass(
   queue.write(aBuffer, hostA);
   queue.write(bBuffer, hostB);
   // Only the blocked family gathers operands and fuses epilogues such as the batch sum.
-  const blockedOnly = summed || (input.blockedOnly ?? false);
-  const candidates = blockedOnly ? ctx.candidates.filter((v) => blockedSpecOf(v)) : ctx.candidates;
+  const candidates = classCandidates(ctx, input);
   const shape = { batch, m, n, k };
   const a: Operand = { gpu: aBuffer, offset: 0, strides: sa };
   const b: Operand = { gpu: bBuffer, offset: 0, strides: sb };
@@ -118,10 +143,11 @@ export function tuneClass(
 /** Times the blocked family (the one that gathers) on `trial`; see tuneClass. */
 function tuneOnTrial(
   ctx: KernelContext,
+  input: MatmulClassInput,
   key: TuneKey<'mm'>,
   trial: MatmulTrial,
 ): Promise<void> | null {
-  const candidates = ctx.candidates.filter((v) => blockedSpecOf(v));
+  const candidates = classCandidates(ctx, input, trial);
   const reference = Math.max(0, candidates.indexOf(defaultMatmulVariant(hasSubgroups(ctx))));
   return tuneCandidates(ctx, key, candidates, {
     outBytes: trial.outBytes,

@@ -11,7 +11,7 @@ import type { KernelContext } from './context';
 import { gpuOf, outputOf, wrapGpu } from './gpu-buffer';
 import { dispatchVariant, hasSubgroups, type Operand } from './matmul-dispatch';
 import { chooseRepack, recordProduct } from './matmul-repack';
-import { tuneClass, type MatmulTrial } from './matmul-tune';
+import { tuneClass, tuningMacs, type MatmulTrial } from './matmul-tune';
 import { reduce } from './reduce';
 import { defaultMatmulVariant, type MatmulVariant } from './variants';
 
@@ -53,8 +53,9 @@ function thinVariant(m: number, n: number): MatmulVariant | null {
 }
 
 /**
- * The variant for a product: forced, tuned for its class, or the default while tuning runs. With
- * `trial` (a slice of the product itself), a class still to tune is timed on it, not on a proxy.
+ * The variant for a product: forced, tuned for its class, or the default until then (the tuner's
+ * `due` says when the class's tuning run starts). With `trial` (a slice of the product itself), a
+ * class is timed on it, not on a proxy.
  */
 export function chooseMatmulVariant(
   ctx: KernelContext,
@@ -70,7 +71,8 @@ export function chooseMatmulVariant(
   const key = matmulClassKey(input);
   const chosen = ctx.tuner.get(key);
   if (chosen) return chosen;
-  if (ctx.tuner.needsTuning(key) && ctx.autotune) {
+  const macs = input.batch * input.m * input.n * input.k;
+  if (ctx.autotune && ctx.tuner.due(key, macs, tuningMacs(ctx, input, trial))) {
     const job = tuneClass(ctx, input, key, trial);
     if (job) ctx.tuner.track(key, job);
   }

@@ -1,6 +1,7 @@
 import { create, globals } from 'webgpu';
 import { describe, expect, it } from 'vitest';
 import { createTuneCache, memoryStore } from './autotune';
+import type { TuningPolicy } from '../../backend';
 import { createWebGPUBackend, WebGPUBackend } from './index';
 import { extentOf, outputsAgree, rowModeClassKey, trialShape, type RowClass } from './rowmode-tune';
 import { expectClose, randomFloats, rng, Workspace, type HostView } from './test-support';
@@ -53,9 +54,17 @@ const gpuApi = create([]);
 // An adapter gives one device: each backend below asks for its own.
 const adapter = await gpuApi.requestAdapter();
 
-/** A fresh backend over `store` (its own device and tuner, nothing shared between tests). */
-async function fresh(store = memoryStore()): Promise<WebGPUBackend> {
-  return createWebGPUBackend((await gpuApi.requestAdapter())!, store);
+/**
+ * A fresh backend over `store` (its own device and tuner, nothing shared between tests), tuning
+ * a class at its first op unless `policy` says otherwise.
+ */
+async function fresh(
+  store = memoryStore(),
+  policy: TuningPolicy = 'first-use',
+): Promise<WebGPUBackend> {
+  const backend = await createWebGPUBackend((await gpuApi.requestAdapter())!, store);
+  backend.setTuningPolicy(policy);
+  return backend;
 }
 
 /** float64 row sums, maxima and argmaxima of a [rows, inner] view. */
@@ -168,6 +177,28 @@ describe.skipIf(!adapter)('row-mode tuning on this adapter', () => {
     ws.releaseAll();
   });
 
+  it('under the amortized policy, tunes a class once its ops have read what its run would', async () => {
+    const gpu = await fresh(memoryStore(), 'amortized');
+    const ws = new Workspace(gpu);
+    const random = rng(12);
+    const key = 'reduce|64x1024|contiguous';
+    // Each checkReduce is three ops of 64 x 1000 elements (sum, max, argmax), one class; the run
+    // would read both modes' three runs of them: 2 * 3 * 64000 elements, so six ops' worth.
+    const x = ws.view(randomFloats(64 * 1000, random), [64, 1000]);
+    await checkReduce(gpu, ws, x);
+    await gpu.tuned();
+    expect(gpu.context.tuneLog.filter((run) => run.key === key)).toHaveLength(0);
+    expect(gpu.context.tuner.needsTuning(key)).toBe(true);
+    // Ops four to six: the sixth is due and starts the run; each op's result stays right.
+    await checkReduce(gpu, ws, ws.view(randomFloats(64 * 1000, random), [64, 1000]));
+    await gpu.tuned();
+    const runs = gpu.context.tuneLog.filter((run) => run.key === key);
+    expect(runs).toHaveLength(1);
+    for (const r of runs[0].results) expect(r.correct, r.variant).toBe(true);
+    expect(gpu.context.tuner.get(key)).toBeDefined();
+    ws.releaseAll();
+  });
+
   it('tunes an op above the trial cap on its leading rows, correct before and after', async () => {
     const gpu = await fresh();
     const ws = new Workspace(gpu);
@@ -259,6 +290,7 @@ describe.skipIf(!adapter)('row-mode tuning on this adapter', () => {
     const device = await adapter!.requestDevice();
     expect(device.features.has('timestamp-query')).toBe(false);
     const gpu = new WebGPUBackend(device, adapter!.info, createTuneCache(memoryStore(), false));
+    gpu.setTuningPolicy('first-use');
     expect(gpu.device).toBe(device);
     const ws = new Workspace(gpu);
     const random = rng(15);

@@ -93,10 +93,13 @@ export function extentOf(
   return { first: low, count: high - low + 1 };
 }
 
+/** Runs per mode, round-robin, of which the fastest counts. */
+const RUNS = 3;
+
 /**
- * The mode for an op of class `cls`: the tuned choice, else `fallback` — and, the first time an
- * untuned class of a tunable size comes by (and tuning is on), a tuning run is recorded before
- * the op itself, so it reads the op's input as it was.
+ * The mode for an op of class `cls`: the tuned choice, else `fallback` — and, once an untuned
+ * class of a tunable size is due (autotune.ts: it has read about as many elements as its tuning
+ * run would), a tuning run is recorded before the op itself, so it reads the op's input as it was.
  */
 export function chooseRowMode(
   ctx: KernelContext,
@@ -108,7 +111,9 @@ export function chooseRowMode(
   const key = rowModeClassKey(cls);
   const chosen = ctx.tuner.get(key);
   if (chosen) return chosen;
-  if (ctx.autotune && ctx.tuner.needsTuning(key)) {
+  const elements = cls.rows * cls.inner;
+  const trialElements = ROW_MODES.length * RUNS * Math.min(elements, MAX_TRIAL_ELEMENTS);
+  if (ctx.autotune && ctx.tuner.due(key, elements, trialElements)) {
     const job = tuneRowMode(ctx, key, trial());
     if (job) ctx.tuner.track(key, job);
   }
@@ -138,8 +143,6 @@ class TrialProfiler implements DispatchProfiler {
   }
 }
 
-/** Runs per mode, round-robin, of which the fastest counts. */
-const RUNS = 3;
 /** Output bytes compared between modes (a prefix: enough to catch a broken mode, cheap to read). */
 const CHECKED_BYTES = 1 << 18;
 

@@ -10,6 +10,9 @@ import { pickFastest, type ChoiceOf, type TrialResult } from './autotune';
 import type { KernelContext } from './context';
 import { KernelProfiler } from './profiler';
 
+/** Runs of each candidate in a tuning run, of which the fastest counts. */
+export const TRIAL_RUNS = 3;
+
 /**
  * Records candidate `i` with `record(i)` `runs` times and resolves to each candidate's best time in
  * nanoseconds (Infinity when a run went untimed). Returns null (try again later) while another
@@ -20,7 +23,7 @@ export function timeCandidates(
   count: number,
   record: (i: number) => void,
   {
-    runs = 3,
+    runs = TRIAL_RUNS,
     clock = 'gpu',
   }: {
     runs?: number;
