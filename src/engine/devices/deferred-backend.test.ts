@@ -4,7 +4,7 @@
  * the throw and the read's resolver was never called).
  */
 import { describe, expect, it } from 'vitest';
-import type { View } from '../backend';
+import type { BackendCapabilities, CapabilityName, View } from '../backend';
 import type { KernelArgs, KernelName } from '../backends/kernel-table';
 import { CpuBackend } from '../backends/cpu';
 import { DeferredBackend } from './deferred-backend';
@@ -60,5 +60,40 @@ describe('a deferred backend replaying a call that throws', () => {
     await backend.ready;
     expect(() => backend.unary('neg', whole(buffer), whole(buffer))).toThrow('fill: refused');
     expect(Array.from(await backend.read(buffer, 'float32', 0, 4))).toEqual([1, 2, 3, 4]);
+  });
+});
+
+/** A CPU backend with a tuning capability that records what it is told. */
+class RecordingTuner extends CpuBackend {
+  readonly told: string[] = [];
+  private readonly tuning: BackendCapabilities['tuning'] = {
+    tuned: async () => void this.told.push('tuned'),
+    setTuningPolicy: (policy) => void this.told.push(policy),
+  };
+
+  override capability<K extends CapabilityName>(name: K): BackendCapabilities[K] | null {
+    if (name === 'tuning') return this.tuning as BackendCapabilities[K];
+    return super.capability(name);
+  }
+}
+
+describe('tuning through a deferred backend', () => {
+  it('takes a policy before its backend opens, applies it as it opens, and waits to be tuned', async () => {
+    let arrive: () => void = () => undefined;
+    const inner = new RecordingTuner();
+    const backend = new DeferredBackend<RecordingTuner>(
+      new Promise((resolve) => (arrive = () => resolve(inner))),
+    );
+    const tuning = backend.capability('tuning');
+    expect(tuning).not.toBeNull();
+    tuning?.setTuningPolicy('first-use');
+    const tuned = tuning?.tuned();
+    expect(inner.told).toEqual([]);
+    arrive();
+    await tuned;
+    expect(inner.told).toEqual(['first-use', 'tuned']);
+    // Once open, the real backend's own capability answers.
+    backend.capability('tuning')?.setTuningPolicy('amortized');
+    expect(inner.told).toEqual(['first-use', 'tuned', 'amortized']);
   });
 });

@@ -50,6 +50,18 @@ export class DeferredBackend<T extends Backend = Backend> extends RoutedKernels 
   private readonly waiting = new Set<(error: Error) => void>();
   /** Loss is known ahead of the backend: it is the real backend's loss, once that exists. */
   private readonly loss: LossState;
+  /**
+   * Tuning asked of the backend before it exists: a policy is applied as it opens (in call order,
+   * like a kernel), and `tuned` waits for it to open, then for its tuning runs.
+   */
+  private readonly tuning: BackendCapabilities['tuning'] = {
+    tuned: async () => {
+      const backend = await this.ready.catch(() => null);
+      await backend?.capability('tuning')?.tuned();
+    },
+    setTuningPolicy: (policy) =>
+      this.run((backend) => backend.capability('tuning')?.setTuningPolicy(policy)),
+  };
   /** The real backend's spilling, with placeholder buffers swapped for their real ones. */
   private readonly spilling: BackendCapabilities['spilling'] = {
     spill: (buffers) =>
@@ -119,10 +131,11 @@ export class DeferredBackend<T extends Backend = Backend> extends RoutedKernels 
 
   /**
    * The real backend's extras once it exists (spilling waits for it: until then its buffers are
-   * placeholders), and its loss from the start.
+   * placeholders), and its loss and tuning from the start.
    */
   capability<K extends CapabilityName>(name: K): BackendCapabilities[K] | null {
     if (name === 'loss') return this.loss as BackendCapabilities[K];
+    if (name === 'tuning' && !this.backend) return this.tuning as BackendCapabilities[K];
     if (name === 'spilling')
       return this.backend?.capability('spilling')
         ? (this.spilling as BackendCapabilities[K])
