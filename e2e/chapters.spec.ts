@@ -11,7 +11,9 @@ import { waitForKernelIdle } from './helpers';
  * the autotuner's choices, kept in IndexedDB, carry over, so a chapter whose products were tuned
  * by an earlier one (each Python edition after its TypeScript one) does not time them again.
  * First-use tuning was about three quarters of a GPU chapter's first run on SwiftShader
- * (bench/NOTES.md item 28); every chapter's own cells and assertions are unchanged.
+ * (bench/NOTES.md item 28); since a class tunes only once it has run long enough to pay for it
+ * (item 29), the chapters at the test size tune little (the file took 10.9 min, 16.5 before).
+ * Every chapter's own cells and assertions are unchanged.
  */
 const test = base.extend<object, { chapterContext: BrowserContext }>({
   chapterContext: [
