@@ -137,15 +137,6 @@ export async function benchmarkDevice(
   const tuning = gpu?.capability('tuning') ?? null;
   tuning?.setTuningPolicy('first-use');
   try {
-    await timeCases();
-  } finally {
-    tuning?.setTuningPolicy('amortized');
-  }
-  const adapterName = gpu?.info.label ?? 'no GPU';
-  const peakGflops = peak?.gflops ?? null;
-  return { adapter: adapterName, date, peakGflops, ...(peakError ? { peakError } : {}), rows };
-
-  async function timeCases(): Promise<void> {
     const time = async (label: string, setup: (device: Device) => CaseSetup, flops: number) => {
       const row: BenchmarkRow = { case: label, flops, gpu: null, cpu: null };
       for (const [key, device] of [
@@ -184,5 +175,10 @@ export async function benchmarkDevice(
       const what = step.name === 'linreg-step' ? 'points' : 'batch';
       await time(`${step.name} ${what}=${step.size}`, (d) => stepSetup(d, make), 0);
     }
+  } finally {
+    tuning?.setTuningPolicy('amortized');
   }
+  const adapterName = gpu?.info.label ?? 'no GPU';
+  const peakGflops = peak?.gflops ?? null;
+  return { adapter: adapterName, date, peakGflops, ...(peakError ? { peakError } : {}), rows };
 }

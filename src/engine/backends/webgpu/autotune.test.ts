@@ -14,6 +14,41 @@ import { agrees, tuningMacs } from './matmul-tune';
 import { randomFloats, rng } from './test-support';
 import { matmulCandidates } from './variants';
 
+/** A [1, rows, cols] row-major view on `gpu` holding `data`, written now or once it arrives. */
+function matrixView(
+  gpu: WebGPUBackend,
+  rows: number,
+  cols: number,
+  data: Float32Array | Promise<Float32Array>,
+) {
+  const buffer = gpu.allocate(rows * cols * 4);
+  if (data instanceof Float32Array) gpu.write(buffer, data);
+  else gpu.writeAsync(buffer, data);
+  return {
+    buffer,
+    dtype: 'float32' as const,
+    shape: [1, rows, cols],
+    strides: [rows * cols, cols, 1],
+    offset: 0,
+  };
+}
+
+/** Checks `cells` of `got`, the product of A [m, k] and B [k, n], against float64 sums. */
+function expectProductAt(
+  got: Float32Array | Int32Array,
+  [A, B]: [Float32Array, Float32Array],
+  k: number,
+  n: number,
+  cells: [number, number][],
+  digits: number,
+): void {
+  for (const [i, j] of cells) {
+    let sum = 0;
+    for (let t = 0; t < k; t++) sum += A[i * k + t] * B[t * n + j];
+    expect(got[i * n + j]).toBeCloseTo(sum, digits);
+  }
+}
+
 const square: MatmulClassInput = { batch: 1, m: 512, n: 512, k: 512, aLayout: 'k', bLayout: 'n' };
 
 describe('autotuner bookkeeping', () => {
@@ -167,20 +202,9 @@ describe.skipIf(!backend)('autotuner on this adapter', () => {
     const m = 192;
     const k = 160;
     const n = 96;
-    const view = (rows: number, cols: number) => {
-      const buffer = gpu.allocate(rows * cols * 4);
-      gpu.write(
-        buffer,
-        Float32Array.from({ length: rows * cols }, (_, i) => ((i % 13) - 6) / 7),
-      );
-      return {
-        buffer,
-        dtype: 'float32' as const,
-        shape: [1, rows, cols],
-        strides: [rows * cols, cols, 1],
-        offset: 0,
-      };
-    };
+    const pattern = (rows: number, cols: number) =>
+      Float32Array.from({ length: rows * cols }, (_, i) => ((i % 13) - 6) / 7);
+    const view = (rows: number, cols: number) => matrixView(gpu, rows, cols, pattern(rows, cols));
     const a = view(m, k);
     const b = view(k, n);
     const out = view(m, n);
@@ -207,17 +231,12 @@ describe.skipIf(!backend)('autotuner on this adapter', () => {
     expect(gpu.context.tuneLog).toHaveLength(1);
     const host = await gpu.read(out.buffer, 'float32', 0, m * n);
     // Spot-check the product itself against a float64 reference.
-    const A = Float32Array.from({ length: m * k }, (_, i) => ((i % 13) - 6) / 7);
-    const B = Float32Array.from({ length: k * n }, (_, i) => ((i % 13) - 6) / 7);
-    for (const [i, j] of [
+    const cells: [number, number][] = [
       [0, 0],
       [m - 1, n - 1],
       [77, 31],
-    ]) {
-      let sum = 0;
-      for (let t = 0; t < k; t++) sum += A[i * k + t] * B[t * n + j];
-      expect(host[i * n + j]).toBeCloseTo(sum, 3);
-    }
+    ];
+    expectProductAt(host, [pattern(m, k), pattern(k, n)], k, n, cells, 3);
   });
 
   it('under the amortized policy, runs the default until the class has done the work of its run', async () => {
@@ -231,20 +250,8 @@ describe.skipIf(!backend)('autotuner on this adapter', () => {
     const random = rng(5);
     const host = (rows: number, cols: number) => randomFloats(rows * cols, random, -1, 1);
     const [A, B] = [host(m, k), host(k, n)];
-    const view = (rows: number, cols: number, data: Float32Array) => {
-      const buffer = fresh.allocate(rows * cols * 4);
-      fresh.write(buffer, data);
-      const shape = [1, rows, cols];
-      return {
-        buffer,
-        dtype: 'float32' as const,
-        shape,
-        strides: [rows * cols, cols, 1],
-        offset: 0,
-      };
-    };
-    const [a, b] = [view(m, k, A), view(k, n, B)];
-    const out = view(m, n, new Float32Array(m * n));
+    const [a, b] = [matrixView(fresh, m, k, A), matrixView(fresh, k, n, B)];
+    const out = matrixView(fresh, m, n, new Float32Array(m * n));
     for (let i = 1; i < candidates * 3; i++) fresh.matmul(a, b, out);
     await fresh.tuned();
     expect(fresh.context.tuneLog).toHaveLength(0);
@@ -256,15 +263,12 @@ describe.skipIf(!backend)('autotuner on this adapter', () => {
     expect(fresh.context.tuner.get(key)).toBeDefined();
     // The default's product, checked against float64.
     const got = await fresh.read(out.buffer, 'float32', 0, m * n);
-    for (const [i, j] of [
+    const cells: [number, number][] = [
       [0, 0],
       [m - 1, n - 1],
       [101, 57],
-    ]) {
-      let sum = 0;
-      for (let t = 0; t < k; t++) sum += A[i * k + t] * B[t * n + j];
-      expect(got[i * n + j]).toBeCloseTo(sum, 4);
-    }
+    ];
+    expectProductAt(got, [A, B], k, n, cells, 4);
   });
 
   it('tunes behind host data still on its way (submits held back), then reads fine', async () => {
@@ -272,19 +276,8 @@ describe.skipIf(!backend)('autotuner on this adapter', () => {
     fresh.setTuningPolicy('first-use');
     const data = (rows: number, cols: number) =>
       Float32Array.from({ length: rows * cols }, (_, i) => ((i % 11) - 5) / 9);
-    const view = (rows: number, cols: number, host: Promise<Float32Array> | Float32Array) => {
-      const buffer = fresh.allocate(rows * cols * 4);
-      if (host instanceof Float32Array) fresh.write(buffer, host);
-      else fresh.writeAsync(buffer, host);
-      const shape = [1, rows, cols];
-      return {
-        buffer,
-        dtype: 'float32' as const,
-        shape,
-        strides: [rows * cols, cols, 1],
-        offset: 0,
-      };
-    };
+    const view = (rows: number, cols: number, host: Promise<Float32Array> | Float32Array) =>
+      matrixView(fresh, rows, cols, host);
     // A's data arrives later: every submit waits for it, the tuning run's included.
     let arrive: (host: Float32Array) => void = () => undefined;
     const a = view(192, 160, new Promise<Float32Array>((resolve) => (arrive = resolve)));
@@ -297,9 +290,6 @@ describe.skipIf(!backend)('autotuner on this adapter', () => {
     const [run] = fresh.context.tuneLog;
     for (const r of run.results) expect(r.correct, r.variant).toBe(true);
     const host = await fresh.read(out.buffer, 'float32', 0, 192 * 96);
-    const [A, B] = [data(192, 160), data(160, 96)];
-    let sum = 0;
-    for (let t = 0; t < 160; t++) sum += A[77 * 160 + t] * B[t * 96 + 31];
-    expect(host[77 * 96 + 31]).toBeCloseTo(sum, 3);
+    expectProductAt(host, [data(192, 160), data(160, 96)], 160, 96, [[77, 31]], 3);
   });
 });
