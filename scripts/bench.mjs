@@ -110,8 +110,12 @@ try {
 /**
  * Page load to kernel idle, assets cached: builds the app, serves it, opens the PyTorch chapter
  * (`/?open=torch-gpu`: the home page `/` starts no kernel) once to fill the cache and let the
- * service worker install, then times three reloads from navigation start until the toolbar's
- * kernel-status reports idle (WebGPU device opened, worker ready).
+ * service worker install, then times reloads from navigation start until the toolbar's
+ * kernel-status reports idle (WebGPU device opened, worker ready). A mutation observer installed
+ * before the page's scripts stamps the moment the page sets that state. Reading the clock from
+ * the test instead, once the state was seen, also counted whatever long task the page ran next
+ * and the test's own round trips (0.3–0.7 s here: bench/NOTES.md item 30); that later time is
+ * reported beside it, as when the page next answered.
  */
 async function measurePageLoad(browser) {
   const outDir = 'bench/.app-dist';
@@ -136,9 +140,19 @@ async function measurePageLoad(browser) {
     { stdio: 'ignore', detached: true },
   );
   const context = await browser.newContext();
-  const page = await context.newPage();
   const idle = '[data-testid="kernel-status"][data-state="idle"]';
+  await context.addInitScript((selector) => {
+    const stamp = () => {
+      if (window.__kernelIdleAt === undefined && document.querySelector(selector)) {
+        window.__kernelIdleAt = performance.now();
+      }
+    };
+    const observer = new MutationObserver(stamp);
+    observer.observe(document, { subtree: true, childList: true, attributes: true });
+  }, idle);
+  const page = await context.newPage();
   const seconds = [];
+  const answered = [];
   try {
     for (let i = 0; ; i++) {
       try {
@@ -150,15 +164,16 @@ async function measurePageLoad(browser) {
       }
     }
     await page.waitForSelector(idle, { timeout: 120_000 });
-    for (let i = 0; i < 3; i++) {
+    for (let i = 0; i < 5; i++) {
       await page.reload({ waitUntil: 'commit' });
       await page.waitForSelector(idle, { timeout: 120_000 });
-      const ms = await page.evaluate(() => performance.now());
-      seconds.push(ms / 1000);
+      const [idleAt, now] = await page.evaluate(() => [window.__kernelIdleAt, performance.now()]);
+      seconds.push(idleAt / 1000);
+      answered.push(now / 1000);
     }
-    return { seconds };
+    return { seconds, answered };
   } catch (error) {
-    return { error: String(error).slice(0, 200), seconds };
+    return { error: String(error).slice(0, 200), seconds, answered };
   } finally {
     await context.close();
     stopServer(app);
@@ -244,7 +259,7 @@ function report(state) {
     "'% of peak' compares each of our products with the peak kernel timed right before and right after",
     'it (3 runs each side, their median GFLOPS shown after "of"): on a shared host the peak moves with',
     "the neighbours' load from minute to minute.",
-    'Every engine runs in its own dedicated worker, one after another, in the same page load.',
+    'Every engine runs in its own dedicated worker, in the same page load. The engines take turns case by case (one computing at a time): a row was timed on every engine before the next row started, so its ratios compare the same minutes of the host.',
     '',
     '| case | ours WebGPU | TF.js WebGPU | ours / TF.js WebGPU | ours % of peak | ours CPU | TF.js wasm | TF.js cpu | ours CPU / wasm | ours CPU / TF.js cpu |',
     '| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |',
@@ -268,7 +283,7 @@ function report(state) {
     const p = state.pageLoad;
     lines.push(
       p.seconds?.length
-        ? `Page load to kernel idle (the app's own build, \`/?open=torch-gpu\`, assets cached, ${p.seconds.length} reloads): median **${time(p.seconds)}** (${p.seconds.map((s) => `${fmt(s, 2)} s`).join(', ')}).${p.error ? ` Error: ${p.error}` : ''}`
+        ? `Page load to kernel idle (the app's own build, \`/?open=torch-gpu\`, assets cached, ${p.seconds.length} reloads; the moment the page set the status, stamped by a mutation observer): median **${time(p.seconds)}** (${p.seconds.map((s) => `${fmt(s, 2)} s`).join(', ')}). The page next answered the test (after the task it was running and the test's round trips) at a median of ${time(p.answered)} (${p.answered.map((s) => `${fmt(s, 2)} s`).join(', ')}).${p.error ? ` Error: ${p.error}` : ''}`
         : `Page load to kernel idle: not measured (${p.error}).`,
       '',
     );
