@@ -1,10 +1,14 @@
 /**
- * The benchmark page: runs every engine in its own dedicated worker, one after another (so they
- * never compete for the adapter or the cores), and leaves the results on `window.__bench` for the
- * driver script.
+ * The benchmark page: runs every engine in its own dedicated worker and leaves the results on
+ * `window.__bench` for the driver script. The engines take turns case by case: each case runs on
+ * every engine, one engine at a time (so they never compete for the adapter or the cores), before
+ * the next case starts. Each worker starts its engine once and stays for the whole run. Engines
+ * compared in one row of the results are timed minutes apart at most, not a whole engine's run
+ * apart: on a host whose speed shifts from minute to minute, a ratio between two engines timed
+ * far apart moved with the host (bench/NOTES.md item 30).
  */
 import { casesFor, ENGINES } from './cases';
-import type { BenchEvent, CaseResult } from './protocol';
+import type { BenchEvent, CaseRequest, CaseResult, EngineName } from './protocol';
 
 interface BenchState {
   done: boolean;
@@ -17,39 +21,68 @@ const state: BenchState = { done: false, adapter: 'unknown', results: [], tuning
 (window as unknown as { __bench: BenchState }).__bench = state;
 const log = document.getElementById('log')!;
 
-function runEngine(engine: (typeof ENGINES)[number]): Promise<void> {
-  return new Promise((resolve) => {
-    const worker = new Worker(new URL('./worker.ts', import.meta.url), { type: 'module' });
-    worker.onmessage = (event: MessageEvent<BenchEvent>) => {
-      const message = event.data;
-      if (message.type === 'adapter') state.adapter = message.description;
-      if (message.type === 'tuning') state.tuning = message.entries;
-      if (message.type === 'result') {
-        state.results.push(message.result);
-        const r = message.result;
-        log.textContent += `${r.engine} ${r.name} ${JSON.stringify(r.params)} ${r.error ?? r.seconds.map((s) => s.toFixed(4)).join(' ')}\n`;
-      }
-      if (message.type === 'done') {
-        worker.terminate();
-        resolve();
-      }
-    };
-    worker.onerror = (event) => {
-      log.textContent += `${engine} crashed: ${event.message}\n`;
-      worker.terminate();
-      resolve();
-    };
-    const cases = casesFor(engine).filter((c) => !onlyCases || onlyCases.includes(c.name));
-    worker.postMessage({ engine, cases });
-  });
+/** One engine's worker: runs the cases it is sent, one batch at a time; null once it crashed. */
+interface EngineWorker {
+  run(cases: CaseRequest[]): Promise<void>;
+  close(): void;
+}
+
+function engineWorker(engine: EngineName): EngineWorker {
+  const worker = new Worker(new URL('./worker.ts', import.meta.url), { type: 'module' });
+  let finish: (() => void) | null = null;
+  let crashed = false;
+  worker.onmessage = (event: MessageEvent<BenchEvent>) => {
+    const message = event.data;
+    if (message.type === 'adapter') state.adapter = message.description;
+    if (message.type === 'tuning') state.tuning = message.entries;
+    if (message.type === 'result') {
+      state.results.push(message.result);
+      const r = message.result;
+      log.textContent += `${r.engine} ${r.name} ${JSON.stringify(r.params)} ${r.error ?? r.seconds.map((s) => s.toFixed(4)).join(' ')}\n`;
+    }
+    if (message.type === 'done') finish?.();
+  };
+  worker.onerror = (event) => {
+    log.textContent += `${engine} crashed: ${event.message}\n`;
+    crashed = true;
+    worker.terminate();
+    finish?.();
+  };
+  return {
+    run(cases) {
+      if (crashed) return Promise.resolve();
+      return new Promise((resolve) => {
+        finish = resolve;
+        worker.postMessage({ engine, cases });
+      });
+    },
+    close: () => worker.terminate(),
+  };
 }
 
 const query = new URLSearchParams(location.search);
 const only = query.get('engines')?.split(',');
 const onlyCases = query.get('cases')?.split(',');
+
+// Every engine's cases, grouped by case (name and sizes) in the order they first appear.
+const caseKey = (c: CaseRequest) => `${c.name} ${JSON.stringify(c.params)}`;
+const turns = new Map<string, { engine: EngineName; request: CaseRequest }[]>();
 for (const engine of ENGINES) {
   if (only && !only.includes(engine)) continue;
-  await runEngine(engine);
+  for (const request of casesFor(engine)) {
+    if (onlyCases && !onlyCases.includes(request.name)) continue;
+    const key = caseKey(request);
+    if (!turns.has(key)) turns.set(key, []);
+    turns.get(key)!.push({ engine, request });
+  }
 }
+const workers = new Map<EngineName, EngineWorker>();
+for (const turn of turns.values()) {
+  for (const { engine, request } of turn) {
+    if (!workers.has(engine)) workers.set(engine, engineWorker(engine));
+    await workers.get(engine)!.run([request]);
+  }
+}
+for (const worker of workers.values()) worker.close();
 state.done = true;
 log.textContent += 'done\n';

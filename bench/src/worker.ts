@@ -1,5 +1,9 @@
-/** One benchmark worker: starts one engine, runs the cases it is sent, posts each result. */
-import type { BenchEvent, BenchRequest } from './protocol';
+/**
+ * One benchmark worker: starts one engine at its first request, then runs the cases of each
+ * request it is sent (the page sends one case at a time, engines taking turns), posting each
+ * result and a `done` per request.
+ */
+import type { BenchEvent, BenchRequest, EngineName } from './protocol';
 import { timeCase, type CaseSetup } from './timing';
 import { oursCases, tuningEntries } from './engines/ours';
 import { peakCases } from './engines/peak';
@@ -9,8 +13,12 @@ import { tfjsCases } from './engines/tfjs';
 
 const post = (event: BenchEvent) => (self as unknown as Worker).postMessage(event);
 
-self.onmessage = async (message: MessageEvent<BenchRequest>) => {
-  const { engine, cases } = message.data;
+interface Started {
+  setups: Record<string, CaseSetup>;
+  startError: string | null;
+}
+
+async function start(engine: EngineName): Promise<Started> {
   let setups: Record<string, CaseSetup> = {};
   let startError: string | null = null;
   try {
@@ -31,6 +39,15 @@ self.onmessage = async (message: MessageEvent<BenchRequest>) => {
   } catch (error) {
     startError = error instanceof Error ? error.message : String(error);
   }
+  return { setups, startError };
+}
+
+let started: Promise<Started> | null = null;
+
+self.onmessage = async (message: MessageEvent<BenchRequest>) => {
+  const { engine, cases } = message.data;
+  started ??= start(engine);
+  const { setups, startError } = await started;
   for (const request of cases) {
     const result = startError
       ? {
