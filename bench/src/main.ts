@@ -2,10 +2,11 @@
  * The benchmark page: runs every engine in its own dedicated worker and leaves the results on
  * `window.__bench` for the driver script. The engines take turns case by case: each case runs on
  * every engine, one engine at a time (so they never compete for the adapter or the cores), before
- * the next case starts. Each worker starts its engine once and stays for the whole run. Engines
- * compared in one row of the results are timed minutes apart at most, not a whole engine's run
- * apart: on a host whose speed shifts from minute to minute, a ratio between two engines timed
- * far apart moved with the host (bench/NOTES.md item 30).
+ * the next case starts. Each engine's worker starts it once and stays for the whole run (a case
+ * marked `ownWorker` gets a fresh one, see protocol.ts). Engines compared in one row of the
+ * results are timed minutes apart at most, not a whole engine's run apart: on a host whose speed
+ * shifts from minute to minute, a ratio between two engines timed far apart moved with the host
+ * (bench/NOTES.md item 30).
  */
 import { casesFor, ENGINES } from './cases';
 import type { BenchEvent, CaseRequest, CaseResult, EngineName } from './protocol';
@@ -21,20 +22,21 @@ const state: BenchState = { done: false, adapter: 'unknown', results: [], tuning
 (window as unknown as { __bench: BenchState }).__bench = state;
 const log = document.getElementById('log')!;
 
-/** One engine's worker: runs the cases it is sent, one batch at a time; null once it crashed. */
+/** One engine's worker: runs the cases it is sent, one batch at a time (none once it crashed). */
 interface EngineWorker {
   run(cases: CaseRequest[]): Promise<void>;
   close(): void;
 }
 
-function engineWorker(engine: EngineName): EngineWorker {
+/** `shared`: the engine's worker for the whole run, whose tuner's choices the report lists. */
+function engineWorker(engine: EngineName, shared: boolean): EngineWorker {
   const worker = new Worker(new URL('./worker.ts', import.meta.url), { type: 'module' });
   let finish: (() => void) | null = null;
   let crashed = false;
   worker.onmessage = (event: MessageEvent<BenchEvent>) => {
     const message = event.data;
     if (message.type === 'adapter') state.adapter = message.description;
-    if (message.type === 'tuning') state.tuning = message.entries;
+    if (message.type === 'tuning' && shared) state.tuning = message.entries;
     if (message.type === 'result') {
       state.results.push(message.result);
       const r = message.result;
@@ -65,7 +67,7 @@ const only = query.get('engines')?.split(',');
 const onlyCases = query.get('cases')?.split(',');
 
 // Every engine's cases, grouped by case (name and sizes) in the order they first appear.
-const caseKey = (c: CaseRequest) => `${c.name} ${JSON.stringify(c.params)}`;
+const caseKey = (c: CaseRequest) => `${c.turnWith ?? c.name} ${JSON.stringify(c.params)}`;
 const turns = new Map<string, { engine: EngineName; request: CaseRequest }[]>();
 for (const engine of ENGINES) {
   if (only && !only.includes(engine)) continue;
@@ -79,7 +81,13 @@ for (const engine of ENGINES) {
 const workers = new Map<EngineName, EngineWorker>();
 for (const turn of turns.values()) {
   for (const { engine, request } of turn) {
-    if (!workers.has(engine)) workers.set(engine, engineWorker(engine));
+    if (request.ownWorker) {
+      const own = engineWorker(engine, false);
+      await own.run([request]);
+      own.close();
+      continue;
+    }
+    if (!workers.has(engine)) workers.set(engine, engineWorker(engine, true));
     await workers.get(engine)!.run([request]);
   }
 }

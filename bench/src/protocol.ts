@@ -18,6 +18,14 @@ export interface CaseRequest {
   repeats: number;
   /** Stop repeating once this many milliseconds were spent (slow engines on big shapes). */
   budgetMs: number;
+  /**
+   * Runs in a worker of its own, started at its turn and closed after it (the engine's shared
+   * worker keeps the rest): for a case that restarts the engine, and for an engine that should
+   * find in IndexedDB what ours-webgpu's tuner chose for the same case (bench/src/main.ts).
+   */
+  ownWorker?: boolean;
+  /** Takes its turn with this case of the same sizes (by default its own name's). */
+  turnWith?: string;
 }
 
 export interface CaseResult {

@@ -157,7 +157,7 @@ export async function oursCases(kind: 'webgpu' | 'cpu'): Promise<Record<string, 
     'cnn-step-split': async ({ batch }) => {
       // The same step on the first of two logical GPUs (as tf.config's logical device
       // configuration makes them): the engine restarts on the adapter, split in two, so this
-      // case runs last in its worker.
+      // case runs in a worker of its own (cases.ts).
       await initEngine({ gpu: navigator.gpu, devices: null });
       configureDevices('virtual', () => ({
         visible: null,
