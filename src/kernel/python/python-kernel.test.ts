@@ -2,12 +2,12 @@
  * The Python kernel on the real Pyodide interpreter from node_modules (Node has no JSPI, so
  * nothing here blocks on a promise; the browser side is covered by e2e/python.spec.ts).
  */
-import { Worker } from 'node:worker_threads';
 import { createRequire } from 'node:module';
 import { dirname } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { INTERRUPT_BUFFER_BYTES, PYTHON_SIGINT, PYTHON_SIGNAL_SLOT } from '../protocol';
+import { INTERRUPT_BUFFER_BYTES, PYTHON_SIGNAL_SLOT } from '../protocol';
 import { PythonKernel, type PythonCellResult } from './python-kernel';
+import { BOUNDED_BUSY_LOOP, interruptFromAnotherThread } from './testing/interrupt-thread';
 
 const indexURL = `${dirname(createRequire(import.meta.url).resolve('pyodide/package.json'))}/`;
 const shared = new SharedArrayBuffer(INTERRUPT_BUFFER_BYTES);
@@ -33,29 +33,6 @@ async function run(source: string, count = 1): Promise<{ result: PythonCellResul
     out += (i > 0 && written[i - 1][0] === name ? '' : `${name}:`) + text;
   });
   return { result, out };
-}
-
-/**
- * Another thread writes SIGINT into the shared buffer, as the page does: every 150 ms from 300 ms
- * after it runs until stopped, so neither a slow start of the cell nor a signal taken by the
- * kernel's own code can leave the cell running. Resolves once the thread runs (a thread that
- * cannot start fails the test here, before any loop); `stop` ends it.
- */
-async function interruptFromAnotherThread(): Promise<{ stop: () => Promise<number> }> {
-  const worker = new Worker(
-    `const { workerData } = require('node:worker_threads');
-     const signal = () => Atomics.store(new Int32Array(workerData.buffer), workerData.slot, workerData.signal);
-     setTimeout(() => { signal(); setInterval(signal, 150); }, 300);`,
-    {
-      eval: true,
-      workerData: { buffer: shared, slot: PYTHON_SIGNAL_SLOT, signal: PYTHON_SIGINT },
-    },
-  );
-  await new Promise<void>((resolve, reject) => {
-    worker.once('online', resolve);
-    worker.once('error', reject);
-  });
-  return { stop: () => worker.terminate() };
 }
 
 describe('PythonKernel', () => {
@@ -152,13 +129,9 @@ describe('PythonKernel', () => {
 
   it('stops a busy loop with KeyboardInterrupt and keeps the variables', async () => {
     await run('kept = 41');
-    const worker = await interruptFromAnotherThread();
+    const worker = await interruptFromAnotherThread(shared);
     const started = Date.now();
-    // The loop gives up after 20 s: if no interrupt lands, the test fails instead of blocking its
-    // worker (and the whole run) for ever.
-    const { result } = await run(
-      'import time\n_end = time.monotonic() + 20\nwhile time.monotonic() < _end:\n    pass',
-    );
+    const { result } = await run(BOUNDED_BUSY_LOOP);
     await worker.stop();
     expect(result.status).toBe('interrupted');
     expect(result.status === 'interrupted' && result.ename).toBe('KeyboardInterrupt');
@@ -169,9 +142,10 @@ describe('PythonKernel', () => {
   it('stops a cell waiting on an await when interrupted, keeping the variables', async () => {
     await run('waiting = 7');
     const started = Date.now();
-    const timer = setTimeout(() => kernel.interrupt(), 300);
+    // Again every 300 ms until the cell ends: one before the cell awaits would find nothing to stop.
+    const timer = setInterval(() => kernel.interrupt(), 300);
     const { result } = await run('import asyncio\nawait asyncio.sleep(30)', 12);
-    clearTimeout(timer);
+    clearInterval(timer);
     expect(result.status).toBe('interrupted');
     expect(result.status === 'interrupted' && result.ename).toBe('KeyboardInterrupt');
     expect(result.status === 'interrupted' && result.traceback.join('\n')).toContain(
@@ -193,7 +167,7 @@ describe('PythonKernel', () => {
       'import time\nt = time.monotonic()\ntime.sleep(0.2)\ntime.monotonic() - t >= 0.2',
     );
     expect(slept.result).toEqual({ status: 'ok', repr: 'True' });
-    const worker = await interruptFromAnotherThread();
+    const worker = await interruptFromAnotherThread(shared);
     const started = Date.now();
     const { result } = await run('time.sleep(30)');
     await worker.stop();

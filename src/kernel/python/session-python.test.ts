@@ -5,7 +5,6 @@
  */
 import { createRequire } from 'node:module';
 import { dirname } from 'node:path';
-import { Worker } from 'node:worker_threads';
 import { describe, expect, it } from 'vitest';
 import {
   CHART_MIME,
@@ -20,6 +19,7 @@ import {
 } from '../protocol';
 import { KernelSession, type EngineSetup } from '../session';
 import { PythonKernel, type StartPython } from './python-kernel';
+import { BOUNDED_BUSY_LOOP, interruptFromAnotherThread } from './testing/interrupt-thread';
 
 const indexURL = `${dirname(createRequire(import.meta.url).resolve('pyodide/package.json'))}/`;
 
@@ -120,13 +120,9 @@ print({"step": 1, "loss": 9.0})`;
     const buffer = new SharedArrayBuffer(INTERRUPT_BUFFER_BYTES);
     const { run, outputsOf } = startSession({ python: startNodePython, buffer });
     expect((await run('kept = 41')).status).toBe('ok');
-    const worker = new Worker(
-      `const { workerData: d } = require('node:worker_threads');
-       setTimeout(() => Atomics.store(new Int32Array(d.buffer), d.slot, d.signal), 300);`,
-      { eval: true, workerData: { buffer, slot: PYTHON_SIGNAL_SLOT, signal: PYTHON_SIGINT } },
-    );
-    const stopped = await run('while True:\n    pass');
-    await worker.terminate();
+    const worker = await interruptFromAnotherThread(buffer);
+    const stopped = await run(BOUNDED_BUSY_LOOP);
+    await worker.stop();
     expect(stopped.status).toBe('interrupted');
     expect(outputsOf(stopped.cellId)[0]).toMatchObject({
       kind: 'error',
@@ -143,12 +139,15 @@ print({"step": 1, "loss": 9.0})`;
     const { session, run, outputsOf } = startSession({ python: startNodePython, buffer });
     expect((await run('kept = 5')).status).toBe('ok');
     const waiting = run('import asyncio\nawait asyncio.sleep(30)');
-    setTimeout(() => {
-      // As the page does: the signal in the buffer, then the message.
+    // As the page does: the signal in the buffer, then the message; again until the cell ends,
+    // since one sent before the cell has started would be lost on a slow host.
+    const interrupt = () => {
       Atomics.store(new Int32Array(buffer), PYTHON_SIGNAL_SLOT, PYTHON_SIGINT);
       session.handle({ type: 'interrupt' });
-    }, 300);
+    };
+    const timer = setInterval(interrupt, 300);
     const stopped = await waiting;
+    clearInterval(timer);
     expect(stopped.status).toBe('interrupted');
     expect(outputsOf(stopped.cellId)[0]).toMatchObject({
       kind: 'error',
