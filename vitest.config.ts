@@ -26,6 +26,9 @@ export default defineConfig({
     testTimeout: 60_000,
     hookTimeout: 60_000,
     pool: 'forks',
+    // Two at a time even on a 2-core host (Vitest's default there is one): a file's imports and
+    // its waits on the GPU leave a core idle, and the unit run took 7 min this way, 10.5 one by one.
+    maxWorkers: 2,
     // A test blocked in synchronous code never times out; the watchdog names it and ends the run
     // (the longest test takes well under a minute).
     reporters: [
