@@ -27,13 +27,13 @@ export interface SeedChapter {
   checkCell?: string;
 }
 
-// Sizes for SwiftShader at size=test: 320 training and 64 test documents (the chapters' Python
+// Sizes for SwiftShader at size=test: 160 training and 64 test documents (the chapters' Python
 // editions use the same at size=test), two epochs, and a 1000×100 by 100×2000 product instead of
 // 10000×100 by 100×100000 (a billion floats is more than one browser GPU buffer holds).
 const READ_LESS_DATA: readonly SizeSubstitution[] = [
   {
     from: 'x_train = preprocessing.sequence.pad_sequences(x_train,maxlen=MAX_LEN)',
-    to: 'x_train = preprocessing.sequence.pad_sequences(x_train[:320],maxlen=MAX_LEN)',
+    to: 'x_train = preprocessing.sequence.pad_sequences(x_train[:160],maxlen=MAX_LEN)',
   },
   {
     from: 'x_test = preprocessing.sequence.pad_sequences(x_test,maxlen=MAX_LEN)',
@@ -41,7 +41,7 @@ const READ_LESS_DATA: readonly SizeSubstitution[] = [
   },
   {
     from: 'tf.data.Dataset.from_tensor_slices((x_train,y_train))',
-    to: 'tf.data.Dataset.from_tensor_slices((x_train,y_train[:320]))',
+    to: 'tf.data.Dataset.from_tensor_slices((x_train,y_train[:160]))',
   },
   {
     from: 'tf.data.Dataset.from_tensor_slices((x_test,y_test))',
