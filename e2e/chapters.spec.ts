@@ -12,7 +12,8 @@ import { waitForKernelIdle } from './helpers';
  * by an earlier one (each Python edition after its TypeScript one) does not time them again.
  * First-use tuning was about three quarters of a GPU chapter's first run on SwiftShader
  * (bench/NOTES.md item 28); since a class tunes only once it has run long enough to pay for it
- * (item 29), the chapters at the test size tune little (the file took 10.9 min, 16.5 before).
+ * (item 29), the chapters at the test size tune little (the file took 10.9 min, 16.5 before;
+ * 6.6–7.5 min since the test size trains on half as many images and documents).
  * Every chapter's own cells and assertions are unchanged.
  */
 const test = base.extend<object, { chapterContext: BrowserContext }>({
