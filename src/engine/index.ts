@@ -53,6 +53,7 @@ export {
   type PhysicalGpuReport,
 } from './devices/report';
 export { DeviceLostError } from './devices/lost-backend';
+export { tuningAtFirstUse } from './devices/tuning';
 export { defaultDevice, withTfDevice, type Flavor } from './devices/placement';
 export {
   emptyCache,

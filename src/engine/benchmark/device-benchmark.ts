@@ -6,6 +6,7 @@
  * "% of peak" is against those.
  */
 import type { Device } from '../devices/device';
+import { tuningAtFirstUse } from '../devices/tuning';
 import { besidePeak } from './beside-peak';
 import { peakFlops, peakFmaCase } from './peak-fma';
 import type { BenchmarkPlan } from './plan';
@@ -134,50 +135,49 @@ export async function benchmarkDevice(
   const rows: BenchmarkRow[] = [];
   // The tuned steady state is what a benchmark reports: each class tunes at its first warm-up,
   // not after it has run a while (the notebook's policy, set back when done).
-  const tuning = gpu?.capability('tuning') ?? null;
-  tuning?.setTuningPolicy('first-use');
-  try {
-    const time = async (label: string, setup: (device: Device) => CaseSetup, flops: number) => {
-      const row: BenchmarkRow = { case: label, flops, gpu: null, cpu: null };
-      for (const [key, device] of [
-        ['gpu', gpu],
-        ['cpu', cpu],
-      ] as const) {
-        if (!device) continue;
-        progress(`${label} on ${device.name}`);
-        const timeSide = () => timeRepetitions(plan.timing, {}, setup(device), plan.rules, now);
-        if (key === 'gpu' && peak && flops > 0) {
-          const beside = await besidePeak(peak.time, timeSide);
-          row.gpu = side(beside.result);
-          if (beside.peakSeconds.length > 0) {
-            row.peakGflops = peak.flops / median(beside.peakSeconds) / 1e9;
+  await tuningAtFirstUse(
+    async () => {
+      const time = async (label: string, setup: (device: Device) => CaseSetup, flops: number) => {
+        const row: BenchmarkRow = { case: label, flops, gpu: null, cpu: null };
+        for (const [key, device] of [
+          ['gpu', gpu],
+          ['cpu', cpu],
+        ] as const) {
+          if (!device) continue;
+          progress(`${label} on ${device.name}`);
+          const timeSide = () => timeRepetitions(plan.timing, {}, setup(device), plan.rules, now);
+          if (key === 'gpu' && peak && flops > 0) {
+            const beside = await besidePeak(peak.time, timeSide);
+            row.gpu = side(beside.result);
+            if (beside.peakSeconds.length > 0) {
+              row.peakGflops = peak.flops / median(beside.peakSeconds) / 1e9;
+            }
+          } else {
+            row[key] = side(await timeSide());
           }
-        } else {
-          row[key] = side(await timeSide());
         }
+        rows.push(row);
+      };
+      for (const [m, k, n] of plan.matmuls) {
+        await time(
+          `matmul m=${m} k=${k} n=${n}`,
+          (d) => matmulSetup(d, m, k, n),
+          matmulFlops(m, k, n),
+        );
       }
-      rows.push(row);
-    };
-    for (const [m, k, n] of plan.matmuls) {
-      await time(
-        `matmul m=${m} k=${k} n=${n}`,
-        (d) => matmulSetup(d, m, k, n),
-        matmulFlops(m, k, n),
-      );
-    }
-    for (const step of plan.steps) {
-      const make =
-        step.name === 'cnn-step'
-          ? (d: Device) => cnnStep(d, step.size)
-          : step.name === 'text-step'
-            ? (d: Device) => textStep(d, step.size)
-            : (d: Device) => linregStep(d, step.size);
-      const what = step.name === 'linreg-step' ? 'points' : 'batch';
-      await time(`${step.name} ${what}=${step.size}`, (d) => stepSetup(d, make), 0);
-    }
-  } finally {
-    tuning?.setTuningPolicy('amortized');
-  }
+      for (const step of plan.steps) {
+        const make =
+          step.name === 'cnn-step'
+            ? (d: Device) => cnnStep(d, step.size)
+            : step.name === 'text-step'
+              ? (d: Device) => textStep(d, step.size)
+              : (d: Device) => linregStep(d, step.size);
+        const what = step.name === 'linreg-step' ? 'points' : 'batch';
+        await time(`${step.name} ${what}=${step.size}`, (d) => stepSetup(d, make), 0);
+      }
+    },
+    gpu ? [gpu] : [],
+  );
   const adapterName = gpu?.info.label ?? 'no GPU';
   const peakGflops = peak?.gflops ?? null;
   return { adapter: adapterName, date, peakGflops, ...(peakError ? { peakError } : {}), rows };
