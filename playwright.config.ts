@@ -15,7 +15,7 @@ const port = Number(process.env.E2E_PORT ?? 4317);
 export default defineConfig({
   testDir: 'e2e',
   timeout: 120_000,
-  // A bound on the whole suite (about 19 min on a 2-core host without a GPU, 2026-11-27), so
+  // A bound on the whole suite (about 21 min on a 2-core host without a GPU, 2026-11-27), so
   // nothing can hold CI until its own limit.
   globalTimeout: 40 * 60_000,
   expect: { timeout: 20_000 },

@@ -13,7 +13,8 @@ import { waitForKernelIdle } from './helpers';
  * First-use tuning was about three quarters of a GPU chapter's first run on SwiftShader
  * (bench/NOTES.md item 28); since a class tunes only once it has run long enough to pay for it
  * (item 29), the chapters at the test size tune little (the file took 10.9 min, 16.5 before;
- * 6.6–7.5 min since the test size trains on half as many images and documents).
+ * 6.6–7.5 min since the test size trains on half as many images and documents, about 8 since
+ * `compareDevices` tunes in its warm-ups).
  * Every chapter's own cells and assertions are unchanged.
  */
 const test = base.extend<object, { chapterContext: BrowserContext }>({
