@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { mulberry32 as rng } from '../engine/data/datasets/seeded-shuffle';
 import type { CellOutput } from '../kernel/protocol';
 import {
   appendOutputs,
@@ -19,18 +20,6 @@ import {
   type Cell,
   type Notebook,
 } from './model';
-
-/** Small seeded generator, so a failing case can be replayed. */
-function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 function notebookOf(count: number): Notebook {
   const cells: Cell[] = [];

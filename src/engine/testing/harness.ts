@@ -5,23 +5,15 @@
  */
 import { expect } from 'vitest';
 import type { TypedArray } from '../backend';
+import { mulberry32 } from '../data/datasets/seeded-shuffle';
 import type { Device } from '../devices/device';
 import { fromHost } from '../ops/creation';
 import { mul, sum } from '../ops';
 import type { Tensor } from '../tensor';
 import { dot, numericGrad, ref, type Ref } from './reference';
 
-/** mulberry32: a small seeded PRNG, so failures reproduce. */
-export function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+/** mulberry32: a small seeded PRNG, so failures reproduce (the one the datasets shuffle with). */
+export const rng = mulberry32;
 
 export type Domain = 'any' | 'positive' | 'unit';
 

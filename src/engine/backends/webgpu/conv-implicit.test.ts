@@ -1,9 +1,16 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { Conv2dGeometry } from '../../backend';
 import { createNodeGpuBackend, nodeGpuBackend } from '../../testing/node-gpu';
 import { tapSpans } from './conv-windows';
-import type { WebGPUBackend } from './index';
-import { at, expectClose, randomFloats, rng, Workspace, type HostView } from './test-support';
+import {
+  describeKernels,
+  at,
+  expectClose,
+  randomFloats,
+  rng,
+  Workspace,
+  type HostView,
+} from './test-support';
 import { blockedSpecOf, type MatmulVariant } from './variants';
 import { convGeometry as geometry } from '../../testing/conv-geometry';
 
@@ -76,14 +83,7 @@ const VARIANTS: MatmulVariant[] = [
   'register',
 ];
 
-describe.skipIf(!backend)('implicit-GEMM convolution kernels', () => {
-  const gpu = backend as WebGPUBackend;
-  const ws = new Workspace(gpu);
-  afterEach(() => {
-    ws.releaseAll();
-    gpu.overrides.matmul = undefined;
-  });
-
+describeKernels('implicit-GEMM convolution kernels', backend, ['matmul'], (gpu, ws) => {
   it.each(GEOMETRIES)(
     '%s: forward and weight gradient match float64 for every variant, NCHW and NHWC input',
     async (_name, g) => {
@@ -160,80 +160,79 @@ describe('tapSpans', () => {
   });
 });
 
-describe.skipIf(!backend)('padded convolutions split into windows', () => {
-  const gpu = backend as WebGPUBackend;
-  const ws = new Workspace(gpu);
-  afterEach(() => {
-    ws.releaseAll();
-    gpu.overrides.matmul = undefined;
-    gpu.overrides.convWindows = undefined;
-  });
+describeKernels(
+  'padded convolutions split into windows',
+  backend,
+  ['matmul', 'convWindows'],
+  (gpu, ws) => {
+    const PADDED: [string, Conv2dGeometry, number][] = [
+      // An input gradient's shape: a full convolution (padding = the kernel's reach - 1).
+      ['full 3x4 convolution', geometry([5, 6, 6, 7], [3, 4], [1, 1], [2, 3]), 25],
+      ['padded 3x3 ("same")', geometry([6, 4, 7, 6], [3, 3], [1, 1], [1, 1]), 9],
+      ['padded, strided, dilated', geometry([3, 3, 9, 8], [3, 2], [2, 3], [2, 1], [2, 1]), 6],
+    ];
 
-  const PADDED: [string, Conv2dGeometry, number][] = [
-    // An input gradient's shape: a full convolution (padding = the kernel's reach - 1).
-    ['full 3x4 convolution', geometry([5, 6, 6, 7], [3, 4], [1, 1], [2, 3]), 25],
-    ['padded 3x3 ("same")', geometry([6, 4, 7, 6], [3, 3], [1, 1], [1, 1]), 9],
-    ['padded, strided, dilated', geometry([3, 3, 9, 8], [3, 2], [2, 3], [2, 1], [2, 1]), 6],
-  ];
-
-  it.each(PADDED)(
-    '%s: every window product writes its pixels, matching float64 and the whole product',
-    async (_name, g, windows) => {
-      const random = rng(23);
-      const { batch: N, inChannels: C, inHeight: H, inWidth: W } = g;
-      const outChannels = 7;
-      const taps = C * g.kernelHeight * g.kernelWidth;
-      const data = randomFloats(N * C * H * W, random, -1, 1);
-      const x = ws.view(data, [N, C, H, W], [H * W * C, 1, W * C, C]);
-      const wHost = randomFloats(outChannels * taps, random, -1, 1);
-      const bHost = randomFloats(outChannels, random, -1, 1);
-      const weight = ws.view(wHost, [outChannels, C, g.kernelHeight, g.kernelWidth]);
-      const bias = ws.view(bHost, [outChannels]);
-      const expected = reference(x, wHost, bHost, g, outChannels);
-      for (const variant of [undefined, 'q16x8@4x8', 's4x4@16x4'] as const) {
-        gpu.overrides.matmul = variant;
-        const outputs = [];
-        for (const choice of ['split', 'whole'] as const) {
-          gpu.overrides.convWindows = choice;
-          const out = ws.output('float32', [N, outChannels, g.outHeight, g.outWidth]);
-          const before = gpu.context.queue.dispatches;
-          gpu.conv2d(x.view, weight.view, bias.view, g, out);
-          // Split: a product per window, plus one gather of the windows' weights, plus the pad.
-          expect(gpu.context.queue.dispatches - before).toBe(choice === 'split' ? windows + 2 : 2);
-          outputs.push(await ws.read(out));
-          expectClose(outputs.at(-1)!, expected, { rel: 1e-4, abs: 1e-4 });
+    it.each(PADDED)(
+      '%s: every window product writes its pixels, matching float64 and the whole product',
+      async (_name, g, windows) => {
+        const random = rng(23);
+        const { batch: N, inChannels: C, inHeight: H, inWidth: W } = g;
+        const outChannels = 7;
+        const taps = C * g.kernelHeight * g.kernelWidth;
+        const data = randomFloats(N * C * H * W, random, -1, 1);
+        const x = ws.view(data, [N, C, H, W], [H * W * C, 1, W * C, C]);
+        const wHost = randomFloats(outChannels * taps, random, -1, 1);
+        const bHost = randomFloats(outChannels, random, -1, 1);
+        const weight = ws.view(wHost, [outChannels, C, g.kernelHeight, g.kernelWidth]);
+        const bias = ws.view(bHost, [outChannels]);
+        const expected = reference(x, wHost, bHost, g, outChannels);
+        for (const variant of [undefined, 'q16x8@4x8', 's4x4@16x4'] as const) {
+          gpu.overrides.matmul = variant;
+          const outputs = [];
+          for (const choice of ['split', 'whole'] as const) {
+            gpu.overrides.convWindows = choice;
+            const out = ws.output('float32', [N, outChannels, g.outHeight, g.outWidth]);
+            const before = gpu.context.queue.dispatches;
+            gpu.conv2d(x.view, weight.view, bias.view, g, out);
+            // Split: a product per window, plus one gather of the windows' weights, plus the pad.
+            expect(gpu.context.queue.dispatches - before).toBe(
+              choice === 'split' ? windows + 2 : 2,
+            );
+            outputs.push(await ws.read(out));
+            expectClose(outputs.at(-1)!, expected, { rel: 1e-4, abs: 1e-4 });
+          }
+          expectClose(outputs[0], Float64Array.from(outputs[1]), { rel: 1e-5, abs: 1e-5 });
         }
-        expectClose(outputs[0], Float64Array.from(outputs[1]), { rel: 1e-5, abs: 1e-5 });
-      }
-    },
-  );
+      },
+    );
 
-  it('splits a large full convolution by itself, and keeps a small one whole', async () => {
-    const random = rng(29);
-    // 16 images of 16 x 9 x 9, 32 filters of 5 x 5, padded by 4: 16.6 M multiply-adds with
-    // padding zeros, 8.6 M of them saved by 5 x 5 windows.
-    const big = geometry([16, 16, 9, 9], [5, 5], [1, 1], [4, 4]);
-    const small = geometry([2, 16, 9, 9], [5, 5], [1, 1], [4, 4]);
-    // A forced variant: no tuning run among the counted dispatches.
-    gpu.overrides.matmul = 'q16x8@4x8';
-    for (const [g, windows] of [
-      [big, 25],
-      [small, 1],
-    ] as const) {
-      const x = ws.view(randomFloats(g.batch * 16 * 81, random, -1, 1), [g.batch, 16, 9, 9]);
-      const wHost = randomFloats(32 * 16 * 25, random, -1, 1);
-      const weight = ws.view(wHost, [32, 16, 5, 5]);
-      const out = ws.output('float32', [g.batch, 32, 13, 13]);
-      const before = gpu.context.queue.dispatches;
-      gpu.conv2d(x.view, weight.view, null, g, out);
-      expect(gpu.context.queue.dispatches - before).toBe(windows === 1 ? 2 : windows + 2);
-      expectClose(await ws.read(out), reference(x, wHost, new Float32Array(32), g, 32), {
-        rel: 1e-4,
-        abs: 1e-4,
-      });
-    }
-  });
-});
+    it('splits a large full convolution by itself, and keeps a small one whole', async () => {
+      const random = rng(29);
+      // 16 images of 16 x 9 x 9, 32 filters of 5 x 5, padded by 4: 16.6 M multiply-adds with
+      // padding zeros, 8.6 M of them saved by 5 x 5 windows.
+      const big = geometry([16, 16, 9, 9], [5, 5], [1, 1], [4, 4]);
+      const small = geometry([2, 16, 9, 9], [5, 5], [1, 1], [4, 4]);
+      // A forced variant: no tuning run among the counted dispatches.
+      gpu.overrides.matmul = 'q16x8@4x8';
+      for (const [g, windows] of [
+        [big, 25],
+        [small, 1],
+      ] as const) {
+        const x = ws.view(randomFloats(g.batch * 16 * 81, random, -1, 1), [g.batch, 16, 9, 9]);
+        const wHost = randomFloats(32 * 16 * 25, random, -1, 1);
+        const weight = ws.view(wHost, [32, 16, 5, 5]);
+        const out = ws.output('float32', [g.batch, 32, 13, 13]);
+        const before = gpu.context.queue.dispatches;
+        gpu.conv2d(x.view, weight.view, null, g, out);
+        expect(gpu.context.queue.dispatches - before).toBe(windows === 1 ? 2 : windows + 2);
+        expectClose(await ws.read(out), reference(x, wHost, new Float32Array(32), g, 32), {
+          rel: 1e-4,
+          abs: 1e-4,
+        });
+      }
+    });
+  },
+);
 
 describe.skipIf(!backend)('tuning the implicit-GEMM convolution', () => {
   it('times only the blocked family (the one that reads offset tables) on the product itself, and runs its choice', async () => {

@@ -1,8 +1,7 @@
-import { afterEach, describe, it } from 'vitest';
+import { it } from 'vitest';
 import type { Conv2dGeometry } from '../../backend';
 import { nodeGpuBackend } from '../../testing/node-gpu';
-import type { WebGPUBackend } from './index';
-import { at, expectClose, expectEqual, randomFloats, rng, Workspace } from './test-support';
+import { describeKernels, at, expectClose, expectEqual, randomFloats, rng } from './test-support';
 import { convGeometry as geometry, forEachTap } from '../../testing/conv-geometry';
 
 const backend = await nodeGpuBackend();
@@ -14,11 +13,7 @@ const GEOMETRIES: Conv2dGeometry[] = [
   geometry([1, 4, 6, 7], [2, 3], [2, 1], [0, 2], [1, 2]),
 ];
 
-describe.skipIf(!backend)('im2col / col2im kernels', () => {
-  const gpu = backend as WebGPUBackend;
-  const ws = new Workspace(gpu);
-  afterEach(() => ws.releaseAll());
-
+describeKernels('im2col / col2im kernels', backend, (gpu, ws) => {
   it('im2col unfolds windows with stride, padding and dilation, from NCHW and NHWC layouts', async () => {
     const random = rng(1);
     for (const g of GEOMETRIES) {

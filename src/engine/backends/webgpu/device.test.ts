@@ -1,9 +1,9 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createNodeGpuBackend, nodeGpuBackend } from '../../testing/node-gpu';
 import { expandWgsl } from './wgsl-template';
 import { grid64 } from './context';
 import { sizeClass } from './buffer-pool';
-import { expectEqual, randomFloats, rng, Workspace } from './test-support';
+import { describeKernels, expectEqual, randomFloats, rng } from './test-support';
 import type { WebGPUBackend } from './index';
 
 const backend = await nodeGpuBackend();
@@ -44,11 +44,7 @@ describe('wgsl template', () => {
   });
 });
 
-describe.skipIf(!backend)('WebGPU device', () => {
-  const gpu = backend as WebGPUBackend;
-  const ws = new Workspace(gpu);
-  afterEach(() => ws.releaseAll());
-
+describeKernels('WebGPU device', backend, (gpu, ws) => {
   it('reports its adapter and limits', () => {
     expect(gpu.kind).toBe('webgpu');
     expect(gpu.limits.maxStorageBufferBindingSize).toBeGreaterThanOrEqual(128 * 1024 * 1024);

@@ -1,14 +1,13 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import { nodeGpuBackend } from '../../testing/node-gpu';
-import type { WebGPUBackend } from './index';
 import {
+  describeKernels,
   at,
   expectClose,
   expectEqual,
   randomFloats,
   randomInts,
   rng,
-  Workspace,
 } from './test-support';
 
 const backend = await nodeGpuBackend();
@@ -17,11 +16,7 @@ function randomIndex(n: number, limit: number, random: () => number): Int32Array
   return Int32Array.from({ length: n }, () => Math.floor(random() * limit));
 }
 
-describe.skipIf(!backend)('gather, scatter and index kernels', () => {
-  const gpu = backend as WebGPUBackend;
-  const ws = new Workspace(gpu);
-  afterEach(() => ws.releaseAll());
-
+describeKernels('gather, scatter and index kernels', backend, (gpu, ws) => {
   it('gatherColumns picks x[r, index[r]] from contiguous and transposed x', async () => {
     const random = rng(1);
     for (const [rows, cols] of [

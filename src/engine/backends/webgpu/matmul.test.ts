@@ -1,9 +1,8 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import { nodeGpuBackend } from '../../testing/node-gpu';
-import type { WebGPUBackend } from './index';
 import { chooseMatmulVariant, splitKPiece } from './matmul';
 import { matmulCandidates } from './variants';
-import { at, randomFloats, rng, Workspace, type HostView } from './test-support';
+import { describeKernels, at, randomFloats, rng, type HostView } from './test-support';
 import type { MatmulVariant } from './variants';
 
 const backend = await nodeGpuBackend();
@@ -22,11 +21,7 @@ interface Case {
   offset?: number;
 }
 
-describe.skipIf(!backend)('matmul kernels', () => {
-  const gpu = backend as WebGPUBackend;
-  const ws = new Workspace(gpu);
-  afterEach(() => ws.releaseAll());
-
+describeKernels('matmul kernels', backend, (gpu, ws) => {
   function operand(
     rows: number,
     cols: number,

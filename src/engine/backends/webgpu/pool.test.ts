@@ -1,14 +1,13 @@
-import { afterEach, describe, it } from 'vitest';
+import { it } from 'vitest';
 import type { Pool2dGeometry } from '../../backend';
 import { nodeGpuBackend } from '../../testing/node-gpu';
-import type { WebGPUBackend } from './index';
 import {
+  describeKernels,
   at,
   expectClose,
   expectEqual,
   randomFloats,
   rng,
-  Workspace,
   type HostView,
 } from './test-support';
 
@@ -137,11 +136,7 @@ function referencePool(
   return { values, indices };
 }
 
-describe.skipIf(!backend)('max pooling kernels', () => {
-  const gpu = backend as WebGPUBackend;
-  const ws = new Workspace(gpu);
-  afterEach(() => ws.releaseAll());
-
+describeKernels('max pooling kernels', backend, (gpu, ws) => {
   it('finds each window maximum and its first flat position (plain, padded, adaptive, NHWC)', async () => {
     const random = rng(1);
     for (const g of GEOMETRIES) {

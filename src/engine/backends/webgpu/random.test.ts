@@ -1,9 +1,8 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { RandomParams } from '../../backend';
 import { nodeGpuBackend } from '../../testing/node-gpu';
-import type { WebGPUBackend } from './index';
 import { philox4x32, randomFillReference } from './random-reference';
-import { expectClose, expectEqual, Workspace } from './test-support';
+import { describeKernels, expectClose, expectEqual } from './test-support';
 
 const backend = await nodeGpuBackend();
 
@@ -30,11 +29,7 @@ describe('Philox-4x32-10 reference', () => {
   });
 });
 
-describe.skipIf(!backend)('random kernel', () => {
-  const gpu = backend as WebGPUBackend;
-  const ws = new Workspace(gpu);
-  afterEach(() => ws.releaseAll());
-
+describeKernels('random kernel', backend, (gpu, ws) => {
   async function generate(n: number, params: RandomParams): Promise<Float32Array> {
     const out = ws.output('float32', [n]);
     gpu.random(out, params);

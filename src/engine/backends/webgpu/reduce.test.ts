@@ -1,9 +1,9 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import type { ReduceOp } from '../../backend';
 import { nodeGpuBackend } from '../../testing/node-gpu';
-import type { WebGPUBackend } from './index';
 import { planReduce } from './reduce';
 import {
+  describeKernels,
   at,
   expectEqual,
   forEachIndex,
@@ -11,7 +11,6 @@ import {
   randomFloats,
   randomInts,
   rng,
-  Workspace,
   type HostView,
 } from './test-support';
 import type { RowMode } from './variants';
@@ -51,14 +50,7 @@ function reference(
   return { values, scale };
 }
 
-describe.skipIf(!backend)('reduce kernel', () => {
-  const gpu = backend as WebGPUBackend;
-  const ws = new Workspace(gpu);
-  afterEach(() => {
-    ws.releaseAll();
-    gpu.overrides.reduce = undefined;
-  });
-
+describeKernels('reduce kernel', backend, ['reduce'], (gpu, ws) => {
   async function check(x: HostView, dims: number, op: ReduceOp): Promise<void> {
     const keptShape = x.view.shape.slice(0, x.view.shape.length - dims);
     const arg = op === 'argmax' || op === 'argmin';

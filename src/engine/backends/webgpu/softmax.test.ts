@@ -1,7 +1,6 @@
-import { afterEach, describe, it } from 'vitest';
+import { it } from 'vitest';
 import { nodeGpuBackend } from '../../testing/node-gpu';
-import type { WebGPUBackend } from './index';
-import { at, expectClose, randomFloats, rng, Workspace, type HostView } from './test-support';
+import { describeKernels, at, expectClose, randomFloats, rng, type HostView } from './test-support';
 import type { RowMode } from './variants';
 
 const backend = await nodeGpuBackend();
@@ -22,14 +21,7 @@ function reference(x: HostView, log: boolean): Float64Array {
   return out;
 }
 
-describe.skipIf(!backend)('softmax kernel', () => {
-  const gpu = backend as WebGPUBackend;
-  const ws = new Workspace(gpu);
-  afterEach(() => {
-    ws.releaseAll();
-    gpu.overrides.softmax = undefined;
-  });
-
+describeKernels('softmax kernel', backend, ['softmax'], (gpu, ws) => {
   for (const mode of ['thread', 'workgroup', undefined] as (RowMode | undefined)[]) {
     it(`softmax and log-softmax over odd widths and strided rows (${mode ?? 'auto'})`, async () => {
       gpu.overrides.softmax = mode;

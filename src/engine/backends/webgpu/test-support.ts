@@ -3,21 +3,13 @@
  * float64 reference indexing, and tolerance checks. Test-only; nothing here runs in the app.
  */
 
-import { expect } from 'vitest';
+import { afterEach, describe, expect } from 'vitest';
 import type { DType, DeviceBuffer, View } from '../../backend';
-import type { WebGPUBackend } from './index';
+import { contiguousStrides as rowMajor, numel as product } from '../../shape';
+import type { KernelOverrides, WebGPUBackend } from './index';
 
 /** A small seeded generator (mulberry32), so failures reproduce. */
-export function rng(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+export { mulberry32 as rng } from '../../data/datasets/seeded-shuffle';
 
 /** Non-zero values in ±[0.1, 2), rounded to float32 (what the device will hold). */
 export function randomFloats(n: number, random: () => number, low = 0.1, high = 2): Float32Array {
@@ -39,19 +31,8 @@ export function randomInts(n: number, random: () => number, limit = 50): Int32Ar
   return out;
 }
 
-export function product(shape: readonly number[]): number {
-  return shape.reduce((a, b) => a * b, 1);
-}
-
-export function rowMajor(shape: readonly number[]): number[] {
-  const strides = new Array<number>(shape.length);
-  let step = 1;
-  for (let d = shape.length - 1; d >= 0; d--) {
-    strides[d] = step;
-    step *= shape[d];
-  }
-  return strides;
-}
+/** Element count and row-major strides of a shape: the engine's own shape arithmetic. */
+export { product, rowMajor };
 
 /** Calls fn for every multi-index of shape in row-major order, with its flat position. */
 export function forEachIndex(
@@ -116,6 +97,44 @@ export class Workspace {
   releaseAll(): void {
     for (const buffer of this.buffers.splice(0)) this.backend.release(buffer);
   }
+}
+
+/**
+ * A suite of kernel tests on the shared test backend, skipped where Node has no WebGPU adapter:
+ * `body` gets the backend and a Workspace whose buffers are released after each test, and the
+ * kernel overrides named in `overrides` are cleared after each test too.
+ */
+export function describeKernels(
+  name: string,
+  backend: WebGPUBackend | null,
+  body: (gpu: WebGPUBackend, ws: Workspace) => void,
+): void;
+export function describeKernels(
+  name: string,
+  backend: WebGPUBackend | null,
+  overrides: readonly (keyof KernelOverrides)[],
+  body: (gpu: WebGPUBackend, ws: Workspace) => void,
+): void;
+export function describeKernels(
+  name: string,
+  backend: WebGPUBackend | null,
+  ...rest:
+    | [body: (gpu: WebGPUBackend, ws: Workspace) => void]
+    | [
+        overrides: readonly (keyof KernelOverrides)[],
+        body: (gpu: WebGPUBackend, ws: Workspace) => void,
+      ]
+): void {
+  const [overrides, body] = rest.length === 1 ? [[], rest[0]] : rest;
+  describe.skipIf(!backend)(name, () => {
+    const gpu = backend as WebGPUBackend;
+    const ws = new Workspace(gpu);
+    afterEach(() => {
+      ws.releaseAll();
+      for (const key of overrides) gpu.overrides[key] = undefined;
+    });
+    body(gpu, ws);
+  });
 }
 
 /**
