@@ -89,7 +89,7 @@ def _devices():
 
 '''
 
-TF_PRELUDE = '''\
+TF_PRELUDE = """\
 import json
 import os
 import struct
@@ -167,7 +167,7 @@ def _sync():
 
 def _devices():
     return ["/cpu:0"] + [f"/gpu:{i}" for i in range(len(tf.config.list_logical_devices("GPU")))]
-'''
+"""
 
 # gpubook's helpers, after either prelude.
 HELPERS = '''\
@@ -220,7 +220,7 @@ def plot_metric(history, metric):
 def auto_chart(enabled=True, names=None):
     """The notebook's live loop chart; a script draws none."""
 
-'''
+'''  # noqa: E501  train.py's text, as written
 
 EPILOGUE = """
 dist.destroy_process_group()

@@ -137,9 +137,7 @@ class _Expressions(ast.NodeTransformer):
         if original is self.plan.weights_call:
             module = _call(_name("load_weights"), [module])
         if any(k.arg in ("device_ids", "output_device", "dim") for k in node.keywords):
-            self.report.changed(
-                "DataParallel's device_ids/output_device: each process uses its own device"
-            )
+            self.report.changed("DataParallel's device_ids/output_device: each process uses its own device")
         moved = _call(ast.Attribute(module, "to", ast.Load()), [_name("DEVICE")])
         return _call(
             _name("DistributedDataParallel"),
@@ -149,9 +147,7 @@ class _Expressions(ast.NodeTransformer):
 
     def _loader(self, node):
         if not node.args or any(k.arg in ("sampler", "batch_sampler") for k in node.keywords):
-            self.report.untranslated(
-                node, "a DataLoader with its own sampler (or no dataset argument) is not split"
-            )
+            self.report.untranslated(node, "a DataLoader with its own sampler (or no dataset argument) is not split")
             return node
         dataset = node.args[0]
         batch = None
@@ -168,9 +164,7 @@ class _Expressions(ast.NodeTransformer):
                 keywords.append(k)
         if batch is None:
             batch = ast.Constant(1)
-        sampler = _call(
-            _name("DistributedSampler"), [dataset], [ast.keyword("shuffle", shuffle)]
-        )
+        sampler = _call(_name("DistributedSampler"), [dataset], [ast.keyword("shuffle", shuffle)])
         node.keywords = [
             ast.keyword("batch_size", _call(_name("per_process_batch"), [batch])),
             ast.keyword("sampler", sampler),
@@ -265,11 +259,7 @@ class _Statements:
         # Notes for what the expression pass (or the checks above) could not translate here; a
         # compound statement takes those of its header line, its body's statements the rest.
         prefix = [note(reason) for reason in self.report.take(*_header_lines(stmt))]
-        if (
-            is_last
-            and isinstance(stmt, ast.Expr)
-            and not isinstance(stmt.value, (ast.Call, ast.Await, ast.Constant))
-        ):
+        if is_last and isinstance(stmt, ast.Expr) and not isinstance(stmt.value, (ast.Call, ast.Await, ast.Constant)):
             stmt = ast.Expr(_call(_name("display"), [stmt.value]))
         if isinstance(stmt, ast.For) and not in_epoch:
             epochs = self._epoch_loaders(stmt)
@@ -304,9 +294,7 @@ class _Statements:
         return prefix + [stmt] + after
 
     def _import(self, stmt):
-        modules = (
-            [a.name for a in stmt.names] if isinstance(stmt, ast.Import) else [stmt.module or ""]
-        )
+        modules = [a.name for a in stmt.names] if isinstance(stmt, ast.Import) else [stmt.module or ""]
         roots = {m.split(".")[0] for m in modules}
         if roots == {"gpubook"}:
             self.report.changed("gpubook's helpers are plain Python functions in train.py")

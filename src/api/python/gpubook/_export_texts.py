@@ -159,4 +159,4 @@ The model, loss, optimizer, data pipeline and `fit` (the optimizer's state start
 by itself, and the batch size is the global one. Bundled datasets are the real Keras calls
 (`tf.keras.datasets.reuters.load_data()` downloads Reuters). The notebook's comments are not in
 `train.py` (it is written back from Python's `ast`, which keeps none).
-"""
+"""  # noqa: E501  README text, as written (its shell commands cannot wrap)

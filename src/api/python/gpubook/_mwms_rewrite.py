@@ -11,7 +11,7 @@ notes, magics, gpubook imports) are the PyTorch export's.
 import ast
 
 from ._cells import commented, note
-from ._ddp_rewrite import _Statements, _call, _name, dotted
+from ._ddp_rewrite import _call, _name, _Statements, dotted
 
 __all__ = ["rewrite_tf"]
 
@@ -53,9 +53,7 @@ class _TfStatements(_Statements):
 
     def _import(self, stmt):
         # TensorFlow is what this export is for; torch is what would be foreign here.
-        modules = (
-            [a.name for a in stmt.names] if isinstance(stmt, ast.Import) else [stmt.module or ""]
-        )
+        modules = [a.name for a in stmt.names] if isinstance(stmt, ast.Import) else [stmt.module or ""]
         if any(m.split(".")[0] == "torch" for m in modules):
             self.report.untranslated(stmt, "PyTorch code is not translated in a TensorFlow export")
             return [stmt]

@@ -5,7 +5,8 @@ TensorFlow one as a MultiWorkerMirroredStrategy script, with its Keras model's w
 picks the module whose weights go along (``pick_model``; ``pick_keras_model`` for TensorFlow) and
 returns the texts of the download (``train.py``, ``README.md``, ``requirements.txt``), that module
 (or Keras model), and a report of what changed and what could not be translated. The page asks
-the kernel for it (``export_to_store``) and zips the files. ``ast.unparse`` drops comments: the script has none of the notebook's.
+the kernel for it (``export_to_store``) and zips the files. ``ast.unparse`` drops comments: the
+script has none of the notebook's.
 """
 
 import ast
@@ -137,12 +138,9 @@ def export(sources, namespace=None, title="notebook", params=None):
         if text and text != "pass":
             parts.append(f"{header}\n{text}")
     if name is not None and plan.weights_call is None and plan.weights_after is None:
-        report.changed(
-            f"`{name}` is not assigned at the top of a cell: call load_weights({name}) yourself"
-        )
+        report.changed(f"`{name}` is not assigned at the top of a cell: call load_weights({name}) yourself")
     what = (
-        "TensorFlow MultiWorkerMirroredStrategy.\n# Launch: one process per machine, each with its"
-        " TF_CONFIG"
+        "TensorFlow MultiWorkerMirroredStrategy.\n# Launch: one process per machine, each with its TF_CONFIG"
         if tf
         else "PyTorch DistributedDataParallel.\n# Launch: torchrun --nproc_per_node=N train.py"
     )
@@ -153,11 +151,7 @@ def export(sources, namespace=None, title="notebook", params=None):
             (TF_PRELUDE if tf else PRELUDE).rstrip(),
             HELPERS.rstrip(),
             f"params = {params or {}!r}",
-            *(
-                [f"WEIGHTS_INPUT_SHAPE = {_input_shape(model)!r}  # the model's, to build it"]
-                if tf
-                else []
-            ),
+            *([f"WEIGHTS_INPUT_SHAPE = {_input_shape(model)!r}  # the model's, to build it"] if tf else []),
             *parts,
         ]
     )

@@ -12,11 +12,11 @@ import builtins as _builtins
 import sys as _sys
 import time as _time
 
-from torch import _bridge as _b
 from torch._grad_mode import no_grad as _no_grad
 
 from . import _tensor
-from ._tensor import (  # noqa: F401
+from ._errors import call as _call
+from ._tensor import (  # noqa: F401  re-exported: tf.float32, tf.Tensor, …
     DType,
     Tensor,
     TensorShape,
@@ -33,7 +33,6 @@ from ._tensor import (  # noqa: F401
     string,
     uint8,
 )
-from ._errors import call as _call
 
 _range = _builtins.range
 
@@ -51,7 +50,7 @@ def _convert(value, dtype=None):
 
 
 # ---------------------------------------------------------------------- devices
-from . import config  # noqa: E402,F401
+from . import config  # noqa: E402, F401  tf.config, re-exported in its section
 
 
 class device:
@@ -122,7 +121,7 @@ def is_tensor(x):
     return isinstance(x, Tensor)
 
 
-def range(start, limit=None, delta=1, dtype=None, name="range"):  # noqa: A001
+def range(start, limit=None, delta=1, dtype=None, name="range"):  # noqa: A001  TensorFlow's name shadows the builtin
     """``tf.range(n)``, ``tf.range(start, limit, delta)``: int32 for int arguments, as TF."""
     if limit is None:
         start, limit = 0, start
@@ -157,7 +156,7 @@ reduce_max = _reduction("reduceMax")
 reduce_min = _reduction("reduceMin")
 
 
-def argmax(input, axis=None, output_type=int64, name=None):  # noqa: A002
+def argmax(input, axis=None, output_type=int64, name=None):  # noqa: A002  TensorFlow's parameter name shadows the builtin
     return _call(_tf.argmax, _convert(input), 0 if axis is None else axis)
 
 
@@ -184,7 +183,7 @@ def _elementwise(js_name):
 floor = _elementwise("floor")
 exp = _elementwise("exp")
 sqrt = _elementwise("sqrt")
-abs = _elementwise("abs")  # noqa: A001
+abs = _elementwise("abs")  # noqa: A001  TensorFlow's name shadows the builtin
 
 
 def add(x, y, name=None):
@@ -279,7 +278,7 @@ random = _Random()
 
 
 # ---------------------------------------------------------------------- host-side helpers
-def print(*inputs, output_stream=None, summarize=3, sep=" ", end="\n", name=None):  # noqa: A001
+def print(*inputs, output_stream=None, summarize=3, sep=" ", end="\n", name=None):  # noqa: A001  TensorFlow's name shadows the builtin
     """Prints as TensorFlow's tf.print: tensors as ``[[1 2] [3 4]]`` with the first and last
     ``summarize`` entries of long dimensions (``None``: all). TensorFlow writes to the process's
     stderr, which notebooks show as ordinary output; here it goes to the cell's stdout unless
@@ -312,10 +311,10 @@ def function(func=None, input_signature=None, autograph=True, jit_compile=None, 
     return func
 
 
-from . import strings  # noqa: E402,F401
-from ._tape import GradientTape  # noqa: E402,F401
-from . import keras  # noqa: E402,F401
-from ._js_object import JsObject as _JsObject  # noqa: E402
+# The submodules, re-exported, imported after the functions above, as before.
+from . import keras, strings  # noqa: E402, F401
+from ._js_object import JsObject as _JsObject  # noqa: E402  with the submodules
+from ._tape import GradientTape  # noqa: E402, F401  tf.GradientTape, re-exported
 
 data = _JsObject(_tf.data)
-from . import distribute  # noqa: E402,F401
+from . import distribute  # noqa: E402, F401  tf.distribute, after tf.data, as before

@@ -117,15 +117,13 @@ class Proxies:
     def callback(self, cb):
         """A ``tf.keras.callbacks.Callback`` subclass instance as a TS Callback whose hooks call it."""
         from ._js_object import JsObject, wrap
-
         from .keras.callbacks import Callback as base
 
         cls = type(cb)
         unsupported = [h for h in UNSUPPORTED_HOOKS if getattr(cls, h) is not getattr(base, h)]
         if unsupported:
             raise NotImplementedError(
-                f"{cls.__name__}: gpubook's fit does not call {', '.join(unsupported)}; "
-                f"it calls {', '.join(HOOKS)}"
+                f"{cls.__name__}: gpubook's fit does not call {', '.join(unsupported)}; it calls {', '.join(HOOKS)}"
             )
         twin = _tensor.tf_js.keras.callbacks.Callback.new()
 
@@ -144,9 +142,9 @@ class Proxies:
                 continue  # not overridden: no crossing per batch
             method = getattr(cb, hook)
             if hook == "on_train_end":
-                convert = lambda a: [logs_of(a[0] if a else None)]  # noqa: E731
+                convert = lambda a: [logs_of(a[0] if a else None)]  # noqa: E731  a one-line converter chosen per hook
             else:
-                convert = lambda a: [int(a[0]), logs_of(a[1] if len(a) > 1 else None)]  # noqa: E731
+                convert = lambda a: [int(a[0]), logs_of(a[1] if len(a) > 1 else None)]  # noqa: E731  a one-line converter chosen per hook
             hooks[hook] = self.function(method, b.camel(hook), convert)
         for hook, fn in hooks.items():
             setattr(twin, b.camel(hook), fn)
@@ -160,10 +158,7 @@ class Proxies:
             return value
         if isinstance(value, Callback):
             return self.callback(value)
-        if (
-            isinstance(value, (JsProxy, _tensor._TorchTensor))
-            or getattr(value, "_js_value", None) is not None
-        ):
+        if isinstance(value, (JsProxy, _tensor._TorchTensor)) or getattr(value, "_js_value", None) is not None:
             return b.to_js_value(value)
         if callable(value) and not isinstance(value, type):
             return self.function(value)

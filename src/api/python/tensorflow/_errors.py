@@ -2,6 +2,7 @@
 RuntimeError for bad timing such as configuring devices after they were initialised)."""
 
 from pyodide.ffi import JsException
+
 from torch import _bridge as b
 
 from . import _callables, _tensor

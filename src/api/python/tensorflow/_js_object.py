@@ -31,8 +31,10 @@ def _is_class(value):
 
 
 def _is_promise(value):
-    return isinstance(value, JsProxy) and getattr(value, "constructor", None) is not None and (
-        getattr(value.constructor, "name", None) == "Promise"
+    return (
+        isinstance(value, JsProxy)
+        and getattr(value, "constructor", None) is not None
+        and (getattr(value.constructor, "name", None) == "Promise")
     )
 
 

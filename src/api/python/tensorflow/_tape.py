@@ -3,7 +3,7 @@
 from torch import _bridge as b
 
 from ._errors import call, translate
-from ._tensor import tf_js, _relabel
+from ._tensor import _relabel, tf_js
 
 
 class GradientTape:
@@ -14,8 +14,8 @@ class GradientTape:
     def __init__(self, persistent=False, watch_accessed_variables=True):
         try:
             self._js = b.new(tf_js.GradientTape, persistent=persistent)
-        except Exception as error:  # noqa: BLE001
-            raise translate(error) if hasattr(error, "js_error") else error
+        except Exception as error:  # noqa: BLE001  a JS error becomes TensorFlow's, anything else re-raised
+            raise translate(error) if hasattr(error, "js_error") else error  # noqa: B904  keep the traceback as is
 
     def __enter__(self):
         return self

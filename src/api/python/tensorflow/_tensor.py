@@ -7,7 +7,6 @@ It is the ``torch`` package's Tensor handle (same engine tensor, same ownership:
 
 import builtins
 
-import torch
 from torch import _bridge as b
 from torch._tensor import Tensor as _TorchTensor
 
@@ -247,8 +246,7 @@ class Tensor(_TorchTensor):
     def __bool__(self):
         if self._js.numel() != 1:
             raise ValueError(
-                "The truth value of an array with more than one element is ambiguous. "
-                "Use a.any() or a.all()"
+                "The truth value of an array with more than one element is ambiguous. Use a.any() or a.all()"
             )
         return builtins.bool(self.item())
 

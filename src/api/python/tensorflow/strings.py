@@ -22,22 +22,20 @@ def _text(value, summarize=3):
     return str(value)
 
 
-def format(template, inputs, placeholder="{}", summarize=3, name=None):  # noqa: A001
+def format(template, inputs, placeholder="{}", summarize=3, name=None):  # noqa: A001  TensorFlow's name shadows the builtin
     """Fills each ``placeholder`` with one input printed as tf.print prints it."""
     if not isinstance(inputs, (list, tuple)):
         inputs = [inputs]
     pieces = template.split(placeholder)
     if len(pieces) - 1 != len(inputs):
-        raise ValueError(
-            f"num placeholders in template and num inputs must match: {len(pieces) - 1} vs. {len(inputs)}"
-        )
+        raise ValueError(f"num placeholders in template and num inputs must match: {len(pieces) - 1} vs. {len(inputs)}")
     out = pieces[0]
     for value, piece in zip(inputs, pieces[1:]):
         out += _text(value, summarize) + piece
     return _String(out)
 
 
-def length(input, unit="BYTE", name=None):  # noqa: A002
+def length(input, unit="BYTE", name=None):  # noqa: A002  TensorFlow's parameter name shadows the builtin
     """Length in bytes (``unit="UTF8_CHAR"``: characters), as an int32 scalar tensor."""
     import tensorflow as tf
 

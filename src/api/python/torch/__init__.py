@@ -9,13 +9,20 @@ written out here are the TS layer's, reached by their snake_case name (``torch.z
 import builtins
 
 from . import _bridge as b
-from ._types import (  # noqa: F401
+from . import cuda  # noqa: F401  torch.cuda, re-exported
+from ._grad_mode import (  # noqa: F401  re-exported: torch.no_grad, …
+    enable_grad,
+    inference_mode,
+    is_grad_enabled,
+    no_grad,
+    set_grad_enabled,
+)
+from ._tensor import Tensor, _engine_dtype, _shape_args, return_types  # noqa: F401  re-exported
+from ._types import (  # noqa: F401  re-exported: torch.float32, torch.Size, …
     Size,
     bfloat16,
     bool,
-    device,
     double,
-    dtype,
     float,
     float16,
     float32,
@@ -30,16 +37,12 @@ from ._types import (  # noqa: F401
     short,
     uint8,
 )
+
+# `x as x` re-exports these without a noqa, so the `device=` and `dtype=` parameters below do not
+# read as redefining an unused import (F811).
+from ._types import device as device
 from ._types import device_arg as _device_arg
-from ._tensor import Tensor, return_types, _engine_dtype, _shape_args  # noqa: F401
-from ._grad_mode import (  # noqa: F401
-    enable_grad,
-    inference_mode,
-    is_grad_enabled,
-    no_grad,
-    set_grad_enabled,
-)
-from . import cuda  # noqa: F401
+from ._types import dtype as dtype
 
 __version__ = "2.5.0+gpubook"
 
@@ -298,11 +301,8 @@ def __getattr__(name):
     return fn
 
 
-from . import nn  # noqa: E402,F401
-from . import optim  # noqa: E402,F401
-from . import utils  # noqa: E402,F401
-from .nn.parameter import Parameter as _Parameter  # noqa: E402,F401
-
+# The subpackages, re-exported, imported last as in PyTorch's own torch/__init__.py.
+from . import nn, optim, utils  # noqa: E402, F401
 
 # ---------------------------------------------------------------------------------------------
 # Functions PyTorch users write that the TS layer has no name for, composed of engine ops.

@@ -15,8 +15,8 @@ queued GPU work is not synchronised per op.
 import re
 
 import _gpubook as host
-from pyodide.ffi import JsException, JsProxy, create_proxy, jsnull, run_sync, to_js  # noqa: F401
 import js
+from pyodide.ffi import JsException, JsProxy, create_proxy, jsnull, run_sync, to_js  # noqa: F401  re-exported to the packages
 
 _GPU_NAME = re.compile(r"\bgpu:(\d+)")
 

@@ -26,9 +26,7 @@ def _expand(t, index):
         else:
             used += 1
     if used > t.ndim:
-        raise IndexError(
-            f"too many indices for tensor of dimension {t.ndim}"
-        )
+        raise IndexError(f"too many indices for tensor of dimension {t.ndim}")
     out = []
     for item in index:
         if item is Ellipsis:
@@ -60,9 +58,7 @@ def getitem(t, index):
         elif isinstance(item, builtins.int):
             size = out.shape[dim]
             if item < -size or item >= size:
-                raise IndexError(
-                    f"index {item} is out of bounds for dimension {dim} with size {size}"
-                )
+                raise IndexError(f"index {item} is out of bounds for dimension {dim} with size {size}")
             out = out._op("select", dim, item)
         elif isinstance(item, slice):
             out = out._op("slice", dim, item.start, item.stop, item.step or 1)

@@ -222,9 +222,7 @@ class Tensor:
             yield self[i]
 
     def numpy(self):
-        raise RuntimeError(
-            "numpy is not available in gpubook's Python: use t.tolist() or t.item() instead"
-        )
+        raise RuntimeError("numpy is not available in gpubook's Python: use t.tolist() or t.item() instead")
 
     # ------------------------------------------------------------------ autograd
     def backward(self, gradient=None, retain_graph=None, create_graph=False, inputs=None):

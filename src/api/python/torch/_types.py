@@ -72,9 +72,7 @@ class device:
         if type == "gpu":
             type = "cuda"
         if type not in ("cpu", "cuda"):
-            raise RuntimeError(
-                f"Expected one of cpu, cuda device type at start of device string: {type}"
-            )
+            raise RuntimeError(f"Expected one of cpu, cuda device type at start of device string: {type}")
         self.type = type
         self.index = index
 

@@ -91,9 +91,20 @@ class KerasModel(torch.nn.Module):
         self.net.to(device)
         return device
 
-    def fit(self, train_data, val_data=None, epochs=10, ckpt_path="checkpoint.pt", patience=5,
-            monitor="val_loss", mode="min", mixed_precision="no", callbacks=None, plot=True,
-            quiet=False):
+    def fit(
+        self,
+        train_data,
+        val_data=None,
+        epochs=10,
+        ckpt_path="checkpoint.pt",
+        patience=5,
+        monitor="val_loss",
+        mode="min",
+        mixed_precision="no",
+        callbacks=None,
+        plot=True,
+        quiet=False,
+    ):
         device = self._device()
         if not quiet:
             print(f"<<<<<< ⚡️ {device.type} is used >>>>>>")

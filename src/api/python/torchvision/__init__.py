@@ -1,5 +1,5 @@
 """``torchvision`` over gpubook's TS torchvision: the bundled MNIST and its transforms."""
 
-from . import datasets, transforms  # noqa: F401
+from . import datasets, transforms  # noqa: F401  re-exported
 
 __version__ = "0.20.0+gpubook"

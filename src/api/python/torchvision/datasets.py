@@ -25,9 +25,7 @@ class MNIST(Dataset):
         # A transform the engine cannot run (a Python function) is applied per item below.
         self._py_transform = None if engine is not None else transform
         limit = kwargs.pop("limit", None)
-        self._js = b.wait(
-            b.call(b.host.torchvision.datasets.MNIST, root, train, engine, None, download, limit=limit)
-        )
+        self._js = b.wait(b.call(b.host.torchvision.datasets.MNIST, root, train, engine, None, download, limit=limit))
         source = self._js.tensorSource()
         self._stacked = None
         if source is not None and source.rows is None and target_transform is None and self._py_transform is None:

@@ -12,10 +12,29 @@ __version__ = "4.66.0+gpubook"
 
 
 class tqdm:
-    def __init__(self, iterable=None, desc=None, total=None, leave=True, file=None, ncols=None,
-                 mininterval=0.1, maxinterval=10.0, miniters=None, ascii=None, disable=False,
-                 unit="it", unit_scale=False, dynamic_ncols=False, smoothing=0.3,
-                 bar_format=None, initial=0, position=None, postfix=None, **kwargs):
+    def __init__(
+        self,
+        iterable=None,
+        desc=None,
+        total=None,
+        leave=True,
+        file=None,
+        ncols=None,
+        mininterval=0.1,
+        maxinterval=10.0,
+        miniters=None,
+        ascii=None,
+        disable=False,
+        unit="it",
+        unit_scale=False,
+        dynamic_ncols=False,
+        smoothing=0.3,
+        bar_format=None,
+        initial=0,
+        position=None,
+        postfix=None,
+        **kwargs,
+    ):
         if total is None and iterable is not None and hasattr(iterable, "__len__"):
             total = len(iterable)
         self.iterable = iterable
@@ -90,8 +109,10 @@ class tqdm:
         elif not self.disable:
             total = "?" if self.total is None else self.total
             post = ", ".join(f"{k}={v}" if v != "" else k for k, v in self._postfix.items())
-            print(f"{self.desc + ': ' if self.desc else ''}{self.n}/{total}" + (f" [{post}]" if post else ""),
-                  file=self.file or sys.stderr)
+            print(
+                f"{self.desc + ': ' if self.desc else ''}{self.n}/{total}" + (f" [{post}]" if post else ""),
+                file=self.file or sys.stderr,
+            )
 
 
 def trange(*args, **kwargs):

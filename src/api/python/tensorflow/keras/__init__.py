@@ -5,7 +5,7 @@ brings ``models``, ``layers``, ``losses``, ``metrics``, ``optimizers``, ``datase
 
 from .._js_object import JsObject as _JsObject
 from .._tensor import tf_js as _tf
-from . import (  # noqa: F401
+from . import (  # noqa: F401  re-exported: tf.keras.layers, …
     backend,
     callbacks,
     datasets,

@@ -63,8 +63,7 @@ def set_weights(handle, weights):
             js_value = to_js(_flat(value, []))
         if given != expected:
             raise ValueError(
-                f"Layer {handle._js.name} weight shape {expected} is not compatible with provided "
-                f"weight shape {given}."
+                f"Layer {handle._js.name} weight shape {expected} is not compatible with provided weight shape {given}."
             )
         values.append(js_value)
     handle._js.setWeights(to_js(values, create_pyproxies=False))
@@ -82,7 +81,5 @@ def load_weights(handle, filepath, skip_mismatch=False, by_name=False, options=N
     from .._js_object import invoke
 
     if by_name or skip_mismatch:
-        raise NotImplementedError(
-            "load_weights: by_name and skip_mismatch are not supported (weights load in order)"
-        )
+        raise NotImplementedError("load_weights: by_name and skip_mismatch are not supported (weights load in order)")
     invoke(handle._js.loadWeights, (str(filepath),), {}, receiver=handle._js)

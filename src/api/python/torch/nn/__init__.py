@@ -1,9 +1,8 @@
 """``torch.nn``: Python modules over the engine's layers (see module.py and layers.py)."""
 
-from .parameter import Parameter  # noqa: F401
-from .module import Module  # noqa: F401
-from .containers import ModuleDict, ModuleList, Sequential  # noqa: F401
-from .layers import (  # noqa: F401
+from . import functional, init  # noqa: F401  re-exported
+from .containers import ModuleDict, ModuleList, Sequential  # noqa: F401  re-exported
+from .layers import (  # noqa: F401  re-exported
     AdaptiveMaxPool2d,
     Conv1d,
     Conv2d,
@@ -24,5 +23,6 @@ from .layers import (  # noqa: F401
     Softmax,
     Tanh,
 )
-from .parallel import DataParallel  # noqa: F401
-from . import functional, init  # noqa: F401
+from .module import Module  # noqa: F401  re-exported
+from .parallel import DataParallel  # noqa: F401  re-exported
+from .parameter import Parameter  # noqa: F401  re-exported

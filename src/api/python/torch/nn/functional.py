@@ -25,7 +25,9 @@ def log_softmax(input, dim=None, _stacklevel=3, dtype=None):
     return b.call(_f.logSoftmax, input, -1 if dim is None else dim)
 
 
-def cross_entropy(input, target, weight=None, size_average=None, ignore_index=-100, reduce=None, reduction="mean", label_smoothing=0.0):
+def cross_entropy(
+    input, target, weight=None, size_average=None, ignore_index=-100, reduce=None, reduction="mean", label_smoothing=0.0
+):
     return b.call(_f.crossEntropy, input, target, reduction=reduction)
 
 

@@ -9,9 +9,7 @@ from .._grad_mode import no_grad
 def _fans(tensor):
     shape = tuple(tensor.shape)
     if len(shape) < 2:
-        raise ValueError(
-            "Fan in and fan out can not be computed for tensor with fewer than 2 dimensions"
-        )
+        raise ValueError("Fan in and fan out can not be computed for tensor with fewer than 2 dimensions")
     receptive = 1
     for d in shape[2:]:
         receptive *= d

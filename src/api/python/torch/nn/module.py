@@ -62,9 +62,7 @@ class Module:
         object.__setattr__(self, "_modules", OrderedDict())
 
     def forward(self, *args, **kwargs):
-        raise NotImplementedError(
-            f'Module [{type(self).__name__}] is missing the required "forward" function'
-        )
+        raise NotImplementedError(f'Module [{type(self).__name__}] is missing the required "forward" function')
 
     def __call__(self, *args, **kwargs):
         output = self.forward(*args, **kwargs)
@@ -303,18 +301,12 @@ class Module:
             if unexpected:
                 errors.insert(
                     0,
-                    "Unexpected key(s) in state_dict: "
-                    + ", ".join(f'"{k}"' for k in unexpected)
-                    + ". ",
+                    "Unexpected key(s) in state_dict: " + ", ".join(f'"{k}"' for k in unexpected) + ". ",
                 )
             if missing:
-                errors.insert(
-                    0, "Missing key(s) in state_dict: " + ", ".join(f'"{k}"' for k in missing) + ". "
-                )
+                errors.insert(0, "Missing key(s) in state_dict: " + ", ".join(f'"{k}"' for k in missing) + ". ")
         if errors:
-            raise RuntimeError(
-                f"Error(s) in loading state_dict for {type(self).__name__}:\n\t" + "\n\t".join(errors)
-            )
+            raise RuntimeError(f"Error(s) in loading state_dict for {type(self).__name__}:\n\t" + "\n\t".join(errors))
         from .._grad_mode import no_grad
 
         with no_grad():
@@ -333,9 +325,7 @@ class Module:
     def __repr__(self):
         extra = self.extra_repr()
         extra_lines = extra.split("\n") if extra else []
-        child_lines = [
-            f"({key}): {_addindent(repr(m), 2)}" for key, m in self._modules.items()
-        ]
+        child_lines = [f"({key}): {_addindent(repr(m), 2)}" for key, m in self._modules.items()]
         lines = extra_lines + child_lines
         text = self._get_name() + "("
         if lines:
@@ -346,6 +336,4 @@ class Module:
         return text + ")"
 
     def __dir__(self):
-        return sorted(
-            set(super().__dir__()) | set(self._parameters) | set(self._buffers) | set(self._modules)
-        )
+        return sorted(set(super().__dir__()) | set(self._parameters) | set(self._buffers) | set(self._modules))

@@ -19,18 +19,14 @@ class DataParallel(Module):
         if device_ids is None:
             device_ids = list(range(cuda.device_count()))
         self.device_ids = [d.index if hasattr(d, "index") else int(d) for d in device_ids]
-        self.output_device = (
-            self.device_ids[0] if output_device is None and self.device_ids else output_device
-        )
+        self.output_device = self.device_ids[0] if output_device is None and self.device_ids else output_device
         self.dim = dim
         # The engine moves the module to device_ids[0] (PyTorch does for one device and requires
         # it otherwise).
         if self.device_ids:
             module.to(f"cuda:{self.device_ids[0]}")
         devices = [f"gpu:{i}" for i in self.device_ids]
-        object.__setattr__(
-            self, "_replicas", b.host.dataParallel.replicas(devices) if len(devices) > 1 else None
-        )
+        object.__setattr__(self, "_replicas", b.host.dataParallel.replicas(devices) if len(devices) > 1 else None)
 
     def forward(self, *inputs, **kwargs):
         if self._replicas is None or kwargs:

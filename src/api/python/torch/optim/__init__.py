@@ -132,4 +132,4 @@ class NAdam(Optimizer):
     _js_name = "NAdam"
 
 
-from . import lr_scheduler  # noqa: E402,F401
+from . import lr_scheduler  # noqa: E402, F401  torch.optim.lr_scheduler, after the optimizers

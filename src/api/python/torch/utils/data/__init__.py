@@ -8,5 +8,5 @@ lists and dicts collated field by field. Shuffling uses the engine's seeded gene
 (``torch.manual_seed``), so runs repeat.
 """
 
-from .dataset import Dataset, Subset, TensorDataset, random_split  # noqa: F401
-from .dataloader import DataLoader, default_collate  # noqa: F401
+from .dataloader import DataLoader, default_collate  # noqa: F401  re-exported
+from .dataset import Dataset, Subset, TensorDataset, random_split  # noqa: F401  re-exported
