@@ -1,14 +1,14 @@
 /** The toolbar button that enters or leaves classroom (presentation) mode. */
+import { ToggleButton } from '../../notebook/ui/ToggleButton';
 import { enterPresentation, leavePresentation, usePresentMode } from './presentMode';
 
 export function PresentToggle() {
   const presenting = usePresentMode();
   return (
-    <button
-      type="button"
+    <ToggleButton
       className={`button${presenting ? ' button-primary' : ''}`}
-      data-testid="present-toggle"
-      aria-pressed={presenting}
+      testId="present-toggle"
+      pressed={presenting}
       title={
         presenting
           ? 'Leave presentation (Esc)'
@@ -17,6 +17,6 @@ export function PresentToggle() {
       onClick={presenting ? leavePresentation : enterPresentation}
     >
       {presenting ? 'Exit presentation' : 'Present'}
-    </button>
+    </ToggleButton>
   );
 }

@@ -7,6 +7,7 @@ import { DeviceSettingsForm } from './DeviceSettingsForm';
 import { AdapterList } from './AdapterList';
 import { emptyKernelCache, useDeviceState } from './device-state';
 import { MemoryBars } from './MemoryBars';
+import { Drawer } from '../drawer/Drawer';
 import './devices.css';
 
 export function DevicePanel({ onClose }: { onClose: () => void }) {
@@ -14,13 +15,7 @@ export function DevicePanel({ onClose }: { onClose: () => void }) {
   const memory = useDeviceState((s) => s.memory);
   const lost = useDeviceState((s) => s.lost);
   return (
-    <aside className="device-panel" data-testid="device-panel" aria-label="Devices">
-      <header className="device-header">
-        <h2>Devices</h2>
-        <button type="button" className="button" data-testid="close-device-panel" onClick={onClose}>
-          Close
-        </button>
-      </header>
+    <Drawer name="device" label="Devices" onClose={onClose}>
       {lost && (
         <p className="device-problem" role="alert" data-testid="device-lost">
           {lost.device} was lost ({lost.reason}). The kernel recreated{' '}
@@ -56,6 +51,6 @@ export function DevicePanel({ onClose }: { onClose: () => void }) {
           <DeviceSettingsForm key={JSON.stringify(report.settings)} report={report} />
         </section>
       )}
-    </aside>
+    </Drawer>
   );
 }

@@ -8,6 +8,7 @@ import { useAppStore } from '../../notebook/store/context';
 import { formatBytes } from '../devices/format-bytes';
 import { downloadName, MAX_UPLOAD_BYTES } from './file-names';
 import { useStoredFiles } from './useStoredFiles';
+import { Drawer } from '../drawer/Drawer';
 import './files.css';
 
 export function FilesPanel({ onClose }: { onClose: () => void }) {
@@ -15,16 +16,16 @@ export function FilesPanel({ onClose }: { onClose: () => void }) {
   useRefreshAfterRuns(refresh);
 
   return (
-    <aside className="files-panel" data-testid="files-panel" aria-label="Files">
-      <header className="files-header">
-        <h2>Files</h2>
+    <Drawer
+      name="files"
+      label="Files"
+      buttons={
         <button type="button" className="button" data-testid="refresh-files" onClick={refresh}>
           Refresh
         </button>
-        <button type="button" className="button" data-testid="close-files-panel" onClick={onClose}>
-          Close
-        </button>
-      </header>
+      }
+      onClose={onClose}
+    >
       <p className="muted files-help">
         What <code>await torch.save(obj, name)</code> wrote, kept in this browser. Files are
         safetensors: in Python, <code>safetensors.torch.load_file(path)</code> reads a download.
@@ -96,7 +97,7 @@ export function FilesPanel({ onClose }: { onClose: () => void }) {
           })}
         </ul>
       )}
-    </aside>
+    </Drawer>
   );
 }
 

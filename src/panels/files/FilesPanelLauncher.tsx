@@ -1,23 +1,13 @@
 /** The toolbar button `open-files-panel` and the Files panel it opens. */
-import { useState } from 'react';
-import { createPortal } from 'react-dom';
+import { DrawerLauncher } from '../drawer/Drawer';
 import { FilesPanel } from './FilesPanel';
 
 export function FilesPanelLauncher() {
-  const [open, setOpen] = useState(false);
   return (
-    <>
-      <button
-        type="button"
-        className="button"
-        data-testid="open-files-panel"
-        aria-pressed={open}
-        onClick={() => setOpen((o) => !o)}
-      >
-        Files
-      </button>
-      {/* In the body: the toolbar's backdrop-filter makes it a containing block that clips fixed drawers. */}
-      {open && createPortal(<FilesPanel onClose={() => setOpen(false)} />, document.body)}
-    </>
+    <DrawerLauncher
+      testId="open-files-panel"
+      label="Files"
+      render={(close) => <FilesPanel onClose={close} />}
+    />
   );
 }

@@ -9,6 +9,7 @@ import { DeviceBenchmarkSection } from './DeviceBenchmarkSection';
 import { PanelOutputs } from './PanelOutputs';
 import { useDeviceBenchmark } from './useDeviceBenchmark';
 import { useTimingRun, type RunStatus, type TimingKernel } from './useTimingRun';
+import { Drawer } from '../drawer/Drawer';
 import './timing-panel.css';
 
 const STATUS_TEXT: Record<RunStatus, string> = {
@@ -54,22 +55,32 @@ export function TimingPanel({
   const run = useTimingRun(createKernel, true);
   const benchmark = useDeviceBenchmark(run.kernel);
   return (
-    <aside className="timing-panel" data-testid="timing-panel" aria-label="CPU vs GPU timings">
-      <header className="timing-header">
-        <h2>CPU vs GPU</h2>
-        <button
-          type="button"
-          className="button"
-          data-testid="run-timing"
-          disabled={!run.ready || run.running}
-          onClick={run.start}
-        >
-          {run.running ? 'Running…' : run.runs.length > 0 ? 'Run again' : 'Run'}
-        </button>
-        <button type="button" className="button button-quiet" aria-label="Close" onClick={onClose}>
-          ✕
-        </button>
-      </header>
+    <Drawer
+      name="timing"
+      label="CPU vs GPU timings"
+      title="CPU vs GPU"
+      buttons={
+        <>
+          <button
+            type="button"
+            className="button"
+            data-testid="run-timing"
+            disabled={!run.ready || run.running}
+            onClick={run.start}
+          >
+            {run.running ? 'Running…' : run.runs.length > 0 ? 'Run again' : 'Run'}
+          </button>
+          <button
+            type="button"
+            className="button button-quiet"
+            aria-label="Close"
+            onClick={onClose}
+          >
+            ✕
+          </button>
+        </>
+      }
+    >
       <AdapterNote info={run.info} />
       <DeviceBenchmarkSection benchmark={benchmark} ready={run.ready} />
       <p className="timing-help muted">
@@ -91,6 +102,6 @@ export function TimingPanel({
           <PanelOutputs outputs={r.outputs} />
         </section>
       ))}
-    </aside>
+    </Drawer>
   );
 }
