@@ -48,16 +48,19 @@ function blobs(n: number, seed: number, flip = false): TensorDataset {
   );
 }
 
+/** A Linear(2, 2) classifier trained with cross-entropy and SGD at `lr`, as a torch task. */
+function linearClassifier(lr: number) {
+  const net = new Linear(2, 2);
+  return {
+    net,
+    task: torchTask(net, new CrossEntropyLoss(), new SGD(net.parameters(), { lr }), null),
+  };
+}
+
 describe('fitLoop', () => {
   it('writes one history row per epoch with train and val values, and learns', async () => {
     manualSeed(1);
-    const net = new Linear(2, 2);
-    const task = torchTask(
-      net,
-      new CrossEntropyLoss(),
-      new SGD(net.parameters(), { lr: 0.5 }),
-      null,
-    );
+    const { task } = linearClassifier(0.5);
     const lines: string[] = [];
     setTrainingOutput((t) => lines.push(t));
     const { history, stoppedEarly } = await fitLoop(task, {
@@ -85,13 +88,7 @@ describe('fitLoop', () => {
 
   it('ends after the epoch in which stopRequested answers true (Keras stop_training)', async () => {
     manualSeed(1);
-    const net = new Linear(2, 2);
-    const task = torchTask(
-      net,
-      new CrossEntropyLoss(),
-      new SGD(net.parameters(), { lr: 0.5 }),
-      null,
-    );
+    const { task } = linearClassifier(0.5);
     const ended: number[] = [];
     const { history, stoppedEarly } = await fitLoop(task, {
       trainData: new DataLoader(blobs(32, 1), { batchSize: 16 }),
@@ -106,9 +103,7 @@ describe('fitLoop', () => {
 
   it('stops early when the monitored value stops improving and restores the best weights', async () => {
     manualSeed(2);
-    const net = new Linear(2, 2);
-    const optimizer = new SGD(net.parameters(), { lr: 1 });
-    const task = torchTask(net, new CrossEntropyLoss(), optimizer, null);
+    const { net, task } = linearClassifier(1);
     // Training labels are the validation labels swapped: every epoch makes validation worse.
     const trainData = new DataLoader(blobs(64, 3, true), { batchSize: 16 });
     const valData = new DataLoader(blobs(64, 3), { batchSize: 64 });
@@ -143,13 +138,7 @@ describe('fitLoop', () => {
   });
 
   it('writes Keras-style keys and lines for the tf side (no prefix on training values)', async () => {
-    const net = new Linear(2, 2);
-    const task = torchTask(
-      net,
-      new CrossEntropyLoss(),
-      new SGD(net.parameters(), { lr: 0.5 }),
-      null,
-    );
+    const { task } = linearClassifier(0.5);
     const lines: string[] = [];
     setTrainingOutput((t) => lines.push(t));
     const { history } = await fitLoop(task, {
@@ -176,13 +165,7 @@ describe('fitLoop', () => {
   });
 
   it('reads values back only once per logging interval', async () => {
-    const net = new Linear(2, 2);
-    const task = torchTask(
-      net,
-      new CrossEntropyLoss(),
-      new SGD(net.parameters(), { lr: 0.1 }),
-      null,
-    );
+    const { task } = linearClassifier(0.1);
     const reads = vi.spyOn(Tensor.prototype, 'data');
     const steps: boolean[] = [];
     await fitLoop(task, {
