@@ -23,7 +23,7 @@ an engine message.
 """
 
 import js
-from pyodide.ffi import JsProxy, create_proxy, to_js
+from pyodide.ffi import JsProxy, create_proxy
 
 from torch import _bridge as b
 
@@ -32,7 +32,7 @@ from . import _tensor
 host = b.host
 
 # The exception a Python function raised inside the TS layer, until the call that reached it
-# re-raises it (see translate in _errors.py).
+# re-raises it (see _tensorflow_error in _errors.py).
 _pending = [None]
 
 # Keras's hook names (snake_case) and the TS Callback's (camelCase) that fit calls.
@@ -66,15 +66,7 @@ def _result_to_js(value):
     if isinstance(value, _tensor._TorchTensor):
         host.disown(value._js)  # the TS layer uses it after this wrapper is gone
         return value._js
-    if isinstance(value, (list, tuple)):
-        return to_js([_result_to_js(v) for v in value], create_pyproxies=False)
-    if isinstance(value, dict):
-        return to_js(
-            {str(k): _result_to_js(v) for k, v in value.items()},
-            dict_converter=js.Object.fromEntries,
-            create_pyproxies=False,
-        )
-    return b.to_js_value(value)
+    return b.to_js_value(value, _result_to_js)
 
 
 def _no_read_back(fn):
@@ -154,34 +146,20 @@ class Proxies:
         """A Python argument as the TS layer takes it, with callables as JS functions."""
         from .keras.callbacks import Callback
 
-        if isinstance(value, (bool, int, float, str)) or value is None:
-            return value
         if isinstance(value, Callback):
             return self.callback(value)
-        if isinstance(value, (JsProxy, _tensor._TorchTensor)) or getattr(value, "_js_value", None) is not None:
-            return b.to_js_value(value)
-        if callable(value) and not isinstance(value, type):
+        if (
+            callable(value)
+            and not isinstance(value, (type, JsProxy, _tensor._TorchTensor))
+            and getattr(value, "_js_value", None) is None
+        ):
             return self.function(value)
-        if isinstance(value, (list, tuple)):
-            return to_js([self.to_js(v) for v in value], create_pyproxies=False)
-        if isinstance(value, dict):
-            return to_js(
-                {str(k): self.to_js(v) for k, v in value.items()},
-                dict_converter=js.Object.fromEntries,
-                create_pyproxies=False,
-            )
-        return b.to_js_value(value)
+        return b.to_js_value(value, self.to_js)
 
     def args(self, args, kwargs):
         js_args = [self.to_js(a) for a in args]
         if kwargs and any(v is not None for v in kwargs.values()):
-            js_args.append(
-                to_js(
-                    {b.camel(k): self.to_js(v) for k, v in kwargs.items() if v is not None},
-                    dict_converter=js.Object.fromEntries,
-                    create_pyproxies=False,
-                )
-            )
+            js_args.append(b.options(kwargs, self.to_js))
         return js_args
 
     def destroy(self):

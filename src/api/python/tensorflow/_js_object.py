@@ -17,6 +17,7 @@ from torch import _bridge as b
 from . import _tensor
 from ._callables import Proxies, take_pending
 from ._errors import translate
+from ._errors import wait as _wait
 
 host = b.host
 _fn_source = js.Function.prototype.toString
@@ -86,13 +87,6 @@ def wrap(value):
     if _is_class(value):
         return JsClass(value)
     return JsObject(value)
-
-
-def _wait(promise):
-    try:
-        return b.run_sync(promise)
-    except JsException as error:
-        raise translate(error) from None
 
 
 # Methods whose TS object keeps calling the Python functions it was given after the call

@@ -10,6 +10,12 @@ needs no copy of the tensor and no second WebGPU device, and a read costs about 
 It requires that cells run through Pyodide's async entry point (``runPythonAsync``), which the
 kernel does; in Node, JSPI needs ``--experimental-wasm-stack-switching``. Only reads wait:
 queued GPU work is not synchronised per op.
+
+Faces. The ``torch`` and ``tensorflow`` packages call the engine through the same ``call``,
+``new`` and ``wait`` (a :class:`Face`); each face says which Python exception an engine error
+becomes and what a result is shown as. This module's own ``call``, ``new``, ``wait`` and
+``translate`` are PyTorch's (used by torch, torchvision, torchmetrics, …); TensorFlow's are in
+``tensorflow/_errors.py``.
 """
 
 import re
@@ -35,8 +41,9 @@ def camel(name):
     return head + "".join(part[:1].upper() + part[1:] for part in rest)
 
 
-def to_js_value(value):
-    """A Python argument as the TS layer takes it: tensors unwrapped, lists as arrays, dicts as objects."""
+def to_js_value(value, each=None):
+    """A Python argument as the TS layer takes it: tensors unwrapped, lists as arrays, dicts as objects.
+    ``each``: how the items of a list, tuple or dict are converted (a face's own rules; default this)."""
     if isinstance(value, (bool, int, float, str)) or value is None:
         return value
     if isinstance(value, _tensor_type):
@@ -46,11 +53,12 @@ def to_js_value(value):
         return js_value()
     if isinstance(value, JsProxy):
         return value
+    each = each or to_js_value
     if isinstance(value, (list, tuple)):
-        return to_js([to_js_value(v) for v in value], create_pyproxies=False)
+        return to_js([each(v) for v in value], create_pyproxies=False)
     if isinstance(value, dict):
         return to_js(
-            {str(k): to_js_value(v) for k, v in value.items()},
+            {str(k): each(v) for k, v in value.items()},
             dict_converter=js.Object.fromEntries,
             create_pyproxies=False,
         )
@@ -59,10 +67,11 @@ def to_js_value(value):
     raise TypeError(f"cannot pass {type(value).__name__} to the engine")
 
 
-def options(kwargs):
-    """Keyword arguments as the TS layer's trailing options object, camelCased (None: absent)."""
+def options(kwargs, each=to_js_value):
+    """Keyword arguments as the TS layer's trailing options object, camelCased (None: absent);
+    ``each`` converts the values."""
     return to_js(
-        {camel(k): to_js_value(v) for k, v in kwargs.items() if v is not None},
+        {camel(k): each(v) for k, v in kwargs.items() if v is not None},
         dict_converter=js.Object.fromEntries,
         create_pyproxies=False,
     )
@@ -89,15 +98,60 @@ def from_js(value, fresh=True):
     return value
 
 
-def _pytorch_device_names(message):
-    """The engine names GPUs ``gpu:N``; PyTorch's messages (and our ``.device``) say ``cuda:N``."""
-    return _GPU_NAME.sub(r"cuda:\1", message)
+class Face:
+    """One Python package's face on the engine: ``call``, ``new`` and ``wait`` with the exceptions
+    and results that package gives.
+
+    ``error(name, message)``: the Python exception to raise for an engine error, from the JS
+    error's ``name`` and ``message`` (its error-mapping policy). ``result``: what a ``call``'s
+    result (as :func:`from_js` gives it) becomes in this package; None keeps it as it is."""
+
+    __slots__ = ("error", "result")
+
+    def __init__(self, error, result=None):
+        self.error = error
+        self.result = result
+
+    def translate(self, error):
+        """A ``JsException`` from the engine as this package's Python exception."""
+        js_error = error.js_error
+        return self.error(getattr(js_error, "name", "Error"), str(getattr(js_error, "message", error)))
+
+    def call(self, fn, *args, **kwargs):
+        """Calls a JS function with Python arguments; returns its result as Python."""
+        js_args = [to_js_value(a) for a in args]
+        if kwargs and any(v is not None for v in kwargs.values()):
+            js_args.append(options(kwargs))
+        try:
+            result = fn(*js_args)
+        except JsException as error:
+            raise self.translate(error) from None
+        if self.result is None:
+            return from_js(result)
+        return self.result(from_js(result))
+
+    def new(self, cls, *args, **kwargs):
+        """``new cls(...)`` with Python arguments."""
+        js_args = [to_js_value(a) for a in args]
+        if kwargs:
+            js_args.append(options(kwargs))
+        try:
+            return cls.new(*js_args)
+        except JsException as error:
+            raise self.translate(error) from None
+
+    def wait(self, promise):
+        """Waits for a JS Promise (a GPU read-back) and returns its value; see the module doc."""
+        try:
+            return run_sync(promise)
+        except JsException as error:
+            raise self.translate(error) from None
 
 
-def translate(error):
-    """An engine error as the Python exception PyTorch raises, with the engine's message."""
-    name = getattr(error.js_error, "name", "Error")
-    message = _pytorch_device_names(str(getattr(error.js_error, "message", error)))
+def _pytorch_error(name, message):
+    """PyTorch's exception for an engine error, with PyTorch's device names: the engine names GPUs
+    ``gpu:N``, PyTorch's messages (and our ``.device``) say ``cuda:N``."""
+    message = _GPU_NAME.sub(r"cuda:\1", message)
     if name == "TypeError":
         return TypeError(message)
     if name == "RangeError" or "out of range" in message or "out of bounds" in message:
@@ -105,32 +159,5 @@ def translate(error):
     return RuntimeError(message)
 
 
-def call(fn, *args, **kwargs):
-    """Calls a JS function with Python arguments; returns its result as Python."""
-    js_args = [to_js_value(a) for a in args]
-    if kwargs and any(v is not None for v in kwargs.values()):
-        js_args.append(options(kwargs))
-    try:
-        result = fn(*js_args)
-    except JsException as error:
-        raise translate(error) from None
-    return from_js(result)
-
-
-def new(cls, *args, **kwargs):
-    """``new cls(...)`` with Python arguments."""
-    js_args = [to_js_value(a) for a in args]
-    if kwargs:
-        js_args.append(options(kwargs))
-    try:
-        return cls.new(*js_args)
-    except JsException as error:
-        raise translate(error) from None
-
-
-def wait(promise):
-    """Waits for a JS Promise (a GPU read-back) and returns its value; see the module doc."""
-    try:
-        return run_sync(promise)
-    except JsException as error:
-        raise translate(error) from None
+PYTORCH = Face(_pytorch_error)
+translate, call, new, wait = PYTORCH.translate, PYTORCH.call, PYTORCH.new, PYTORCH.wait
