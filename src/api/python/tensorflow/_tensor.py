@@ -15,8 +15,9 @@ tf_js = host.globals.tf
 
 
 class DType:
-    """A TensorFlow dtype. The engine stores float32 and int32 (float64 as float32, int64 as
-    int32); bool tensors are int32 0/1 marked bool."""
+    """A TensorFlow dtype. ``engine`` is the engine's element type it is stored as (the bridge's
+    dtype table, ``torch._bridge.DTYPES``, says which and why); bool tensors are int32 0/1 marked
+    bool."""
 
     __slots__ = ("name", "engine", "is_floating", "is_bool")
 
@@ -34,19 +35,10 @@ class DType:
         return f"tf.{self.name}"
 
 
-float32 = DType("float32", "float32", True)
-float64 = DType("float64", "float32", True)
-float16 = DType("float16", "float32", True)
-int32 = DType("int32", "int32", False)
-int64 = DType("int64", "int32", False)
-int8 = DType("int8", "int32", False)
-uint8 = DType("uint8", "int32", False)
-bool = DType("bool", "int32", False, True)
-string = DType("string", None, False)
+_DTYPES = b.dtypes("tf", lambda row: DType(row.name, row.engine, row.is_floating, row.name == "bool"))
+float32, float64, float16, int64, int32, int8, uint8, bool, string = _DTYPES.values()  # DTYPES's order
 double = float64
 half = float16
-
-_DTYPES = {d.name: d for d in (float32, float64, float16, int32, int64, int8, uint8, bool, string)}
 
 
 def as_dtype(value):

@@ -15,10 +15,11 @@ Faces. The ``torch`` and ``tensorflow`` packages call the engine through the sam
 ``new`` and ``wait`` (a :class:`Face`); each face says which Python exception an engine error
 becomes and what a result is shown as. This module's own ``call``, ``new``, ``wait`` and
 ``translate`` are PyTorch's (used by torch, torchvision, torchmetrics, …); TensorFlow's are in
-``tensorflow/_errors.py``.
+``tensorflow/_errors.py``. :data:`DTYPES` is the one table of the dtypes both faces name.
 """
 
 import re
+from collections import namedtuple
 
 import _gpubook as host
 import js
@@ -161,3 +162,28 @@ def _pytorch_error(name, message):
 
 PYTORCH = Face(_pytorch_error)
 translate, call, new, wait = PYTORCH.translate, PYTORCH.call, PYTORCH.new, PYTORCH.wait
+
+
+# The dtypes the Python packages name and how the engine stores them. The engine has float32 and
+# int32 only: floats of every width are stored as float32, integers as int32 (labels and indices
+# fit), bool as int32 0/1 marked bool; strings (tf.string) are host-side Python values.
+# ``faces``: the packages that name the dtype; each binds its dtypes in this order.
+Dtype = namedtuple("Dtype", ["name", "engine", "is_floating", "faces"])
+DTYPES = (
+    Dtype("float32", "float32", True, ("torch", "tf")),
+    Dtype("float64", "float32", True, ("torch", "tf")),
+    Dtype("float16", "float32", True, ("torch", "tf")),
+    Dtype("bfloat16", "float32", True, ("torch",)),
+    Dtype("int64", "int32", False, ("torch", "tf")),
+    Dtype("int32", "int32", False, ("torch", "tf")),
+    Dtype("int16", "int32", False, ("torch",)),
+    Dtype("int8", "int32", False, ("torch", "tf")),
+    Dtype("uint8", "int32", False, ("torch", "tf")),
+    Dtype("bool", "int32", False, ("torch", "tf")),
+    Dtype("string", None, False, ("tf",)),
+)
+
+
+def dtypes(face, make):
+    """``{name: make(row)}`` for each row of :data:`DTYPES` that ``face`` names, in table order."""
+    return {row.name: make(row) for row in DTYPES if face in row.faces}

@@ -6,11 +6,12 @@ types are reached through ``builtins`` here.
 
 import builtins
 
+from . import _bridge as b
+
 
 class dtype:
-    """A PyTorch dtype. ``engine`` is the engine's element type it is stored as: the engine has
-    float32 and int32 only, so float64/float16 are stored as float32 and int64/int16/uint8 as int32
-    (labels and indices fit), and bool as int32 0/1 marked bool."""
+    """A PyTorch dtype. ``engine`` is the engine's element type it is stored as (the bridge's
+    dtype table, ``_bridge.DTYPES``, says which and why)."""
 
     __slots__ = ("name", "engine", "is_floating_point")
 
@@ -26,24 +27,14 @@ class dtype:
         return (_dtype_named, (self.name,))
 
 
-float32 = dtype("float32", "float32", True)
-float64 = dtype("float64", "float32", True)
-float16 = dtype("float16", "float32", True)
-bfloat16 = dtype("bfloat16", "float32", True)
-int64 = dtype("int64", "int32", False)
-int32 = dtype("int32", "int32", False)
-int16 = dtype("int16", "int32", False)
-int8 = dtype("int8", "int32", False)
-uint8 = dtype("uint8", "int32", False)
-bool = dtype("bool", "int32", False)
+_ALL = b.dtypes("torch", lambda row: dtype(row.name, row.engine, row.is_floating))
+float32, float64, float16, bfloat16, int64, int32, int16, int8, uint8, bool = _ALL.values()  # DTYPES's order
 float = float32
 double = float64
 half = float16
 long = int64
 int = int32
 short = int16
-
-_ALL = {d.name: d for d in (float32, float64, float16, bfloat16, int64, int32, int16, int8, uint8, bool)}
 
 
 def _dtype_named(name):
