@@ -4,6 +4,7 @@
 //   node scripts/ruff.mjs          lint + format check; prints path:line:col messages, exits 1 on any
 //   node scripts/ruff.mjs --fix    applies the safe lint fixes (FIXABLE below), then formats
 //   node scripts/ruff.mjs --list   prints the files it checks, one a line
+//   node scripts/ruff.mjs [--fix] PATH…   only those of its files under these paths
 //
 // The files are git's: tracked and untracked-but-not-ignored `*.py` (so node_modules, dist, … are
 // never read), less ruff.toml's `exclude` / `extend-exclude` globs.
@@ -22,31 +23,42 @@ const FIXABLE = new Set(['I001', 'F541', 'E703', 'W292', 'W391']);
 
 /**
  * The plain TOML ruff.toml uses: `[a.b]` tables, `key = value` with a JSON-compatible value
- * (double-quoted string, number, boolean, array on one line), `#` comments. Anything else throws.
+ * (double-quoted string, number, boolean, array of those, which may span lines and end in a
+ * comma), `#` comments. Anything else throws.
  */
 export function parseToml(text, file = 'ruff.toml') {
   const root = {};
   let table = root;
-  text.split('\n').forEach((raw, i) => {
-    const line = stripComment(raw).trim();
-    if (!line) return;
+  const lines = text.split('\n');
+  for (let i = 0; i < lines.length; i++) {
+    const at = i;
     const fail = () => {
-      throw new Error(`${file}:${i + 1}: scripts/ruff.mjs reads only plain TOML: ${raw.trim()}`);
+      throw new Error(
+        `${file}:${at + 1}: scripts/ruff.mjs reads only plain TOML: ${lines[at].trim()}`,
+      );
     };
+    const line = stripComment(lines[i]).trim();
+    if (!line) continue;
     const header = /^\[([A-Za-z0-9_.-]+)\]$/.exec(line);
     if (header) {
       table = root;
       for (const key of header[1].split('.')) table = table[key] ??= {};
-      return;
+      continue;
     }
     const pair = /^([A-Za-z0-9_-]+)\s*=\s*(.+)$/.exec(line);
     if (!pair) fail();
+    let value = pair[2];
+    // An array goes on until a line ends with its closing bracket.
+    if (value.startsWith('[')) {
+      while (!value.endsWith(']') && i + 1 < lines.length) value += stripComment(lines[++i]).trim();
+      value = value.replace(/,\s*\]$/, ']');
+    }
     try {
-      table[pair[1]] = JSON.parse(pair[2]);
+      table[pair[1]] = JSON.parse(value);
     } catch {
       fail();
     }
-  });
+  }
   return root;
 }
 
@@ -152,7 +164,12 @@ function firstDifference(a, b) {
 
 function main(argv) {
   const settings = loadSettings();
-  const files = pythonFiles(ROOT, settings);
+  const only = argv
+    .filter((a) => !a.startsWith('--'))
+    .map((a) => path.relative(ROOT, path.resolve(a)).split(path.sep).join('/'));
+  const files = pythonFiles(ROOT, settings).filter(
+    (f) => !only.length || only.some((o) => f === o || f.startsWith(`${o}/`)),
+  );
   if (argv.includes('--list')) {
     for (const f of files) console.log(f);
     return 0;
