@@ -1,9 +1,9 @@
 /**
  * Interrupting a Python cell that keeps waiting in `run_sync` (as a training loop reading losses
- * back does): the kernel's guarded run_sync (src/kernel/python/run-sync-guard-py.ts) raises
+ * back does): the kernel's guarded run_sync (src/kernel/python/modules/_gpubook_run_sync.py) raises
  * KeyboardInterrupt in the cell's own frame, the cell ends as interrupted, and its variables
- * survive. Here, not beside the kernel's other tests, because run_sync needs JSPI, which only
- * this project's Node workers have.
+ * survive. Here, not beside the kernel's other tests, because run_sync needs JSPI, which only this
+ * project's Node workers have.
  */
 import { createRequire } from 'node:module';
 import { dirname } from 'node:path';

@@ -3,17 +3,14 @@
  * own origin in the browser, node_modules in Node tests), never from a CDN — the lock file and
  * package base URL point at the same place, so even `pyodide.loadPackage` could only ask our
  * server (which has no packages). Then our kernel modules go in (streams, import guard,
- * interruptible sleep, cell runner), then gpubook's Python packages.
+ * interruptible sleep, guarded run_sync, cell runner: the `.py` files in ./modules/), then
+ * gpubook's Python packages.
  */
 import type { PyodideAPI, loadPyodide } from 'pyodide';
 import { installPythonPackages } from '../../api/python/install';
 import type { StreamName } from '../protocol';
-import { IMPORT_GUARD_MODULE, IMPORT_GUARD_SOURCE } from './import-guard-py';
-import { RUN_CELL_MODULE, RUN_CELL_SOURCE } from './run-cell-py';
-import { RUN_SYNC_GUARD_MODULE, RUN_SYNC_GUARD_SOURCE } from './run-sync-guard-py';
-import { SLEEP_MODULE, SLEEP_SOURCE } from './sleep-py';
 import { reportPrinted } from '../outputs/auto-chart';
-import { STREAMS_MODULE, STREAMS_SOURCE } from './streams-py';
+import DEFINE_MODULE from './define_module.py?raw';
 
 export type LoadPyodide = typeof loadPyodide;
 
@@ -30,21 +27,40 @@ export interface PyodideLoadOptions {
   write(name: StreamName, text: string): void;
 }
 
-/** Module names under which the kernel's own Python lives (`_gpubook_<name>`). */
-export const kernelModuleName = (name: string): string => `_gpubook_${name}`;
+/**
+ * The kernel's own Python modules, `modules/<name>.py` each, in the order they are defined (a
+ * module may import those before it: the cell runner imports the import guard's `package_dirs`).
+ * They are defined from source without a file (./define_module.py), so they never show up as
+ * installed packages and the traceback filter hides their frames by their `<gpubook …>` name.
+ */
+export const KERNEL_MODULES = {
+  streams: '_gpubook_streams',
+  importGuard: '_gpubook_import_guard',
+  sleep: '_gpubook_sleep',
+  runSync: '_gpubook_run_sync',
+  runCell: '_gpubook_run_cell',
+} as const;
 
-/** Defines a module from source without a file (so it never shows up as an installed package). */
-const DEFINE_MODULE = `
-import sys, types
-
-def define_module(name, source):
-    module = types.ModuleType(name)
-    sys.modules[name] = module
-    exec(compile(source, "<gpubook " + name + ">", "exec"), module.__dict__)
-    return module
-
-define_module
-`;
+/** Each kernel module's source (modules/*.py as text, by Vite's `?raw`), in definition order. */
+export function kernelModuleSources(): Array<[name: string, source: string]> {
+  const files = import.meta.glob<string>('./modules/*.py', {
+    query: '?raw',
+    import: 'default',
+    eager: true,
+  });
+  const byName = new Map(
+    Object.entries(files).map(([path, text]) => [path.replace(/^.*\/|\.py$/g, ''), text]),
+  );
+  const names: string[] = Object.values(KERNEL_MODULES);
+  const problems = [
+    ...[...byName.keys()]
+      .filter((name) => !names.includes(name))
+      .map((name) => `${name}.py is not in KERNEL_MODULES`),
+    ...names.filter((name) => !byName.has(name)).map((name) => `${name}.py is missing`),
+  ];
+  if (problems.length) throw new Error(`src/kernel/python/modules: ${problems.join('; ')}`);
+  return names.map((name) => [name, byName.get(name) as string]);
+}
 
 export async function startPyodide(options: PyodideLoadOptions): Promise<PyodideAPI> {
   const loadPyodide = await options.importLoader();
@@ -59,17 +75,10 @@ export async function startPyodide(options: PyodideLoadOptions): Promise<Pyodide
   if (options.interruptBuffer) py.setInterruptBuffer(options.interruptBuffer);
 
   const define = py.runPython(DEFINE_MODULE) as (name: string, source: string) => unknown;
-  const modules: Array<[string, string]> = [
-    [STREAMS_MODULE, STREAMS_SOURCE],
-    [IMPORT_GUARD_MODULE, IMPORT_GUARD_SOURCE],
-    [SLEEP_MODULE, SLEEP_SOURCE],
-    [RUN_SYNC_GUARD_MODULE, RUN_SYNC_GUARD_SOURCE],
-    [RUN_CELL_MODULE, RUN_CELL_SOURCE],
-  ];
-  for (const [name, source] of modules) destroyProxy(define(kernelModuleName(name), source));
+  for (const [name, source] of kernelModuleSources()) destroyProxy(define(name, source));
   destroyProxy(define);
 
-  const streams = py.pyimport(kernelModuleName(STREAMS_MODULE)) as {
+  const streams = py.pyimport(KERNEL_MODULES.streams) as {
     install(
       write: (name: StreamName, text: string) => void,
       epochLog: (numbers: string) => void,
@@ -80,12 +89,12 @@ export async function startPyodide(options: PyodideLoadOptions): Promise<Pyodide
     (numbers) => reportPrinted(JSON.parse(numbers) as unknown),
   );
   destroyProxy(streams);
-  for (const name of [IMPORT_GUARD_MODULE, SLEEP_MODULE]) {
-    py.runPython(`import ${kernelModuleName(name)} as m; m.install(); del m`);
+  for (const name of [KERNEL_MODULES.importGuard, KERNEL_MODULES.sleep]) {
+    py.runPython(`import ${name} as m; m.install(); del m`);
   }
   if (options.interruptBuffer) {
     // Before our packages import run_sync: they must get the guarded one.
-    const guard = py.pyimport(kernelModuleName(RUN_SYNC_GUARD_MODULE)) as {
+    const guard = py.pyimport(KERNEL_MODULES.runSync) as {
       install(buffer: Int32Array): void;
     };
     guard.install(options.interruptBuffer);

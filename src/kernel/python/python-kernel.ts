@@ -9,8 +9,7 @@
 import type { PyodideAPI } from 'pyodide';
 import type { PyCallable, PyDict, PyProxy } from 'pyodide/ffi';
 import type { StreamName } from '../protocol';
-import { kernelModuleName, startPyodide, type PyodideLoadOptions } from './pyodide-loader';
-import { RUN_CELL_MODULE } from './run-cell-py';
+import { KERNEL_MODULES, startPyodide, type PyodideLoadOptions } from './pyodide-loader';
 import { rewriteShellLines } from './shell-lines';
 
 export type PythonCellResult =
@@ -40,14 +39,14 @@ export class PythonKernel {
     /** The namespace the one-line driver runs in: run_cell, the notebook's namespace, args. */
     private readonly driver: PyDict,
     private readonly interruptBuffer: Int32Array | null,
-    /** Cancels the running cell's task when it waits on an await (run-cell-py.ts). */
+    /** Cancels the running cell's task when it waits on an await (modules/_gpubook_run_cell.py). */
     private readonly interruptAwait: PyCallable,
   ) {}
 
   static async start(options: PyodideLoadOptions): Promise<PythonKernel> {
     const py = await startPyodide(options);
     const driver = py.runPython(
-      `import __main__, ${kernelModuleName(RUN_CELL_MODULE)} as r\n` +
+      `import __main__, ${KERNEL_MODULES.runCell} as r\n` +
         `{"run_cell": r.run_cell, "namespace": __main__.__dict__, "interrupt": r.interrupt}`,
     ) as PyDict;
     const interruptAwait = driver.get('interrupt') as PyCallable;

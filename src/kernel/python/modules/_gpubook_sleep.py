@@ -1,12 +1,11 @@
-/**
- * Python source of `_gpubook_sleep`: `time.sleep` in slices. Pyodide's own `time.sleep` blocks
- * the worker in one piece and never looks at the interrupt buffer, so `time.sleep(60)` could only
- * be stopped by replacing the worker (losing every variable). Between slices the interpreter runs
- * bytecode, which checks the buffer: an interrupt raises KeyboardInterrupt within a slice or so.
- */
-export const SLEEP_MODULE = 'sleep';
+"""``time.sleep`` in slices. Pyodide's own ``time.sleep`` blocks the worker in one piece and never
+looks at the interrupt buffer, so ``time.sleep(60)`` could only be stopped by replacing the worker
+(losing every variable). Between slices the interpreter runs bytecode, which checks the buffer: an
+interrupt raises KeyboardInterrupt within a slice or so.
 
-export const SLEEP_SOURCE = `
+One of the kernel's own modules (src/kernel/python/modules/, defined by pyodide-loader.ts).
+"""
+
 import time
 
 __tracebackhide__ = True
@@ -29,4 +28,3 @@ def sleep(seconds):
 
 def install():
     time.sleep = sleep
-`;

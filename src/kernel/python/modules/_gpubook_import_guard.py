@@ -1,16 +1,15 @@
-/**
- * Python source of `_gpubook_import_guard`: a `sys.meta_path` finder placed right after the
- * finders that can actually find modules (the standard library's, Pyodide's `js`/`pyodide_js`),
- * so `import numpy` (or pandas, matplotlib, accelerate, anything we do not ship) fails at once
- * with a message that says why and what there is instead. Without it the import would reach
- * Pyodide's own hint, which tells the user to `micropip.install` from a CDN we never contact.
- *
- * What is "available instead" is read from the interpreter's path at the time of the error
- * (the packages gpubook installed beside the standard library), not from a list kept here.
- */
-export const IMPORT_GUARD_MODULE = 'import_guard';
+"""A ``sys.meta_path`` finder placed right after the finders that can actually find modules (the
+standard library's, Pyodide's ``js``/``pyodide_js``), so ``import numpy`` (or pandas, matplotlib,
+accelerate, anything we do not ship) fails at once with a message that says why and what there is
+instead. Without it the import would reach Pyodide's own hint, which tells the user to
+``micropip.install`` from a CDN we never contact.
 
-export const IMPORT_GUARD_SOURCE = `
+What is "available instead" is read from the interpreter's path at the time of the error (the
+packages gpubook installed beside the standard library), not from a list kept here.
+
+One of the kernel's own modules (src/kernel/python/modules/, defined by pyodide-loader.ts).
+"""
+
 import importlib.abc
 import os
 import pkgutil
@@ -77,4 +76,3 @@ def install():
             break
     finders.insert(position, UnavailableModuleFinder())
     sys.meta_path[:] = finders
-`;

@@ -1,19 +1,17 @@
-/**
- * Python source of `_gpubook_streams`: `sys.stdout` and `sys.stderr` as text streams that hand
- * every write straight to the running cell's outputs. Pyodide's own stdout is a buffered byte
- * stream, which would print `print("a", end="")` late and let stderr overtake stdout; unbuffered
- * text keeps Python's output in call order with what the TypeScript globals (display, charts)
- * write into the same cell. `print` of one dict with a numeric "epoch" also hands its numbers to
- * the automatic loop chart (as the TypeScript `print` does with an object).
- */
-export const STREAMS_MODULE = 'streams';
+"""``sys.stdout`` and ``sys.stderr`` as text streams that hand every write straight to the running
+cell's outputs. Pyodide's own stdout is a buffered byte stream, which would print
+``print("a", end="")`` late and let stderr overtake stdout; unbuffered text keeps Python's output
+in call order with what the TypeScript globals (display, charts) write into the same cell.
+``print`` of one dict with a numeric "epoch" also hands its numbers to the automatic loop chart
+(as the TypeScript ``print`` does with an object).
 
-export const STREAMS_SOURCE = `
+One of the kernel's own modules (src/kernel/python/modules/, defined by pyodide-loader.ts).
+"""
+
 import builtins
 import functools
 import io
 import json
-import math
 import sys
 
 __tracebackhide__ = True
@@ -82,4 +80,3 @@ def install(write, epoch_log):
     sys.stdout = sys.__stdout__ = CellStream("stdout", write)
     sys.stderr = sys.__stderr__ = CellStream("stderr", write)
     builtins.print = _printing(builtins.print, epoch_log)
-`;

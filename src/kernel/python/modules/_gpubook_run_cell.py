@@ -1,17 +1,15 @@
-/**
- * Python source of `_gpubook_run_cell`: runs one cell's source in the notebook's namespace
- * (`__main__`) with Pyodide's async evaluator, so top-level `await` works and code may block on a
- * JavaScript promise with `pyodide.ffi.run_sync` (JSPI). The result is plain data for the kernel:
- * the last expression's repr (Jupyter's `Out[n]`), a JavaScript object to display as TypeScript
- * cells display it, or the error with a traceback that shows only the user's frames.
- */
-export const RUN_CELL_MODULE = 'run_cell';
+"""Runs one cell's source in the notebook's namespace (``__main__``) with Pyodide's async evaluator,
+so top-level ``await`` works and code may block on a JavaScript promise with
+``pyodide.ffi.run_sync`` (JSPI). The result is plain data for the kernel: the last expression's
+repr (Jupyter's ``Out[n]``), a JavaScript object to display as TypeScript cells display it, or the
+error with a traceback that shows only the user's frames.
 
-export const RUN_CELL_SOURCE = `
+One of the kernel's own modules (src/kernel/python/modules/, defined by pyodide-loader.ts).
+"""
+
 import asyncio
 import builtins
 import os
-import sys
 import traceback
 import types
 
@@ -74,12 +72,12 @@ def _strip(error, seen, prefixes):
 
 def _error(error):
     _strip(error, set(), _hidden_prefixes())
-    text = "".join(traceback.format_exception(error)).rstrip("\\n")
+    text = "".join(traceback.format_exception(error)).rstrip("\n")
     return {
         "status": "interrupted" if isinstance(error, KeyboardInterrupt) else "error",
         "ename": type(error).__name__,
         "evalue": str(error),
-        "traceback": text.split("\\n"),
+        "traceback": text.split("\n"),
     }
 
 
@@ -139,4 +137,3 @@ async def run_cell(source, filename, namespace):
         if _interrupted and _task is not None and _task.cancelling():
             _task.uncancel()
         _task = None
-`;
