@@ -11,6 +11,7 @@ import { builtDataReader } from '../../engine/data/datasets/built-data.testing';
 import { setAssetReader } from '../../engine/data/datasets';
 import { tf } from '../tf';
 import { startPython } from './testing/pyodide';
+import { CREATE_MODEL_CODE, REUTERS_DATA_CODE } from './testing/tf-chapter-code';
 
 Object.assign(globalThis, globals);
 const gpu = create([]);
@@ -91,37 +92,10 @@ history = model.fit(ds, validation_data=ds, epochs=1, verbose=0)
 
   it("runs the chapter's code as written (a smaller Reuters slice, one epoch)", async () => {
     const printed = await python.output(`
-MAX_LEN = 300
-BATCH_SIZE = 32
-(x_train,y_train),(x_test,y_test) = datasets.reuters.load_data()
-x_train = preprocessing.sequence.pad_sequences(x_train[:64],maxlen=MAX_LEN)
-x_test = preprocessing.sequence.pad_sequences(x_test[:32],maxlen=MAX_LEN)
-
-MAX_WORDS = x_train.max()+1
-CAT_NUM = y_train.max()+1
-y_train, y_test = y_train[:64], y_test[:32]
-
-ds_train = tf.data.Dataset.from_tensor_slices((x_train,y_train)) \\
-          .shuffle(buffer_size = 1000).batch(BATCH_SIZE) \\
-          .prefetch(tf.data.experimental.AUTOTUNE).cache()
-
-ds_test = tf.data.Dataset.from_tensor_slices((x_test,y_test)) \\
-          .shuffle(buffer_size = 1000).batch(BATCH_SIZE) \\
-          .prefetch(tf.data.experimental.AUTOTUNE).cache()
+${REUTERS_DATA_CODE}
 
 tf.keras.backend.clear_session()
-def create_model():
-
-    model = models.Sequential()
-
-    model.add(layers.Embedding(MAX_WORDS,7,input_length=MAX_LEN))
-    model.add(layers.Conv1D(filters = 64,kernel_size = 5,activation = "relu"))
-    model.add(layers.MaxPool1D(2))
-    model.add(layers.Conv1D(filters = 32,kernel_size = 3,activation = "relu"))
-    model.add(layers.MaxPool1D(2))
-    model.add(layers.Flatten())
-    model.add(layers.Dense(CAT_NUM,activation = "softmax"))
-    return(model)
+${CREATE_MODEL_CODE}
 
 def compile_model(model):
     model.compile(optimizer=optimizers.Nadam(),

@@ -10,6 +10,7 @@ import { setAssetReader } from '../../engine/data/datasets';
 import { testDevices } from '../../engine/testing/devices';
 import { tf } from '../tf';
 import { startPython } from './testing/pyodide';
+import { CREATE_MODEL_CODE, printbarCode, REUTERS_DATA_CODE } from './testing/tf-chapter-code';
 
 setAssetReader(builtDataReader());
 const devices = await testDevices();
@@ -185,50 +186,12 @@ CAT_NUM = y_train.max() + 1
 describe("the single-GPU chapter's GradientTape loop", () => {
   it('trains with train_step/valid_step, Keras metrics and the printbar logs, as written', async () => {
     const printed = await python.output(`
-@tf.function
-def printbar():
-    today_ts = tf.timestamp()%(24*60*60)
+${printbarCode()}
 
-    hour = tf.cast(today_ts//3600+8,tf.int32)%tf.constant(24)
-    minite = tf.cast((today_ts%3600)//60,tf.int32)
-    second = tf.cast(tf.floor(today_ts%60),tf.int32)
-
-    def timeformat(m):
-        if tf.strings.length(tf.strings.format("{}",m))==1:
-            return(tf.strings.format("0{}",m))
-        else:
-            return(tf.strings.format("{}",m))
-
-    timestring = tf.strings.join([timeformat(hour),timeformat(minite),
-                timeformat(second)],separator = ":")
-    tf.print("=========="*8+timestring)
-
-MAX_LEN = 300
-BATCH_SIZE = 32
-(x_train,y_train),(x_test,y_test) = datasets.reuters.load_data()
-x_train = preprocessing.sequence.pad_sequences(x_train[:64],maxlen=MAX_LEN)
-x_test = preprocessing.sequence.pad_sequences(x_test[:32],maxlen=MAX_LEN)
-MAX_WORDS = x_train.max()+1
-CAT_NUM = y_train.max()+1
-y_train, y_test = y_train[:64], y_test[:32]
-ds_train = tf.data.Dataset.from_tensor_slices((x_train,y_train)) \\
-          .shuffle(buffer_size = 1000).batch(BATCH_SIZE) \\
-          .prefetch(tf.data.experimental.AUTOTUNE).cache()
-ds_test = tf.data.Dataset.from_tensor_slices((x_test,y_test)) \\
-          .shuffle(buffer_size = 1000).batch(BATCH_SIZE) \\
-          .prefetch(tf.data.experimental.AUTOTUNE).cache()
+${REUTERS_DATA_CODE}
 
 tf.keras.backend.clear_session()
-def create_model():
-    model = models.Sequential()
-    model.add(layers.Embedding(MAX_WORDS,7,input_length=MAX_LEN))
-    model.add(layers.Conv1D(filters = 64,kernel_size = 5,activation = "relu"))
-    model.add(layers.MaxPool1D(2))
-    model.add(layers.Conv1D(filters = 32,kernel_size = 3,activation = "relu"))
-    model.add(layers.MaxPool1D(2))
-    model.add(layers.Flatten())
-    model.add(layers.Dense(CAT_NUM,activation = "softmax"))
-    return(model)
+${CREATE_MODEL_CODE}
 model = create_model()
 
 optimizer = optimizers.Nadam()

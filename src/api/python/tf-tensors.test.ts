@@ -7,6 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { testDevices } from '../../engine/testing/devices';
 import { tf } from '../tf';
 import { startPython } from './testing/pyodide';
+import { printbarCode } from './testing/tf-chapter-code';
 
 const devices = await testDevices();
 const python = await startPython({ tf });
@@ -164,23 +165,7 @@ print(tf.constant([1, 2]) > 1)
   it("runs the chapter's printbar: tf.timestamp, tf.strings.format/length/join", async () => {
     const printed = await python.output(`
 import sys, time
-@tf.function
-def printbar():
-    today_ts = tf.timestamp()%(24*60*60)
-
-    hour = tf.cast(today_ts//3600+8,tf.int32)%tf.constant(24)
-    minite = tf.cast((today_ts%3600)//60,tf.int32)
-    second = tf.cast(tf.floor(today_ts%60),tf.int32)
-
-    def timeformat(m):
-        if tf.strings.length(tf.strings.format("{}",m))==1:
-            return(tf.strings.format("0{}",m))
-        else:
-            return(tf.strings.format("{}",m))
-
-    timestring = tf.strings.join([timeformat(hour),timeformat(minite),
-                timeformat(second)],separator = ":")
-    tf.print("=========="*8+timestring, output_stream=sys.stdout)
+${printbarCode(', output_stream=sys.stdout')}
 before = time.time()
 printbar()
 after = time.time()
