@@ -8,6 +8,7 @@
  * contiguous output they are handed. GPU kernels only enqueue work; `read` is the one place that
  * waits for a device.
  */
+import type { BinaryOp, UnaryOp } from './elementwise-table';
 
 export type DType = 'float32' | 'int32';
 export type TypedArray = Float32Array | Int32Array;
@@ -39,43 +40,9 @@ export interface View {
 /** A contiguous (row-major, offset 0) output the kernel fills. */
 export type OutView = View;
 
-export type UnaryOp =
-  | 'copy' // also casts when out.dtype differs from x.dtype (float→int truncates toward zero)
-  | 'neg'
-  | 'exp'
-  | 'log'
-  | 'sqrt'
-  | 'rsqrt'
-  | 'abs'
-  | 'sign'
-  | 'square'
-  | 'reciprocal'
-  | 'relu'
-  | 'sigmoid'
-  | 'tanh'
-  | 'floor'
-  | 'step'; // 1 where x > 0, else 0 (relu's derivative)
-
-/** Comparisons write 1 or 0 in the output's dtype. */
-export type BinaryOp =
-  | 'add'
-  | 'sub'
-  | 'mul'
-  | 'div'
-  | 'pow'
-  | 'maximum'
-  | 'minimum'
-  | 'eq'
-  | 'ne'
-  | 'lt'
-  | 'le'
-  | 'gt'
-  | 'ge'
-  // Activation backward chains as one kernel each (a = upstream gradient, b = the activation's
-  // output y): a where y > 0 (relu), a·y·(1 − y) (sigmoid), a·(1 − y²) (tanh).
-  | 'reluGrad'
-  | 'sigmoidGrad'
-  | 'tanhGrad';
+/** The element-wise ops, named by their rows in the element-wise table. Comparisons write 1 or 0 in
+ * the output's dtype; unary 'copy' also casts. */
+export type { BinaryOp, UnaryOp };
 
 export type ReduceOp = 'sum' | 'max' | 'min' | 'argmax' | 'argmin';
 

@@ -13,6 +13,7 @@ import type { Device } from './devices/device';
 import type { DeviceSpec } from './devices/device-name';
 import { getDevice } from './devices/registry';
 import { isDTypeName, parseDType } from './dtype';
+import { BINARY_OPS, opsWithFace, UNARY_OPS, type WithFace } from './elementwise-table';
 import { touch } from './memory';
 import * as broadcast from './ops/broadcast';
 import * as elementwise from './ops/elementwise';
@@ -64,6 +65,7 @@ export interface DimOptions {
 
 /** The members of Tensor that call ops; copied onto TensorBase's prototype below (exported so
  * declarations can name the type; never constructed itself). */
+// eslint-disable-next-line @typescript-eslint/no-unsafe-declaration-merging -- the interface below adds the table's methods
 export class TensorMethods extends TensorBase {
   /** Computes gradients of this tensor w.r.t. every leaf that requires grad, into `.grad`. */
   backward(...args: unknown[]): void {
@@ -163,21 +165,6 @@ export class TensorMethods extends TensorBase {
     const alpha = options?.alpha ?? 1;
     return elementwise.sub(this, alpha === 1 ? other : elementwise.mul(other, alpha));
   }
-  mul(other: Tensor | Scalar): Tensor {
-    return elementwise.mul(this, other);
-  }
-  div(other: Tensor | Scalar): Tensor {
-    return elementwise.div(this, other);
-  }
-  pow(exponent: Tensor | Scalar): Tensor {
-    return elementwise.pow(this, exponent);
-  }
-  maximum(other: Tensor | Scalar): Tensor {
-    return elementwise.maximum(this, other);
-  }
-  minimum(other: Tensor | Scalar): Tensor {
-    return elementwise.minimum(this, other);
-  }
   clamp(...args: unknown[]): Tensor {
     const a = bindArgs(SIG.clamp, args);
     return elementwise.clamp(
@@ -185,63 +172,6 @@ export class TensorMethods extends TensorBase {
       optional(a.min, asNum, 'min', null),
       optional(a.max, asNum, 'max', null),
     );
-  }
-  eq(other: Tensor | Scalar): Tensor {
-    return elementwise.eq(this, other);
-  }
-  ne(other: Tensor | Scalar): Tensor {
-    return elementwise.ne(this, other);
-  }
-  lt(other: Tensor | Scalar): Tensor {
-    return elementwise.lt(this, other);
-  }
-  le(other: Tensor | Scalar): Tensor {
-    return elementwise.le(this, other);
-  }
-  gt(other: Tensor | Scalar): Tensor {
-    return elementwise.gt(this, other);
-  }
-  ge(other: Tensor | Scalar): Tensor {
-    return elementwise.ge(this, other);
-  }
-  neg(): Tensor {
-    return elementwise.neg(this);
-  }
-  exp(): Tensor {
-    return elementwise.exp(this);
-  }
-  log(): Tensor {
-    return elementwise.log(this);
-  }
-  sqrt(): Tensor {
-    return elementwise.sqrt(this);
-  }
-  rsqrt(): Tensor {
-    return elementwise.rsqrt(this);
-  }
-  abs(): Tensor {
-    return elementwise.abs(this);
-  }
-  sign(): Tensor {
-    return elementwise.sign(this);
-  }
-  square(): Tensor {
-    return elementwise.square(this);
-  }
-  reciprocal(): Tensor {
-    return elementwise.reciprocal(this);
-  }
-  relu(): Tensor {
-    return elementwise.relu(this);
-  }
-  sigmoid(): Tensor {
-    return elementwise.sigmoid(this);
-  }
-  tanh(): Tensor {
-    return elementwise.tanh(this);
-  }
-  floor(): Tensor {
-    return elementwise.floor(this);
   }
 
   // -------------------------------------------------------------------------------------------
@@ -431,6 +361,35 @@ export class TensorMethods extends TensorBase {
     inplace.copyInto(this, this.div(other));
     return this;
   }
+}
+
+/** The element-wise table's ops with a Tensor face, as methods: t.exp(), t.mul(other). */
+type TableMethods = { [K in WithFace<typeof UNARY_OPS, 'tensor'>]: () => Tensor } & {
+  [K in WithFace<typeof BINARY_OPS, 'tensor'>]: (other: Tensor | Scalar) => Tensor;
+};
+// eslint-disable-next-line @typescript-eslint/no-empty-object-type, @typescript-eslint/no-unsafe-declaration-merging -- the loops below define them
+export interface TensorMethods extends TableMethods {}
+
+const { unary: unaryMethods, binary: binaryMethods } = opsWithFace('tensor');
+for (const op of unaryMethods) {
+  const fn = elementwise.unaryOps[op as Exclude<typeof op, 'copy'>];
+  Object.defineProperty(TensorMethods.prototype, op, {
+    value: function (this: Tensor): Tensor {
+      return fn(this);
+    },
+    writable: true,
+    configurable: true,
+  });
+}
+for (const op of binaryMethods) {
+  const fn = elementwise.binaryOps[op];
+  Object.defineProperty(TensorMethods.prototype, op, {
+    value: function (this: Tensor, other: Tensor | Scalar): Tensor {
+      return fn(this, other);
+    },
+    writable: true,
+    configurable: true,
+  });
 }
 
 // Copied as class members are defined (non-enumerable), so a Tensor looks like one class.

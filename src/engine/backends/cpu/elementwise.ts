@@ -1,8 +1,9 @@
 /**
- * Element-wise CPU loops: one small loop per op (so each gets its own JIT type feedback and the
- * op's expression is inlined), driven over strided views by `forEachRow`.
+ * Element-wise CPU loops: one small loop per op of the element-wise table (so each gets its own
+ * JIT type feedback and the row's function is inlined), driven over strided views by `forEachRow`.
  */
 import type { BinaryOp, OutView, UnaryOp, View } from '../../backend';
+import { binaryRow, unaryRow } from '../../elementwise-table';
 import { arrayOf } from './buffer';
 import { coalesce, forEachRow } from './strided';
 
@@ -30,149 +31,64 @@ type BinaryLoop = (
   bs: number,
 ) => void;
 
-function sigmoid(v: number): number {
-  if (v >= 0) return 1 / (1 + Math.exp(-v));
-  const e = Math.exp(v);
-  return e / (1 + e);
-}
-
-const unaryLoops: Record<UnaryOp, UnaryLoop> = {
-  copy: (n, o, oi, os, x, xi, xs) => {
-    for (let k = 0; k < n; k++, oi += os, xi += xs) o[oi] = x[xi];
-  },
-  neg: (n, o, oi, os, x, xi, xs) => {
-    for (let k = 0; k < n; k++, oi += os, xi += xs) o[oi] = -x[xi];
-  },
-  exp: (n, o, oi, os, x, xi, xs) => {
-    for (let k = 0; k < n; k++, oi += os, xi += xs) o[oi] = Math.exp(x[xi]);
-  },
-  log: (n, o, oi, os, x, xi, xs) => {
-    for (let k = 0; k < n; k++, oi += os, xi += xs) o[oi] = Math.log(x[xi]);
-  },
-  sqrt: (n, o, oi, os, x, xi, xs) => {
-    for (let k = 0; k < n; k++, oi += os, xi += xs) o[oi] = Math.sqrt(x[xi]);
-  },
-  rsqrt: (n, o, oi, os, x, xi, xs) => {
-    for (let k = 0; k < n; k++, oi += os, xi += xs) o[oi] = 1 / Math.sqrt(x[xi]);
-  },
-  abs: (n, o, oi, os, x, xi, xs) => {
-    for (let k = 0; k < n; k++, oi += os, xi += xs) o[oi] = Math.abs(x[xi]);
-  },
-  sign: (n, o, oi, os, x, xi, xs) => {
-    for (let k = 0; k < n; k++, oi += os, xi += xs) {
-      const v = x[xi];
-      o[oi] = v > 0 ? 1 : v < 0 ? -1 : 0;
-    }
-  },
-  square: (n, o, oi, os, x, xi, xs) => {
-    for (let k = 0; k < n; k++, oi += os, xi += xs) o[oi] = x[xi] * x[xi];
-  },
-  reciprocal: (n, o, oi, os, x, xi, xs) => {
-    for (let k = 0; k < n; k++, oi += os, xi += xs) o[oi] = 1 / x[xi];
-  },
-  relu: (n, o, oi, os, x, xi, xs) => {
-    for (let k = 0; k < n; k++, oi += os, xi += xs) o[oi] = x[xi] > 0 ? x[xi] : 0;
-  },
-  sigmoid: (n, o, oi, os, x, xi, xs) => {
-    for (let k = 0; k < n; k++, oi += os, xi += xs) o[oi] = sigmoid(x[xi]);
-  },
-  tanh: (n, o, oi, os, x, xi, xs) => {
-    for (let k = 0; k < n; k++, oi += os, xi += xs) o[oi] = Math.tanh(x[xi]);
-  },
-  floor: (n, o, oi, os, x, xi, xs) => {
-    for (let k = 0; k < n; k++, oi += os, xi += xs) o[oi] = Math.floor(x[xi]);
-  },
-  step: (n, o, oi, os, x, xi, xs) => {
-    for (let k = 0; k < n; k++, oi += os, xi += xs) o[oi] = x[xi] > 0 ? 1 : 0;
-  },
-};
-
-const binaryLoops: Record<BinaryOp, BinaryLoop> = {
-  add: (n, o, oi, os, a, ai, as, b, bi, bs) => {
-    for (let k = 0; k < n; k++, oi += os, ai += as, bi += bs) o[oi] = a[ai] + b[bi];
-  },
-  sub: (n, o, oi, os, a, ai, as, b, bi, bs) => {
-    for (let k = 0; k < n; k++, oi += os, ai += as, bi += bs) o[oi] = a[ai] - b[bi];
-  },
-  mul: (n, o, oi, os, a, ai, as, b, bi, bs) => {
-    for (let k = 0; k < n; k++, oi += os, ai += as, bi += bs) o[oi] = a[ai] * b[bi];
-  },
-  div: (n, o, oi, os, a, ai, as, b, bi, bs) => {
-    for (let k = 0; k < n; k++, oi += os, ai += as, bi += bs) o[oi] = a[ai] / b[bi];
-  },
-  pow: (n, o, oi, os, a, ai, as, b, bi, bs) => {
-    for (let k = 0; k < n; k++, oi += os, ai += as, bi += bs) o[oi] = Math.pow(a[ai], b[bi]);
-  },
-  maximum: (n, o, oi, os, a, ai, as, b, bi, bs) => {
-    for (let k = 0; k < n; k++, oi += os, ai += as, bi += bs) {
-      const x = a[ai];
-      const y = b[bi];
-      o[oi] = x !== x || y !== y ? NaN : x > y ? x : y;
-    }
-  },
-  minimum: (n, o, oi, os, a, ai, as, b, bi, bs) => {
-    for (let k = 0; k < n; k++, oi += os, ai += as, bi += bs) {
-      const x = a[ai];
-      const y = b[bi];
-      o[oi] = x !== x || y !== y ? NaN : x < y ? x : y;
-    }
-  },
-  eq: (n, o, oi, os, a, ai, as, b, bi, bs) => {
-    for (let k = 0; k < n; k++, oi += os, ai += as, bi += bs) o[oi] = a[ai] === b[bi] ? 1 : 0;
-  },
-  ne: (n, o, oi, os, a, ai, as, b, bi, bs) => {
-    for (let k = 0; k < n; k++, oi += os, ai += as, bi += bs) o[oi] = a[ai] !== b[bi] ? 1 : 0;
-  },
-  lt: (n, o, oi, os, a, ai, as, b, bi, bs) => {
-    for (let k = 0; k < n; k++, oi += os, ai += as, bi += bs) o[oi] = a[ai] < b[bi] ? 1 : 0;
-  },
-  le: (n, o, oi, os, a, ai, as, b, bi, bs) => {
-    for (let k = 0; k < n; k++, oi += os, ai += as, bi += bs) o[oi] = a[ai] <= b[bi] ? 1 : 0;
-  },
-  gt: (n, o, oi, os, a, ai, as, b, bi, bs) => {
-    for (let k = 0; k < n; k++, oi += os, ai += as, bi += bs) o[oi] = a[ai] > b[bi] ? 1 : 0;
-  },
-  ge: (n, o, oi, os, a, ai, as, b, bi, bs) => {
-    for (let k = 0; k < n; k++, oi += os, ai += as, bi += bs) o[oi] = a[ai] >= b[bi] ? 1 : 0;
-  },
-  reluGrad: (n, o, oi, os, a, ai, as, b, bi, bs) => {
-    for (let k = 0; k < n; k++, oi += os, ai += as, bi += bs) o[oi] = b[bi] > 0 ? a[ai] : 0;
-  },
-  sigmoidGrad: (n, o, oi, os, a, ai, as, b, bi, bs) => {
-    for (let k = 0; k < n; k++, oi += os, ai += as, bi += bs) {
-      const y = b[bi];
-      o[oi] = a[ai] * y * (1 - y);
-    }
-  },
-  tanhGrad: (n, o, oi, os, a, ai, as, b, bi, bs) => {
-    for (let k = 0; k < n; k++, oi += os, ai += as, bi += bs) {
-      const y = b[bi];
-      o[oi] = a[ai] * (1 - y * y);
-    }
-  },
-};
-
-/** Integer results need integer arithmetic where a float64 intermediate would lose low bits. */
-function intMulLoop(
-  n: number,
-  o: Arr,
-  oi: number,
-  os: number,
-  a: Arr,
-  ai: number,
-  as: number,
-  b: Arr,
-  bi: number,
-  bs: number,
-): void {
-  for (let k = 0; k < n; k++, oi += os, ai += as, bi += bs) o[oi] = Math.imul(a[ai], b[bi]);
-}
-
-function binaryLoopFor(op: BinaryOp, out: OutView, a: View, b: View): BinaryLoop {
-  if (op === 'mul' && out.dtype === 'int32' && a.dtype === 'int32' && b.dtype === 'int32') {
-    return intMulLoop;
+/**
+ * The loop of one op: generated with `new Function` per op, so each loop has its own type feedback
+ * and the row's function (a parameter of the maker, constant in the loop) is inlined by the JIT.
+ * Where a policy refuses `new Function`, one shared closure per arity serves every op (slower: the
+ * call in it sees every op).
+ */
+function compiled<T>(params: string, body: string, fn: unknown, fallback: () => T): T {
+  try {
+    return (
+      new Function('f', `return function loop(${params}) {\n${body}\n};`) as (f: unknown) => T
+    )(fn);
+  } catch (error) {
+    if (error instanceof EvalError) return fallback();
+    throw error;
   }
-  return binaryLoops[op];
+}
+
+function unaryLoop(f: (x: number) => number): UnaryLoop {
+  return compiled<UnaryLoop>(
+    'n, o, oi, os, x, xi, xs',
+    'for (let k = 0; k < n; k++, oi += os, xi += xs) o[oi] = f(x[xi]);',
+    f,
+    () => (n, o, oi, os, x, xi, xs) => {
+      for (let k = 0; k < n; k++, oi += os, xi += xs) o[oi] = f(x[xi]);
+    },
+  );
+}
+
+function binaryLoop(f: (a: number, b: number) => number): BinaryLoop {
+  return compiled<BinaryLoop>(
+    'n, o, oi, os, a, ai, as, b, bi, bs',
+    'for (let k = 0; k < n; k++, oi += os, ai += as, bi += bs) o[oi] = f(a[ai], b[bi]);',
+    f,
+    () => (n, o, oi, os, a, ai, as, b, bi, bs) => {
+      for (let k = 0; k < n; k++, oi += os, ai += as, bi += bs) o[oi] = f(a[ai], b[bi]);
+    },
+  );
+}
+
+/** Each op's loop, made at its first use. */
+const unaryLoops = new Map<UnaryOp, UnaryLoop>();
+const binaryLoops = new Map<string, BinaryLoop>();
+
+function unaryLoopFor(op: UnaryOp): UnaryLoop {
+  let loop = unaryLoops.get(op);
+  if (!loop) unaryLoops.set(op, (loop = unaryLoop(unaryRow(op).js)));
+  return loop;
+}
+
+/** Integer results need the row's integer form where a float64 intermediate would lose low bits. */
+function binaryLoopFor(op: BinaryOp, out: OutView, a: View, b: View): BinaryLoop {
+  const row = binaryRow(op);
+  const exact =
+    row.jsInt !== undefined && out.dtype === 'int32' && a.dtype === 'int32' && b.dtype === 'int32';
+  const key = exact ? `${op}:int` : op;
+  let loop = binaryLoops.get(key);
+  if (!loop) binaryLoops.set(key, (loop = binaryLoop(exact ? row.jsInt! : row.js)));
+  return loop;
 }
 
 /** Every element of a contiguous `out` set to `value` (an int32 output takes `value | 0`). */
@@ -183,7 +99,7 @@ export function fillKernel(out: OutView, value: number): void {
 }
 
 export function unaryKernel(op: UnaryOp, x: View, out: View): void {
-  const loop = unaryLoops[op];
+  const loop = unaryLoopFor(op);
   const o = arrayOf(out);
   const xa = arrayOf(x);
   const walk = coalesce(out.shape, [out.strides, x.strides]);

@@ -1,6 +1,7 @@
 /**
- * The generated chain loop (fused-loop.ts) states each op's formula a second time, beside the
- * unfused loops (elementwise.ts) the engine runs without fusion. Here every unary and binary op,
+ * The generated chain loop (fused-loop.ts) and the unfused loops (elementwise.ts) both call the
+ * element-wise table's functions, but each rounds, casts and treats scalars its own way. Here
+ * every unary and binary op of the table,
  * on float32 and int32 operands, scalars on either side, and each reduction, runs both ways on
  * random values with the awkward ones mixed in (±0, ±Infinity, NaN, int32's ends): the bits
  * must be equal. The same cases run on the block-wise loops that serve where code cannot be
@@ -16,6 +17,7 @@ import type {
   UnaryOp,
   View,
 } from '../../backend';
+import { BINARY_OPS, UNARY_OPS } from '../../elementwise-table';
 import { rng } from '../../testing/harness';
 import { CpuBuffer, arrayOf } from './buffer';
 import { binaryKernel, binaryScalarKernel, unaryKernel } from './elementwise';
@@ -26,41 +28,8 @@ import { reduceKernel } from './reduce';
 const N = 257;
 const random = rng(19);
 
-const UNARY: UnaryOp[] = [
-  'copy',
-  'neg',
-  'exp',
-  'log',
-  'sqrt',
-  'rsqrt',
-  'abs',
-  'sign',
-  'square',
-  'reciprocal',
-  'relu',
-  'sigmoid',
-  'tanh',
-  'floor',
-  'step',
-];
-const BINARY: BinaryOp[] = [
-  'add',
-  'sub',
-  'mul',
-  'div',
-  'pow',
-  'maximum',
-  'minimum',
-  'eq',
-  'ne',
-  'lt',
-  'le',
-  'gt',
-  'ge',
-  'reluGrad',
-  'sigmoidGrad',
-  'tanhGrad',
-];
+const UNARY = Object.keys(UNARY_OPS) as UnaryOp[];
+const BINARY = Object.keys(BINARY_OPS) as BinaryOp[];
 
 function view(dtype: DType, n = N): View {
   return { buffer: new CpuBuffer(n * 4), dtype, shape: [n], strides: [1], offset: 0 };

@@ -10,52 +10,11 @@
  * worker's policy allows `'unsafe-eval'` (it compiles cells); where a policy refuses it, the
  * caller keeps the block-wise loops (fused.ts).
  */
-import type { BinaryOp, DType, FusedProgram, FusedReduction, UnaryOp } from '../../backend';
+import type { DType, FusedProgram, FusedReduction } from '../../backend';
+import { binaryRow, unaryRow } from '../../elementwise-table';
 
-/** Each op's value from its operands' values (locals, doubles), as elementwise.ts's loops compute it. */
-const UNARY: Record<UnaryOp, (x: string) => string> = {
-  copy: (x) => x,
-  neg: (x) => `-${x}`,
-  exp: (x) => `Math.exp(${x})`,
-  log: (x) => `Math.log(${x})`,
-  sqrt: (x) => `Math.sqrt(${x})`,
-  rsqrt: (x) => `1 / Math.sqrt(${x})`,
-  abs: (x) => `Math.abs(${x})`,
-  sign: (x) => `(${x} > 0 ? 1 : ${x} < 0 ? -1 : 0)`,
-  square: (x) => `${x} * ${x}`,
-  reciprocal: (x) => `1 / ${x}`,
-  relu: (x) => `(${x} > 0 ? ${x} : 0)`,
-  sigmoid: (x) => `sigmoid(${x})`,
-  tanh: (x) => `Math.tanh(${x})`,
-  floor: (x) => `Math.floor(${x})`,
-  step: (x) => `(${x} > 0 ? 1 : 0)`,
-};
-
-const BINARY: Record<BinaryOp, (a: string, b: string) => string> = {
-  add: (a, b) => `${a} + ${b}`,
-  sub: (a, b) => `${a} - ${b}`,
-  mul: (a, b) => `${a} * ${b}`,
-  div: (a, b) => `${a} / ${b}`,
-  pow: (a, b) => `Math.pow(${a}, ${b})`,
-  maximum: (a, b) => `(${a} !== ${a} || ${b} !== ${b} ? NaN : ${a} > ${b} ? ${a} : ${b})`,
-  minimum: (a, b) => `(${a} !== ${a} || ${b} !== ${b} ? NaN : ${a} < ${b} ? ${a} : ${b})`,
-  eq: (a, b) => `(${a} === ${b} ? 1 : 0)`,
-  ne: (a, b) => `(${a} !== ${b} ? 1 : 0)`,
-  lt: (a, b) => `(${a} < ${b} ? 1 : 0)`,
-  le: (a, b) => `(${a} <= ${b} ? 1 : 0)`,
-  gt: (a, b) => `(${a} > ${b} ? 1 : 0)`,
-  ge: (a, b) => `(${a} >= ${b} ? 1 : 0)`,
-  reluGrad: (a, b) => `(${b} > 0 ? ${a} : 0)`,
-  sigmoidGrad: (a, b) => `${a} * ${b} * (1 - ${b})`,
-  tanhGrad: (a, b) => `${a} * (1 - ${b} * ${b})`,
-};
-
-/** The same sigmoid as the unfused loop's (elementwise.ts), given to the generated code. */
-function sigmoid(v: number): number {
-  if (v >= 0) return 1 / (1 + Math.exp(-v));
-  const e = Math.exp(v);
-  return e / (1 + e);
-}
+/** A row's function of one or two values (elementwise-table.ts). */
+type OpFunction = (...values: number[]) => number;
 
 type Arr = Float32Array | Int32Array;
 
@@ -80,9 +39,20 @@ export type FusedLoop = (
 function loopSource(
   program: FusedProgram,
   reductions: readonly Pick<FusedReduction, 'op' | 'step'>[],
-): string {
+): { source: string; fns: OpFunction[] } {
   const { steps } = program;
   const lines: string[] = [];
+  // The rows' functions the steps call, each once in `fns` (the JIT inlines them in the loop).
+  const fns: OpFunction[] = [];
+  const call = (fn: OpFunction, args: string[]): string => {
+    let k = fns.indexOf(fn);
+    if (k < 0) {
+      k = fns.length;
+      fns.push(fn);
+      lines.push(`const f${k} = fns[${k}];`);
+    }
+    return `f${k}(${args.join(', ')})`;
+  };
   const dtypeOf = (o: { from: string; index: number }): DType | null =>
     o.from === 'input' ? program.inputs[o.index] : o.from === 'step' ? steps[o.index].dtype : null;
   // Scalars as the unfused kernels hold them: an int32 op on an int32 tensor takes ToInt32 of
@@ -112,7 +82,7 @@ function loopSource(
       // A unary step of a scalar is a fill (fused.ts): the value, cast by the output's store.
       expr = value(step.a, false);
     } else if (step.kind === 'unary') {
-      expr = UNARY[step.op](value(step.a, false));
+      expr = call(unaryRow(step.op).js, [value(step.a, false)]);
     } else {
       const tensorDtype = step.a.from === 'scalar' ? dtypeOf(step.b) : dtypeOf(step.a);
       const intScalar = step.dtype === 'int32' && tensorDtype === 'int32';
@@ -120,10 +90,9 @@ function loopSource(
       const b = value(step.b, intScalar);
       const aInt = step.a.from === 'scalar' ? intScalar : dtypeOf(step.a) === 'int32';
       const bInt = step.b.from === 'scalar' ? intScalar : dtypeOf(step.b) === 'int32';
-      expr =
-        step.op === 'mul' && step.dtype === 'int32' && aInt && bInt
-          ? `Math.imul(${a}, ${b})`
-          : BINARY[step.op](a, b);
+      const row = binaryRow(step.op);
+      const exact = row.jsInt !== undefined && step.dtype === 'int32' && aInt && bInt;
+      expr = call(exact ? row.jsInt! : row.js, [a, b]);
     }
     body.push(
       step.dtype === 'int32' ? `const v${i} = (${expr}) | 0;` : `const v${i} = fround(${expr});`,
@@ -163,7 +132,7 @@ function loopSource(
     ...store,
     '}',
   );
-  return lines.join('\n');
+  return { source: lines.join('\n'), fns };
 }
 
 const compiled = new Map<string, FusedLoop>();
@@ -192,12 +161,13 @@ export function fusedLoop(
   if (known) return known;
   let loop: FusedLoop;
   try {
+    const { source, fns } = loopSource(program, reductions);
     const make = new Function(
-      'sigmoid',
+      'fns',
       'fround',
-      `return function fusedLoop(n, inner, inputs, inOffsets, inStrides, scalars, outputs, outOffsets, acc) {\n${loopSource(program, reductions)}\n};`,
-    ) as (s: typeof sigmoid, f: typeof Math.fround) => FusedLoop;
-    loop = make(sigmoid, Math.fround);
+      `return function fusedLoop(n, inner, inputs, inOffsets, inStrides, scalars, outputs, outOffsets, acc) {\n${source}\n};`,
+    ) as (fns: readonly OpFunction[], f: typeof Math.fround) => FusedLoop;
+    loop = make(fns, Math.fround);
   } catch (error) {
     if (error instanceof EvalError) {
       evalRefused = true;

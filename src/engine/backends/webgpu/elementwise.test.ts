@@ -50,9 +50,6 @@ const BINARY: Record<BinaryOp, (a: number, b: number) => number> = {
   le: (a, b) => +(a <= b),
   gt: (a, b) => +(a > b),
   ge: (a, b) => +(a >= b),
-  reluGrad: (a, b) => (b > 0 ? a : 0),
-  sigmoidGrad: (a, b) => a * b * (1 - b),
-  tanhGrad: (a, b) => a * (1 - b * b),
 };
 
 /** Reference of a map over views broadcast to `shape`, in float64. */

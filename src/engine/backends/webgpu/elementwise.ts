@@ -1,6 +1,10 @@
-/** Binds kernels/elementwise.wgsl and kernels/fill.wgsl: fill, assign, unary, binary and scalar ops. */
+/**
+ * Binds kernels/elementwise.wgsl and kernels/fill.wgsl: fill, assign, and the unary, binary and
+ * scalar ops of the element-wise table (each row's WGSL expression becomes the kernel's `op`).
+ */
 
 import type { BinaryOp, OutView, UnaryOp, View } from '../../backend';
+import { binaryRow, unaryRow, type WgslExpression } from '../../elementwise-table';
 import elementwiseWgsl from '../../../../kernels/elementwise.wgsl?raw';
 import fillWgsl from '../../../../kernels/fill.wgsl?raw';
 import { grid64, type KernelContext } from './context';
@@ -11,57 +15,6 @@ import { wgslType, type WgslScalar } from './wgsl-types';
 
 const elementwiseSource = ELEMENTWISE.source(elementwiseWgsl);
 const fillSource = FILL.source(fillWgsl);
-
-/** An op as a WGSL expression of `a` (and `b`); `int`, when given, is the exact int32 form. */
-export interface OpExpression {
-  readonly float: string;
-  readonly int?: string;
-}
-
-const ZERO = '/*C*/(0)';
-const ONE = '/*C*/(1)';
-const compare = (operator: string): OpExpression => {
-  const expression = `select(${ZERO}, ${ONE}, a ${operator} b)`;
-  return { float: expression, int: expression };
-};
-const same = (expression: string): OpExpression => ({ float: expression, int: expression });
-
-export const UNARY: Record<UnaryOp, OpExpression> = {
-  copy: same('a'),
-  neg: same('-a'),
-  exp: { float: 'exp(a)' },
-  log: { float: 'log(a)' },
-  sqrt: { float: 'sqrt(a)' },
-  rsqrt: { float: 'inverseSqrt(a)' },
-  abs: same('abs(a)'),
-  sign: same('sign(a)'),
-  square: same('a * a'),
-  reciprocal: { float: '1.0 / a' },
-  relu: same(`max(a, ${ZERO})`),
-  sigmoid: { float: 'sigmoid(a)' },
-  tanh: { float: 'tanhSafe(a)' },
-  floor: { float: 'floor(a)', int: 'a' },
-  step: same(`select(${ZERO}, ${ONE}, a > ${ZERO})`),
-};
-
-export const BINARY: Record<BinaryOp, OpExpression> = {
-  add: same('a + b'),
-  sub: same('a - b'),
-  mul: same('a * b'),
-  div: { float: 'a / b' },
-  pow: { float: 'powSafe(a, b)' },
-  maximum: same('max(a, b)'),
-  minimum: same('min(a, b)'),
-  eq: compare('=='),
-  ne: compare('!='),
-  lt: compare('<'),
-  le: compare('<='),
-  gt: compare('>'),
-  ge: compare('>='),
-  reluGrad: same(`select(${ZERO}, a, b > ${ZERO})`),
-  sigmoidGrad: { float: 'a * b * (1.0 - b)' },
-  tanhGrad: { float: 'a * (1.0 - b * b)' },
-};
 
 /** Fills a contiguous output with `value` (truncated toward zero for int32, like Int32Array). */
 export function fill(ctx: KernelContext, out: OutView, value: number): void {
@@ -85,7 +38,7 @@ interface ScalarOperand {
 function launch(
   ctx: KernelContext,
   opName: string,
-  expression: OpExpression,
+  expression: WgslExpression,
   a: View,
   b: View | null,
   scalar: ScalarOperand | null,
@@ -147,7 +100,7 @@ function launch(
 }
 
 export function unary(ctx: KernelContext, op: UnaryOp, x: View, out: OutView): void {
-  launch(ctx, op, UNARY[op], x, null, null, out);
+  launch(ctx, op, unaryRow(op).wgsl, x, null, null, out);
 }
 
 /**
@@ -155,11 +108,11 @@ export function unary(ctx: KernelContext, op: UnaryOp, x: View, out: OutView): v
  * buffer keep their values.
  */
 export function assign(ctx: KernelContext, x: View, out: View): void {
-  launch(ctx, 'copy', UNARY.copy, x, null, null, out, true);
+  launch(ctx, 'copy', unaryRow('copy').wgsl, x, null, null, out, true);
 }
 
 export function binary(ctx: KernelContext, op: BinaryOp, a: View, b: View, out: OutView): void {
-  launch(ctx, op, BINARY[op], a, b, null, out);
+  launch(ctx, op, binaryRow(op).wgsl, a, b, null, out);
 }
 
 export function binaryScalar(
@@ -170,5 +123,5 @@ export function binaryScalar(
   scalarFirst: boolean,
   out: OutView,
 ): void {
-  launch(ctx, op, BINARY[op], a, null, { value: scalar, first: scalarFirst }, out);
+  launch(ctx, op, binaryRow(op).wgsl, a, null, { value: scalar, first: scalarFirst }, out);
 }

@@ -18,9 +18,9 @@ import {
 } from '../../backend';
 import fusedWgsl from '../../../../kernels/fused-elementwise.wgsl?raw';
 import reduceWgsl from '../../../../kernels/reduce.wgsl?raw';
+import { binaryRow, unaryRow, type WgslExpression } from '../../elementwise-table';
 import { contiguousStrides } from '../../shape';
 import { grid, grid64, type KernelContext } from './context';
-import { BINARY, UNARY, type OpExpression } from './elementwise';
 import { gpuOf, outputOf } from './gpu-buffer';
 import { FUSED, FUSED_MAX_INPUTS, FUSED_MAX_SCALARS, FUSED_REDUCE } from './param-layouts';
 import { DEFAULT_REDUCE_MODE, identity, opFlags, planReduce, reducePartials } from './reduce';
@@ -32,8 +32,8 @@ import { wgslType, type WgslScalar } from './wgsl-types';
 const source = FUSED.source(fusedWgsl);
 const reduceSource = FUSED_REDUCE.source(reduceWgsl);
 
-function expressionOf(step: FusedStep): OpExpression {
-  return step.kind === 'unary' ? UNARY[step.op] : BINARY[step.op];
+function expressionOf(step: FusedStep): WgslExpression {
+  return step.kind === 'unary' ? unaryRow(step.op).wgsl : binaryRow(step.op).wgsl;
 }
 
 function operandsOf(step: FusedStep): FusedOperand[] {

@@ -1,0 +1,355 @@
+/**
+ * The element-wise table: the one place an element-wise op exists. A row says how the op computes
+ * (its WGSL expression for the WebGPU kernels, its JavaScript function for the CPU's loops), how
+ * int32 inputs are treated, its gradient as engine ops, and which public names it has. Everything
+ * else is derived from the rows: the op-name types (backend.ts), the WebGPU kernels
+ * (backends/webgpu/elementwise.ts, fused.ts), the CPU's unfused and fused loops
+ * (backends/cpu/elementwise.ts, fused-loop.ts), the op functions and their autograd
+ * (ops/elementwise.ts), the Tensor methods (tensor.ts), the activation modules (nn/layers/
+ * activation.ts) and the faces' names (api/torch.ts, api/torch/functional.ts, api/tf.ts, Keras's
+ * activations, and through them Python's). Adding an op: docs/engine.md, "Adding an op".
+ *
+ * This module imports no code (types only), so backends and ops can both read it.
+ */
+import type { DType } from './backend';
+
+/**
+ * An op as WGSL: an expression of `a` (and `b`) in the compute type, written `/*C*\/` where a
+ * literal needs it (`/*C*\/(0)`). `float` computes in f32; `int`, where given, is the exact int32
+ * form used when every operand is int32 (without it int operands are computed as f32). The
+ * helpers it may call (sigmoid, tanhSafe, powSafe) are in kernels/common.wgsl.
+ */
+export interface WgslExpression {
+  readonly float: string;
+  readonly int?: string;
+}
+
+/**
+ * A tensor as the rows' gradients see it: the table names no Tensor type, since tensor.ts derives
+ * its methods from the rows (a type cycle); ops/elementwise.ts hands over its ops, whose tensors
+ * these are.
+ */
+export interface GradTensor {
+  readonly shape: readonly number[];
+  readonly dtype: DType;
+}
+
+type Operand = GradTensor | number;
+
+/** The engine ops a gradient is written with (ops/elementwise.ts hands them over). */
+export interface GradOps {
+  add(a: Operand, b: Operand): GradTensor;
+  sub(a: Operand, b: Operand): GradTensor;
+  mul(a: Operand, b: Operand): GradTensor;
+  div(a: Operand, b: Operand): GradTensor;
+  pow(a: Operand, b: Operand): GradTensor;
+  gt(a: Operand, b: Operand): GradTensor;
+  lt(a: Operand, b: Operand): GradTensor;
+  eq(a: Operand, b: Operand): GradTensor;
+  cast(x: GradTensor, dtype: DType): GradTensor;
+  // The unary ops gradients use so far (listed, as the table's own names can't type its rows).
+  neg(x: GradTensor): GradTensor;
+  log(x: GradTensor): GradTensor;
+  sign(x: GradTensor): GradTensor;
+  square(x: GradTensor): GradTensor;
+  step(x: GradTensor): GradTensor;
+  sigmoid(x: GradTensor): GradTensor;
+}
+
+/**
+ * The public names of an op, each the op's own (camelCase) name in its face unless it says
+ * otherwise; Python's faces find them by snake_case (api/python).
+ */
+export interface Faces {
+  /** A Tensor method and a `torch.*` function (t.exp(), torch.exp(t)). */
+  readonly tensor?: true;
+  /** A `torch.nn.functional` function. */
+  readonly functional?: true;
+  /** The `torch.nn` module class that applies it (`ReLU`). */
+  readonly module?: string;
+  /** A Keras activation name (`activation='relu'`) and a `tf.keras.activations` function. */
+  readonly keras?: true;
+  /** A `tf.math` function, also under `tf` itself; 'nn' also puts it in `tf.nn`. */
+  readonly tf?: 'math' | 'nn';
+}
+
+export interface UnaryRow {
+  readonly wgsl: WgslExpression;
+  /**
+   * The op on one value, in float64, as the CPU computes it (its loops store the result into a
+   * Float32Array or Int32Array, which rounds or truncates it).
+   */
+  readonly js: (x: number) => number;
+  /** 'keep': int32 in, int32 out; 'float': int inputs are cast first (exp of an int is a float). */
+  readonly ints: 'keep' | 'float';
+  /** What the gradient reads: the input x, the output y, or nothing. */
+  readonly saves: 'x' | 'y' | 'none';
+  /** The gradient w.r.t. the input; absent for piecewise-constant ops (no gradient flows). */
+  readonly grad?: (o: GradOps, g: GradTensor, saved: GradTensor) => GradTensor;
+  readonly faces?: Faces;
+}
+
+export interface BinaryRow {
+  readonly wgsl: WgslExpression;
+  /** The op on two values, in float64, as the CPU computes it. */
+  readonly js: (a: number, b: number) => number;
+  /** The exact int32 form on the CPU, where float64 arithmetic would lose low bits. */
+  readonly jsInt?: (a: number, b: number) => number;
+  /** 'arith': promoted dtype; 'float': always float32; 'compare': int32 0/1 output, no gradient. */
+  readonly kind: 'arith' | 'float' | 'compare';
+  /** Which of a, b and the output y the gradient reads. */
+  readonly saves: readonly ('a' | 'b' | 'y')[];
+  /** Gradients before un-broadcasting; `need` says which operands want one. */
+  readonly grad?: (
+    o: GradOps,
+    g: GradTensor,
+    a: Operand,
+    b: Operand,
+    y: GradTensor,
+    need: readonly [boolean, boolean],
+  ) => [GradTensor | null, GradTensor | null];
+  readonly faces?: Faces;
+}
+
+const ZERO = '/*C*/(0)';
+const ONE = '/*C*/(1)';
+/** The same expression for f32 and i32. */
+const both = (expression: string): WgslExpression => ({ float: expression, int: expression });
+const f32 = (expression: string): WgslExpression => ({ float: expression });
+
+function sigmoid(x: number): number {
+  if (x >= 0) return 1 / (1 + Math.exp(-x));
+  const e = Math.exp(x);
+  return e / (1 + e);
+}
+
+const tensorOp = { tensor: true } as const;
+/** A row made by a helper below: its faces stay literal, so the types below can filter on them. */
+type TensorRow = BinaryRow & { readonly faces: typeof tensorOp };
+
+export const UNARY_OPS = {
+  /** Also casts when the output's dtype differs (float→int truncates toward zero). */
+  copy: { wgsl: both('a'), js: (x) => x, ints: 'keep', saves: 'none' },
+  neg: {
+    wgsl: both('-a'),
+    js: (x) => -x,
+    ints: 'keep',
+    saves: 'none',
+    grad: (o, g) => o.neg(g),
+    faces: tensorOp,
+  },
+  exp: {
+    wgsl: f32('exp(a)'),
+    js: Math.exp,
+    ints: 'float',
+    saves: 'y',
+    grad: (o, g, y) => o.mul(g, y),
+    faces: { tensor: true, tf: 'math' },
+  },
+  log: {
+    wgsl: f32('log(a)'),
+    js: Math.log,
+    ints: 'float',
+    saves: 'x',
+    grad: (o, g, x) => o.div(g, x),
+    faces: { tensor: true, tf: 'math' },
+  },
+  sqrt: {
+    wgsl: f32('sqrt(a)'),
+    js: Math.sqrt,
+    ints: 'float',
+    saves: 'y',
+    grad: (o, g, y) => o.div(g, o.mul(y, 2)),
+    faces: { tensor: true, tf: 'math' },
+  },
+  rsqrt: {
+    wgsl: f32('inverseSqrt(a)'),
+    js: (x) => 1 / Math.sqrt(x),
+    ints: 'float',
+    saves: 'y',
+    grad: (o, g, y) => o.mul(g, o.mul(o.pow(y, 3), -0.5)),
+    faces: { tensor: true, tf: 'math' },
+  },
+  abs: {
+    wgsl: both('abs(a)'),
+    js: Math.abs,
+    ints: 'keep',
+    saves: 'x',
+    grad: (o, g, x) => o.mul(g, o.sign(x)),
+    faces: { tensor: true, tf: 'math' },
+  },
+  sign: {
+    wgsl: both('sign(a)'),
+    js: (x) => (x > 0 ? 1 : x < 0 ? -1 : 0),
+    ints: 'keep',
+    saves: 'none',
+    faces: { tensor: true, tf: 'math' },
+  },
+  square: {
+    wgsl: both('a * a'),
+    js: (x) => x * x,
+    ints: 'keep',
+    saves: 'x',
+    grad: (o, g, x) => o.mul(g, o.mul(x, 2)),
+    faces: { tensor: true, tf: 'math' },
+  },
+  reciprocal: {
+    wgsl: f32('1.0 / a'),
+    js: (x) => 1 / x,
+    ints: 'float',
+    saves: 'y',
+    grad: (o, g, y) => o.neg(o.mul(g, o.square(y))),
+    faces: { tensor: true, tf: 'math' },
+  },
+  // The activations' gradients are compositions the fusing backend runs as one kernel each.
+  relu: {
+    wgsl: both(`max(a, ${ZERO})`),
+    js: (x) => (x > 0 ? x : 0),
+    ints: 'keep',
+    saves: 'y',
+    grad: (o, g, y) => o.mul(g, o.step(y)),
+    faces: { tensor: true, functional: true, module: 'ReLU', keras: true, tf: 'nn' },
+  },
+  sigmoid: {
+    wgsl: f32('sigmoid(a)'),
+    js: sigmoid,
+    ints: 'float',
+    saves: 'y',
+    grad: (o, g, y) => o.mul(o.mul(g, y), o.sub(1, y)),
+    faces: { tensor: true, functional: true, module: 'Sigmoid', keras: true, tf: 'nn' },
+  },
+  tanh: {
+    wgsl: f32('tanhSafe(a)'),
+    js: Math.tanh,
+    ints: 'float',
+    saves: 'y',
+    grad: (o, g, y) => o.mul(g, o.sub(1, o.square(y))),
+    faces: { tensor: true, functional: true, module: 'Tanh', keras: true, tf: 'nn' },
+  },
+  floor: {
+    wgsl: { float: 'floor(a)', int: 'a' },
+    js: Math.floor,
+    ints: 'keep',
+    saves: 'none',
+    faces: { tensor: true, tf: 'math' },
+  },
+  /** 1 where x > 0, else 0: relu's derivative. */
+  step: {
+    wgsl: both(`select(${ZERO}, ${ONE}, a > ${ZERO})`),
+    js: (x) => (x > 0 ? 1 : 0),
+    ints: 'keep',
+    saves: 'none',
+  },
+} satisfies Record<string, UnaryRow>;
+
+export type UnaryOp = keyof typeof UNARY_OPS;
+
+/** d max(a, b)/da: 1 where a wins, 1/2 on ties (PyTorch splits ties evenly). */
+function winnerMask(o: GradOps, a: Operand, b: Operand, larger: boolean): GradTensor {
+  const wins = larger ? o.gt(a, b) : o.lt(a, b);
+  return o.add(o.cast(wins, 'float32'), o.mul(o.cast(o.eq(a, b), 'float32'), 0.5));
+}
+
+const compare = (operator: string, js: (a: number, b: number) => boolean): TensorRow => ({
+  wgsl: both(`select(${ZERO}, ${ONE}, a ${operator} b)`),
+  js: (a, b) => (js(a, b) ? 1 : 0),
+  kind: 'compare',
+  saves: [],
+  faces: tensorOp,
+});
+
+const extreme = (larger: boolean): TensorRow => ({
+  wgsl: both(larger ? 'max(a, b)' : 'min(a, b)'),
+  // NaN wins either way, as in PyTorch.
+  js: larger
+    ? (a, b) => (a !== a || b !== b ? NaN : a > b ? a : b)
+    : (a, b) => (a !== a || b !== b ? NaN : a < b ? a : b),
+  kind: 'arith',
+  saves: ['a', 'b'],
+  grad: (o, g, a, b, _y, need) => {
+    const m = winnerMask(o, a, b, larger);
+    return [need[0] ? o.mul(g, m) : null, need[1] ? o.mul(g, o.sub(1, m)) : null];
+  },
+  faces: tensorOp,
+});
+
+export const BINARY_OPS = {
+  // add and sub take PyTorch's `alpha`: their Tensor methods are written out in tensor.ts.
+  add: {
+    wgsl: both('a + b'),
+    js: (a, b) => a + b,
+    kind: 'arith',
+    saves: [],
+    grad: (_o, g) => [g, g],
+  },
+  sub: {
+    wgsl: both('a - b'),
+    js: (a, b) => a - b,
+    kind: 'arith',
+    saves: [],
+    grad: (o, g, _a, _b, _y, need) => [g, need[1] ? o.neg(g) : null],
+  },
+  mul: {
+    wgsl: both('a * b'),
+    js: (a, b) => a * b,
+    jsInt: Math.imul,
+    kind: 'arith',
+    saves: ['a', 'b'],
+    grad: (o, g, a, b, _y, need) => [need[0] ? o.mul(g, b) : null, need[1] ? o.mul(g, a) : null],
+    faces: tensorOp,
+  },
+  div: {
+    wgsl: f32('a / b'),
+    js: (a, b) => a / b,
+    kind: 'float',
+    saves: ['b', 'y'],
+    grad: (o, g, _a, b, y, need) => [
+      need[0] ? o.div(g, b) : null,
+      need[1] ? o.neg(o.mul(g, o.div(y, b))) : null,
+    ],
+    faces: tensorOp,
+  },
+  pow: {
+    wgsl: f32('powSafe(a, b)'),
+    js: Math.pow,
+    kind: 'float',
+    saves: ['a', 'b', 'y'],
+    grad: (o, g, a, b, y, need) => [
+      need[0] ? o.mul(g, o.mul(b, o.pow(a, typeof b === 'number' ? b - 1 : o.sub(b, 1)))) : null,
+      need[1] ? o.mul(g, o.mul(y, typeof a === 'number' ? Math.log(a) : o.log(a))) : null,
+    ],
+    faces: tensorOp,
+  },
+  maximum: extreme(true),
+  minimum: extreme(false),
+  eq: compare('==', (a, b) => a === b),
+  ne: compare('!=', (a, b) => a !== b),
+  lt: compare('<', (a, b) => a < b),
+  le: compare('<=', (a, b) => a <= b),
+  gt: compare('>', (a, b) => a > b),
+  ge: compare('>=', (a, b) => a >= b),
+} satisfies Record<string, BinaryRow>;
+
+export type BinaryOp = keyof typeof BINARY_OPS;
+
+/** The ops of one arity that have a face, as a type (`WithFace<typeof UNARY_OPS, 'tensor'>`). */
+export type WithFace<Table, F extends keyof Faces> = {
+  [K in keyof Table]: Table[K] extends { readonly faces: { readonly [P in F]: unknown } }
+    ? K
+    : never;
+}[keyof Table];
+
+/** The rows as their common types (the literal types above keep the names exact). */
+export const unaryRow = (op: UnaryOp): UnaryRow => UNARY_OPS[op];
+export const binaryRow = (op: BinaryOp): BinaryRow => BINARY_OPS[op];
+
+/** The ops that have a given face, in table order. */
+export function opsWithFace<K extends keyof Faces>(
+  face: K,
+): { unary: UnaryOp[]; binary: BinaryOp[] } {
+  const has = (row: { faces?: Faces }) => row.faces?.[face] !== undefined;
+  return {
+    unary: (Object.keys(UNARY_OPS) as UnaryOp[]).filter((op) => has(unaryRow(op))),
+    binary: (Object.keys(BINARY_OPS) as BinaryOp[]).filter((op) => has(binaryRow(op))),
+  };
+}
