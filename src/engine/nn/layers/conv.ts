@@ -18,6 +18,7 @@ import {
   type BoundArgs,
 } from '../layer-args';
 import { libraryForward, Module } from '../module';
+import { ndClasses } from './nd-class';
 import { Parameter } from '../parameter';
 
 export interface ConvOptions {
@@ -48,7 +49,7 @@ const PARAMS = [
   'dtype',
 ];
 
-/** What Conv1d and Conv2d share: arguments, parameters, checks and repr. */
+/** What Conv1d and Conv2d share: arguments, parameters, checks, forward and repr. */
 abstract class ConvNd extends Module {
   declare weight: Parameter;
   declare bias: Parameter | null;
@@ -59,7 +60,7 @@ abstract class ConvNd extends Module {
   declare readonly padding: number[] | 'same' | 'valid';
   declare readonly dilation: number[];
 
-  protected constructor(name: string, dims: number, args: unknown[]) {
+  constructor(name: string, dims: number, args: unknown[]) {
     super();
     const a: BoundArgs = bind({ name, params: PARAMS }, args);
     unsupported(a, name, { groups: 1, paddingMode: 'zeros' });
@@ -128,6 +129,24 @@ abstract class ConvNd extends Module {
     return x;
   }
 
+  override forward(input: Tensor): Tensor {
+    const p = this.padding;
+    if (this.kernelSize.length === 1) {
+      const x = this.checked(input, 'L');
+      return conv1d(x, this.weight, this.bias, {
+        stride: this.stride[0],
+        dilation: this.dilation[0],
+        padding: typeof p === 'string' ? p : p[0],
+      });
+    }
+    const x = this.checked(input, 'H, W');
+    return conv2d(x, this.weight, this.bias, {
+      stride: this.stride as Pair,
+      dilation: this.dilation as Pair,
+      padding: typeof p === 'string' ? p : (p as Pair),
+    });
+  }
+
   override extraRepr(): string {
     const parts = [
       `${this.inChannels}, ${this.outChannels}, kernel_size=${pyTuple(this.kernelSize)}`,
@@ -142,64 +161,19 @@ abstract class ConvNd extends Module {
   }
 }
 
-export class Conv2d extends ConvNd {
-  constructor(
-    inChannels: number,
-    outChannels: number,
-    kernelSize: number | number[],
-    options?: ConvOptions,
-  );
-  constructor(
-    inChannels: number,
-    outChannels: number,
-    kernelSize: number | number[],
-    stride?: number | number[],
-    ...rest: unknown[]
-  );
-  constructor(options: ConvOptions);
-  constructor(...args: unknown[]) {
-    super('Conv2d', 2, args);
-  }
+/** PyTorch's positional ways to call Conv1d and Conv2d: options last, or stride and on. */
+type ConvPositional =
+  | [inChannels: number, outChannels: number, kernelSize: number | number[], options?: ConvOptions]
+  | [
+      inChannels: number,
+      outChannels: number,
+      kernelSize: number | number[],
+      stride?: number | number[],
+      ...rest: unknown[],
+    ];
 
-  override forward(input: Tensor): Tensor {
-    const x = this.checked(input, 'H, W');
-    const p = this.padding;
-    return conv2d(x, this.weight, this.bias, {
-      stride: this.stride as Pair,
-      dilation: this.dilation as Pair,
-      padding: typeof p === 'string' ? p : (p as Pair),
-    });
-  }
-}
-
-export class Conv1d extends ConvNd {
-  constructor(
-    inChannels: number,
-    outChannels: number,
-    kernelSize: number | number[],
-    options?: ConvOptions,
-  );
-  constructor(
-    inChannels: number,
-    outChannels: number,
-    kernelSize: number | number[],
-    stride?: number | number[],
-    ...rest: unknown[]
-  );
-  constructor(options: ConvOptions);
-  constructor(...args: unknown[]) {
-    super('Conv1d', 1, args);
-  }
-
-  override forward(input: Tensor): Tensor {
-    const x = this.checked(input, 'L');
-    const p = this.padding;
-    return conv1d(x, this.weight, this.bias, {
-      stride: this.stride[0],
-      dilation: this.dilation[0],
-      padding: typeof p === 'string' ? p : p[0],
-    });
-  }
-}
+export const [Conv1d, Conv2d] = ndClasses<ConvNd, ConvOptions, ConvPositional>(ConvNd, 'Conv');
+export type Conv1d = ConvNd;
+export type Conv2d = ConvNd;
 
 libraryForward(Conv2d, Conv1d);

@@ -3,6 +3,7 @@ import { maxPool1d, maxPool2d, adaptiveMaxPool2d, type Pair } from '../../ops/po
 import type { Tensor } from '../../tensor';
 import { bind, pyTuple, requireTensor, shapeError, tupleArg, unsupported } from '../layer-args';
 import { libraryForward, Module } from '../module';
+import { ndClasses } from './nd-class';
 
 export interface MaxPoolOptions {
   kernelSize?: number | number[];
@@ -21,13 +22,14 @@ function given(value: unknown, fallback: string): string {
   return Array.isArray(value) ? pyTuple(value as number[]) : String(value);
 }
 
+/** What MaxPool1d and MaxPool2d share: arguments, checks, forward and repr. */
 abstract class MaxPoolNd extends Module {
   declare readonly kernelSize: number[];
   declare readonly stride: number[];
   declare readonly padding: number[];
   declare private readonly shown: string;
 
-  protected constructor(name: string, dims: number, args: unknown[]) {
+  constructor(name: string, dims: number, args: unknown[]) {
     super();
     const a = bind({ name, params: PARAMS }, args);
     unsupported(a, name, { returnIndices: false, ceilMode: false });
@@ -53,51 +55,44 @@ abstract class MaxPoolNd extends Module {
     });
   }
 
-  override extraRepr(): string {
-    return this.shown;
-  }
-}
-
-export class MaxPool2d extends MaxPoolNd {
-  constructor(
-    kernelSize: number | number[],
-    stride?: number | number[] | null | MaxPoolOptions,
-    ...rest: unknown[]
-  );
-  constructor(options: MaxPoolOptions);
-  constructor(...args: unknown[]) {
-    super('MaxPool2d', 2, args);
-  }
-
   override forward(input: Tensor): Tensor {
-    const x = requireTensor(input, 'MaxPool2d');
+    const dims = this.kernelSize.length;
+    const name = `MaxPool${dims}d`;
+    const x = requireTensor(input, name);
+    if (dims === 1) {
+      if (x.ndim !== 2 && x.ndim !== 3)
+        throw shapeError(`${name}(${this.extraRepr()})`, '[N, C, L] or [C, L]', x);
+      return maxPool1d(x, this.kernelSize[0], {
+        stride: this.stride[0],
+        padding: this.padding[0],
+      });
+    }
     if (x.ndim !== 3 && x.ndim !== 4)
-      throw shapeError(`MaxPool2d(${this.extraRepr()})`, '[N, C, H, W] or [C, H, W]', x);
+      throw shapeError(`${name}(${this.extraRepr()})`, '[N, C, H, W] or [C, H, W]', x);
     return maxPool2d(x, this.kernelSize as Pair, {
       stride: this.stride as Pair,
       padding: this.padding as Pair,
     });
   }
-}
 
-export class MaxPool1d extends MaxPoolNd {
-  constructor(
-    kernelSize: number | number[],
-    stride?: number | number[] | null | MaxPoolOptions,
-    ...rest: unknown[]
-  );
-  constructor(options: MaxPoolOptions);
-  constructor(...args: unknown[]) {
-    super('MaxPool1d', 1, args);
-  }
-
-  override forward(input: Tensor): Tensor {
-    const x = requireTensor(input, 'MaxPool1d');
-    if (x.ndim !== 2 && x.ndim !== 3)
-      throw shapeError(`MaxPool1d(${this.extraRepr()})`, '[N, C, L] or [C, L]', x);
-    return maxPool1d(x, this.kernelSize[0], { stride: this.stride[0], padding: this.padding[0] });
+  override extraRepr(): string {
+    return this.shown;
   }
 }
+
+/** PyTorch's positional way to call MaxPool1d and MaxPool2d (options may come last). */
+type MaxPoolPositional = [
+  kernelSize: number | number[],
+  stride?: number | number[] | null | MaxPoolOptions,
+  ...rest: unknown[],
+];
+
+export const [MaxPool1d, MaxPool2d] = ndClasses<MaxPoolNd, MaxPoolOptions, MaxPoolPositional>(
+  MaxPoolNd,
+  'MaxPool',
+);
+export type MaxPool1d = MaxPoolNd;
+export type MaxPool2d = MaxPoolNd;
 
 export class AdaptiveMaxPool2d extends Module {
   declare readonly outputSize: (number | null)[];
