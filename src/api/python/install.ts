@@ -9,6 +9,7 @@
  * `sys.path`. They reach the engine through one JavaScript module, `_gpubook` (./bridge.ts).
  */
 import type { PyodideAPI } from 'pyodide';
+import type { PyProxy, PyProxyWithHas } from 'pyodide/ffi';
 import { createBridge } from './bridge';
 
 export interface PythonHost {
@@ -43,12 +44,17 @@ export function installPythonPackages(py: PyodideAPI, host: PythonHost): void {
     py.FS.writeFile(full, text);
   }
   py.registerJsModule('_gpubook', createBridge(host.globals));
-  py.runPython(
-    `import sys\nif ${JSON.stringify(SITE)} not in sys.path: sys.path.insert(0, ${JSON.stringify(SITE)})`,
-  );
+  // Our packages first on sys.path.
+  const sys = py.pyimport('sys') as PyProxy & {
+    path: PyProxyWithHas & { insert(index: number, entry: string): void };
+  };
+  const sysPath = sys.path;
+  if (!sysPath.has(SITE)) sysPath.insert(0, SITE);
+  sysPath.destroy();
+  sys.destroy();
   // gpubook's notebook helpers (display, params, timeit, …) are every cell's names, as in
-  // TypeScript cells.
-  py.runPython(
-    'import builtins, gpubook\nfor _n in gpubook.__all__: setattr(builtins, _n, getattr(gpubook, _n))\ndel _n',
-  );
+  // TypeScript cells (gpubook/_install.py).
+  const install = py.pyimport('gpubook._install') as PyProxy & { install_builtins(): void };
+  install.install_builtins();
+  install.destroy();
 }
