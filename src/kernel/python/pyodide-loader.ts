@@ -90,7 +90,9 @@ export async function startPyodide(options: PyodideLoadOptions): Promise<Pyodide
   );
   destroyProxy(streams);
   for (const name of [KERNEL_MODULES.importGuard, KERNEL_MODULES.sleep]) {
-    py.runPython(`import ${name} as m; m.install(); del m`);
+    const module = py.pyimport(name) as { install(): void };
+    module.install();
+    destroyProxy(module);
   }
   if (options.interruptBuffer) {
     // Before our packages import run_sync: they must get the guarded one.

@@ -33,10 +33,17 @@ export type StartPython = (host: PythonSessionHost) => Promise<PythonKernel>;
 /** IPython's name for a cell in tracebacks: `File "Cell In[3]", line 2`. */
 export const cellFilename = (executionCount: number): string => `Cell In[${executionCount}]`;
 
+/**
+ * What runs each cell: one call, in the driver namespace (`driver_namespace()` in
+ * modules/_gpubook_run_cell.py). It goes through `runPythonAsync`, not a call on the function's
+ * proxy, because that is the entry point under which the cell may block in `run_sync` (JSPI).
+ */
+const DRIVER = 'await run_cell(source, filename, namespace)';
+
 export class PythonKernel {
   private constructor(
     private readonly py: PyodideAPI,
-    /** The namespace the one-line driver runs in: run_cell, the notebook's namespace, args. */
+    /** The namespace {@link DRIVER} runs in: run_cell, the notebook's namespace, the cell. */
     private readonly driver: PyDict,
     private readonly interruptBuffer: Int32Array | null,
     /** Cancels the running cell's task when it waits on an await (modules/_gpubook_run_cell.py). */
@@ -45,10 +52,11 @@ export class PythonKernel {
 
   static async start(options: PyodideLoadOptions): Promise<PythonKernel> {
     const py = await startPyodide(options);
-    const driver = py.runPython(
-      `import __main__, ${KERNEL_MODULES.runCell} as r\n` +
-        `{"run_cell": r.run_cell, "namespace": __main__.__dict__, "interrupt": r.interrupt}`,
-    ) as PyDict;
+    const runCell = py.pyimport(KERNEL_MODULES.runCell) as PyProxy & {
+      driver_namespace(): PyDict;
+    };
+    const driver = runCell.driver_namespace();
+    runCell.destroy();
     const interruptAwait = driver.get('interrupt') as PyCallable;
     return new PythonKernel(py, driver, options.interruptBuffer, interruptAwait);
   }
@@ -75,9 +83,7 @@ export class PythonKernel {
     const { code } = rewriteShellLines(source);
     this.driver.set('source', code);
     this.driver.set('filename', cellFilename(executionCount));
-    const proxy = (await this.py.runPythonAsync('await run_cell(source, filename, namespace)', {
-      globals: this.driver,
-    })) as PyProxy;
+    const proxy = (await this.py.runPythonAsync(DRIVER, { globals: this.driver })) as PyProxy;
     try {
       return proxy.toJs({ dict_converter: Object.fromEntries }) as PythonCellResult;
     } finally {

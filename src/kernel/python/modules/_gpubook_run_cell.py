@@ -18,6 +18,7 @@ import pyodide
 from pyodide.code import eval_code_async
 from pyodide.ffi import JsProxy
 
+import __main__
 from _gpubook_import_guard import package_dirs
 
 __tracebackhide__ = True
@@ -137,3 +138,12 @@ async def run_cell(source, filename, namespace):
         if _interrupted and _task is not None and _task.cancelling():
             _task.uncancel()
         _task = None
+
+
+def driver_namespace():
+    """The globals python-kernel.ts runs each cell in with its one-line driver,
+    ``await run_cell(source, filename, namespace)`` (through Pyodide's ``runPythonAsync``, the
+    entry point under which ``run_sync`` can block): this module's ``run_cell`` and ``interrupt``
+    and the notebook's namespace (``__main__``); the kernel sets ``source`` and ``filename`` for
+    each cell."""
+    return {"run_cell": run_cell, "namespace": __main__.__dict__, "interrupt": interrupt}
