@@ -1,12 +1,16 @@
 /**
  * The same Python program under our `torch` and under real PyTorch (Debian's python3-torch,
  * 1.13, CPU), from the same weights and data (passed as JSON): losses, accuracies and trained
- * weights must agree to float32 rounding. Runs on the cpu backend and on WebGPU.
+ * weights must agree to float32 rounding. Runs on the cpu backend and on WebGPU. The program is
+ * testing/pytorch_peer_program.py.
  */
+import type { PyProxy } from 'pyodide/ffi';
 import { describe, expect, it } from 'vitest';
 import { testDevices } from '../../engine/testing/devices';
 import { rng } from '../../engine/testing/harness';
 import { startPython } from './testing/pyodide';
+// Runs in both Pythons: INPUT, and DEVICE under ours, are defined before it; it leaves RESULT.
+import PROGRAM from './testing/pytorch_peer_program.py?raw';
 import { realTorchMissing, runRealTorch } from './testing/real-torch';
 
 const devices = (await testDevices()).map((d) => (d.kind === 'gpu' ? 'cuda:0' : 'cpu'));
@@ -34,83 +38,23 @@ const INPUT = {
   noise: nested([64, 1], signed(0.5)),
 };
 
-/** Runs in both Pythons; DEVICE and INPUT are defined before it. */
-const PROGRAM = `
-import torch
-from torch import nn
-import torch.nn.functional as F
-from torch.utils.data import DataLoader, TensorDataset
-
-class Net(nn.Module):
-    def __init__(self):
-        super().__init__()
-        self.conv1 = nn.Conv2d(1, 4, kernel_size=3)
-        self.pool = nn.MaxPool2d(2)
-        self.fc = nn.Linear(36, 5)
-        self.scale = nn.Parameter(torch.ones(1))
-
-    def forward(self, x):
-        x = self.pool(F.relu(self.conv1(x)))
-        return self.fc(torch.flatten(x, 1)) * self.scale
-
-def classify(opt_name):
-    net = Net()
-    net.load_state_dict({k: torch.tensor(v) for k, v in INPUT['weights'].items()})
-    net = net.to(DEVICE)
-    x = torch.tensor(INPUT['x'])
-    y = torch.tensor(INPUT['y'])
-    loader = DataLoader(TensorDataset(x, y), batch_size=4, shuffle=False, num_workers=2)
-    if opt_name == 'sgd':
-        opt = torch.optim.SGD(net.parameters(), lr=0.1, momentum=0.9)
-    else:
-        opt = torch.optim.Adam(net.parameters(), lr=0.01)
-    loss_fn = nn.CrossEntropyLoss()
-    losses = []
-    for epoch in range(3):
-        net.train()
-        for features, labels in loader:
-            features, labels = features.to(DEVICE), labels.to(DEVICE)
-            opt.zero_grad()
-            loss = loss_fn(net(features), labels)
-            loss.backward()
-            opt.step()
-            losses.append(loss.item())
-    net.eval()
-    with torch.no_grad():
-        logits = net(x.to(DEVICE))
-        accuracy = (logits.argmax(dim=1) == y.to(DEVICE)).float().mean().item()
-    weights = {k: v.cpu().reshape(-1).tolist() for k, v in net.state_dict().items()}
-    return {'losses': losses, 'accuracy': accuracy, 'weights': weights}
-
-def regress():
-    X = torch.tensor(INPUT['lx'], device=DEVICE)
-    w0 = torch.tensor([[2.0, -3.0]], device=DEVICE)
-    b0 = torch.tensor([[10.0]], device=DEVICE)
-    Y = X @ w0.t() + b0 + torch.tensor(INPUT['noise'], device=DEVICE)
-
-    class LinearRegression(nn.Module):
-        def __init__(self):
-            super().__init__()
-            self.w = nn.Parameter(torch.full((1, 2), 0.5))
-            self.b = nn.Parameter(torch.zeros_like(b0))
-
-        def forward(self, x):
-            return x @ self.w.t() + self.b
-
-    model = LinearRegression().to(DEVICE)
-    opt = torch.optim.Adam(model.parameters(), lr=0.1)
-    loss_fn = nn.MSELoss()
-    losses = []
-    for epoch in range(40):
-        opt.zero_grad()
-        loss = loss_fn(model(X), Y)
-        loss.backward()
-        opt.step()
-        losses.append(loss.item())
-    return {'losses': losses, 'w': model.w.tolist(), 'b': model.b.item()}
-
-RESULT = {'sgd': classify('sgd'), 'adam': classify('adam'), 'regress': regress()}
-`;
+/** Runs PROGRAM under our torch in the test's Python, on `device`; returns its RESULT. */
+async function runOurs(device: string): Promise<Result> {
+  const { py } = python;
+  const json = py.pyimport('json') as PyProxy & { loads(text: string): PyProxy };
+  const input = json.loads(JSON.stringify(INPUT));
+  py.globals.set('INPUT', input);
+  input.destroy();
+  json.destroy();
+  py.globals.set('DEVICE', device);
+  await python.run(PROGRAM);
+  const result = py.globals.get('RESULT') as PyProxy;
+  try {
+    return result.toJs({ dict_converter: Object.fromEntries }) as Result;
+  } finally {
+    result.destroy();
+  }
+}
 
 interface Classified {
   losses: number[];
@@ -137,17 +81,11 @@ if (noTorch !== null) console.warn(`pytorch-peer.test.ts skipped: ${noTorch}`);
 describeReal('the same program under real PyTorch (Debian python3-torch)', () => {
   const theirs =
     noTorch === null
-      ? (runRealTorch(`DEVICE = 'cpu'\n${PROGRAM}\nprint(json.dumps(RESULT))`, INPUT) as Result)
+      ? (runRealTorch(`${PROGRAM}\nprint(json.dumps(RESULT))`, INPUT) as Result)
       : null;
 
   it.each(devices)('gives the same losses and weights on %s', async (device) => {
-    const ours = (await python.run(`
-import json
-INPUT = json.loads(${JSON.stringify(JSON.stringify(INPUT))})
-DEVICE = ${JSON.stringify(device)}
-${PROGRAM}
-RESULT
-`)) as Result;
+    const ours = await runOurs(device);
     const real = theirs as Result;
     for (const opt of ['sgd', 'adam'] as const) {
       expectNear(ours[opt].losses, real[opt].losses, 2e-5, `${opt} losses`);
