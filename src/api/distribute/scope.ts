@@ -5,6 +5,7 @@
  */
 import type { Tensor } from '../../engine';
 import type { StepResult } from '../../engine/training';
+import { withStackEntry } from '../../engine/scoped';
 
 /** What the strategy needs from a Keras model to run one step on every replica. */
 export interface KerasReplicaHooks {
@@ -36,20 +37,5 @@ export function currentStrategy(): DistributeStrategy | null {
 
 /** Runs fn (sync or async) with `strategy`'s scope open; overlapping scopes pop their own entry. */
 export function withStrategy<T>(strategy: DistributeStrategy, fn: () => T): T {
-  const entry = strategy;
-  open.push(entry);
-  const pop = (): void => {
-    const at = open.lastIndexOf(entry);
-    if (at >= 0) open.splice(at, 1);
-  };
-  let result: T;
-  try {
-    result = fn();
-  } catch (error) {
-    pop();
-    throw error;
-  }
-  if (result instanceof Promise) return result.finally(pop) as T;
-  pop();
-  return result;
+  return withStackEntry(open, strategy, fn);
 }

@@ -5,6 +5,7 @@
 import type { Device } from './device';
 import { cpu, getDevice, gpuDevices } from './registry';
 import type { DeviceSpec } from './device-name';
+import { withStackEntry } from '../scoped';
 
 export type Flavor = 'torch' | 'tf';
 
@@ -28,20 +29,5 @@ export function withTfDevice<T>(spec: DeviceSpec, fn: () => T): T {
     if (gpuDevices().length > 0) throw error;
     device = cpu();
   }
-  const entry = { device };
-  tfStack.push(entry);
-  const pop = (): void => {
-    const at = tfStack.lastIndexOf(entry);
-    if (at >= 0) tfStack.splice(at, 1);
-  };
-  let result: T;
-  try {
-    result = fn();
-  } catch (error) {
-    pop();
-    throw error;
-  }
-  if (result instanceof Promise) return result.finally(pop) as T;
-  pop();
-  return result;
+  return withStackEntry(tfStack, { device }, fn);
 }
