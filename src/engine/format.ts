@@ -178,39 +178,29 @@ export function formatValues(
   }
   const width = values.reduce((w, v) => Math.max(w, format(v).length), 1);
   const lineWidth = options.lineWidth ?? 80;
+  /** The values: a scalar bare, an empty tensor `[]`, else rows indented by `indent` after the first. */
+  const valuesText = (indent: number, sep: string, comma: boolean): string =>
+    meta.shape.length === 0
+      ? format(data[0])
+      : numel === 0
+        ? '[]'
+        : render(meta.shape, data, format, width, {
+            summarize,
+            edge,
+            indent,
+            lineWidth,
+            sep,
+            comma,
+          });
   let text: string;
   if (style === 'tf') {
     const shapeText = `(${meta.shape.join(', ')}${meta.shape.length === 1 ? ',' : ''})`;
-    const body =
-      meta.shape.length === 0
-        ? format(data[0])
-        : numel === 0
-          ? '[]'
-          : render(meta.shape, data, format, width, {
-              summarize,
-              edge,
-              indent: 0,
-              lineWidth,
-              sep: ' ',
-              comma: false,
-            });
+    const body = valuesText(0, ' ', false);
     const open = meta.shape.length > 1 ? 'tf.Tensor(\n' : 'tf.Tensor(';
     text = `${open}${body}, shape=${shapeText}, dtype=${meta.dtype})`;
   } else {
     const prefix = 'tensor(';
-    const body =
-      meta.shape.length === 0
-        ? format(data[0])
-        : numel === 0
-          ? '[]'
-          : render(meta.shape, data, format, width, {
-              summarize,
-              edge,
-              indent: prefix.length,
-              lineWidth,
-              sep: ', ',
-              comma: true,
-            });
+    const body = valuesText(prefix.length, ', ', true);
     const suffixes: string[] = [];
     if (numel === 0 && meta.shape.length !== 1) suffixes.push(`size=(${meta.shape.join(', ')})`);
     if (meta.device !== 'cpu') suffixes.push(`device='${meta.device}'`);
