@@ -12,9 +12,13 @@ import { spawnSync } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import type { PyCallable, PyDict } from 'pyodide/ffi';
 import { describe, expect, it } from 'vitest';
 import { getTensorStore } from '../../engine/serialization';
 import { tf } from '../tf';
+// Run in real Python (NumPy) and in the test's Pyodide: the checks on the export.
+import NUMPY_CHECKS from './testing/keras_export_numpy.py?raw';
+import PYODIDE_CHECKS from './testing/keras_export_pyodide.py?raw';
 import { startPython } from './testing/pyodide';
 
 const PYTHON = '/usr/bin/python3';
@@ -28,15 +32,26 @@ function numpyMissing(): string | null {
     : `NumPy is not available (${PYTHON} -c "import numpy" failed); install python3-numpy`;
 }
 
-/** Runs `script` in real Python with `input` as JSON on stdin; returns its printed JSON. */
-function realPython(script: string, input: unknown): unknown {
-  const prelude = 'import json, struct, sys\nimport numpy as np\nINPUT = json.load(sys.stdin)\n';
-  const result = spawnSync(PYTHON, ['-c', prelude + script], {
+/**
+ * Runs `name(input)` of testing/keras_export_numpy.py in real Python, with `input` as JSON on
+ * stdin; returns its printed JSON.
+ */
+function realPython(name: string, input: unknown): unknown {
+  const result = spawnSync(PYTHON, ['-c', NUMPY_CHECKS, name], {
     input: JSON.stringify(input),
     encoding: 'utf8',
   });
   if (result.status !== 0) throw new Error(`python3 failed:\n${result.stderr}`);
   return JSON.parse(result.stdout.trim().split('\n').pop() ?? 'null');
+}
+
+/** A function of testing/keras_export_pyodide.py, called in the test's Pyodide. */
+function pyodideCheck(name: string): (...args: unknown[]) => Promise<string> {
+  const namespace = python.py.toPy({}) as PyDict;
+  python.py.runPython(PYODIDE_CHECKS, { globals: namespace });
+  const fn = namespace.get(name) as PyCallable;
+  namespace.destroy();
+  return (...args) => fn.callPromising(...args) as Promise<string>;
 }
 
 const CELLS = [
@@ -58,26 +73,7 @@ describe.skipIf(noNumpy !== null)(
   `a Keras notebook's export carries its weights${noNumpy ? ` (skipped: ${noNumpy})` : ''}`,
   () => {
     it('in Keras order and layout, read back by NumPy; train.py compiles and reads them', async () => {
-      const ours = JSON.parse(
-        (await python.run(`
-import json
-import gpubook.export_ddp as _x
-_cells = json.loads(${JSON.stringify(JSON.stringify(CELLS))})
-_ns = {}
-for _c in _cells:
-    exec(_c, _ns)
-_x.export_to_store(json.dumps(_cells), _ns, json.dumps("Keras"))
-_model = _ns["model"]
-_flat = lambda v: [z for y in v for z in _flat(y)] if isinstance(v, list) else [v]
-json.dumps({
-    "weights": [{"shape": list(w.shape), "values": _flat(w.numpy())} for w in _model.weights],
-    "keras": [_flat(v) for v in _model.get_weights()],
-    "layers": [l.name for l in _model.layers],
-    "x": _ns["x"].numpy(),
-    "out": _model(_ns["x"]).numpy(),
-})
-`)) as string,
-      ) as {
+      const ours = JSON.parse(await pyodideCheck('export_in_scope')(JSON.stringify(CELLS))) as {
         weights: Omit<Weight, 'name'>[];
         keras: number[][];
         layers: string[];
@@ -99,22 +95,7 @@ json.dumps({
 
       // An independent reader: NumPy on the header's offsets, checking the layout of the file.
       const read = realPython(
-        `
-import base64
-data = base64.b64decode(INPUT)
-(n,) = struct.unpack("<Q", data[:8])
-header = json.loads(data[8:8 + n])
-header.pop("__metadata__", None)
-out, end = [], 0
-for name, info in header.items():
-    start, stop = info["data_offsets"]
-    assert start == end and info["dtype"] == "F32"
-    end = stop
-    a = np.frombuffer(data[8 + n + start:8 + n + stop], dtype="<f4").reshape(info["shape"])
-    out.append({"name": name, "shape": list(a.shape), "values": a.reshape(-1).tolist()})
-assert 8 + n + end == len(data)
-print(json.dumps(out))
-`,
+        'read_safetensors',
         Buffer.from(bytes).toString('base64'),
       ) as Weight[];
       expect(read.map((w) => w.name)).toEqual([
@@ -132,18 +113,7 @@ print(json.dumps(out))
 
       // The layout, independently: NumPy's forward pass with Keras's formulas on these arrays
       // gives the model's output.
-      const forward = realPython(
-        `
-w = [np.array(v["values"], dtype=np.float64).reshape(v["shape"]) for v in INPUT["weights"]]
-emb, k, kb, d, db = w
-h = emb[np.array(INPUT["x"])]
-steps = h.shape[1] - k.shape[0] + 1
-conv = np.stack([np.einsum("bkc,kco->bo", h[:, t:t + k.shape[0]], k) for t in range(steps)], 1) + kb
-out = np.maximum(conv, 0).reshape(len(h), -1) @ d + db
-print(json.dumps(out.tolist()))
-`,
-        { weights: read, x: ours.x },
-      ) as number[][];
+      const forward = realPython('forward', { weights: read, x: ours.x }) as number[][];
       forward.forEach((row, i) => row.forEach((v, j) => expect(ours.out[i][j]).toBeCloseTo(v, 4)));
 
       // train.py: loads right after the model is made in the scope, builds it first if needed.
@@ -163,24 +133,11 @@ print(json.dumps(out.tolist()))
       // model builds it with the notebook's input shape, then gets the arrays in get_weights()
       // order, with their shapes.
       const loader = script.slice(script.indexOf('_NP_DTYPES = {'), script.indexOf('def _sync():'));
-      const loaded = realPython(
-        `
-import os
-IS_MAIN = False
-WEIGHTS_INPUT_SHAPE = ${script.match(/WEIGHTS_INPUT_SHAPE = (.*?) {2}#/)?.[1]}
-${loader}
-class Model:
-    built = False
-    def build(self, shape):
-        self.built, self.shape = True, shape
-    def set_weights(self, arrays):
-        self.arrays = arrays
-m = load_weights(Model(), os.path.join(INPUT, "weights.safetensors"))
-print(json.dumps({"shape": m.shape, "weights": [
-    {"shape": list(a.shape), "values": a.reshape(-1).tolist()} for a in m.arrays]}))
-`,
-        dir,
-      ) as { shape: (number | null)[]; weights: Omit<Weight, 'name'>[] };
+      const loaded = realPython('load_with_stand_in', {
+        loader,
+        input_shape: script.match(/WEIGHTS_INPUT_SHAPE = (.*?) {2}#/)?.[1],
+        folder: dir,
+      }) as { shape: (number | null)[]; weights: Omit<Weight, 'name'>[] };
       expect(loaded.shape).toEqual([null, 10]);
       expect(loaded.weights).toEqual(ours.weights);
     });
@@ -190,20 +147,7 @@ print(json.dumps({"shape": m.shape, "weights": [
         'import tensorflow as tf\nfrom tensorflow.keras import *\nfirst = models.Sequential([layers.Dense(3, input_shape=(2,))])\nnet = models.Sequential([layers.Dense(4, activation="relu", input_shape=(5,)), layers.Dense(2)])\nnet.compile(optimizer="sgd", loss="mse")\nnet.fit(tf.random.uniform((8, 5)), tf.random.uniform((8, 2)), epochs=1, verbose=0)',
       ];
       const ours = JSON.parse(
-        (await python.run(`
-import json
-from gpubook.export_ddp import export, weights_of
-_ns = {}
-exec(${JSON.stringify(cells[0])}, _ns)
-_r = export(${JSON.stringify(cells)}, _ns, "t")
-_flat = lambda v: [z for y in v for z in _flat(y)] if isinstance(v, list) else [v]
-json.dumps({
-    "model": _r["model"],
-    "names": list(weights_of(_r)),
-    "shapes": [list(w.shape) for w in _ns["net"].weights],
-    "script": _r["script"],
-})
-`)) as string,
+        await pyodideCheck('export_last_assigned')(JSON.stringify(cells)),
       ) as {
         model: { name: string; why: string };
         names: string[];
