@@ -29,6 +29,37 @@ function samePadding(kernel: number, dilation: number, stride: number, op: strin
   return total / 2;
 }
 
+/**
+ * The windows of a convolution of x [N, C, H, W] with a kH x kW kernel at a stride, padding and
+ * dilation, and the output's size (an output size below 1 means the kernel does not fit).
+ */
+export function convGeometry(
+  [batch, inChannels, inHeight, inWidth]: readonly number[],
+  [kernelHeight, kernelWidth]: readonly number[],
+  [strideH, strideW]: readonly number[] = [1, 1],
+  [padH, padW]: readonly number[] = [0, 0],
+  [dilationH, dilationW]: readonly number[] = [1, 1],
+): Conv2dGeometry {
+  const out = (size: number, k: number, s: number, p: number, d: number) =>
+    Math.floor((size + 2 * p - d * (k - 1) - 1) / s) + 1;
+  return {
+    batch,
+    inChannels,
+    inHeight,
+    inWidth,
+    kernelHeight,
+    kernelWidth,
+    strideH,
+    strideW,
+    padH,
+    padW,
+    dilationH,
+    dilationW,
+    outHeight: out(inHeight, kernelHeight, strideH, padH, dilationH),
+    outWidth: out(inWidth, kernelWidth, strideW, padW, dilationW),
+  };
+}
+
 /** x [N, C, H, W] (or [C, H, W]), weight [O, C, kH, kW], bias [O] → [N, O, oH, oW]. */
 export function conv2d(
   x: Tensor,
@@ -79,30 +110,19 @@ export function conv2d(
       'conv2d: stride and dilation must be integers >= 1 and padding integers >= 0',
     );
   }
-  const outHeight = Math.floor((height + 2 * ph - dh * (kh - 1) - 1) / sh) + 1;
-  const outWidth = Math.floor((width + 2 * pw - dw * (kw - 1) - 1) / sw) + 1;
-  if (outHeight < 1 || outWidth < 1) {
+  const geometry = convGeometry(
+    [batch, channels, height, width],
+    [kh, kw],
+    [sh, sw],
+    [ph, pw],
+    [dh, dw],
+  );
+  if (geometry.outHeight < 1 || geometry.outWidth < 1) {
     throw new ShapeError(
       `conv2d: input ${formatShape(x.shape)} (padded ${height + 2 * ph}x${width + 2 * pw}) is smaller ` +
         `than the kernel ${kh}x${kw} (dilation ${dh}x${dw})`,
     );
   }
-  const geometry: Conv2dGeometry = {
-    batch,
-    inChannels: channels,
-    inHeight: height,
-    inWidth: width,
-    kernelHeight: kh,
-    kernelWidth: kw,
-    strideH: sh,
-    strideW: sw,
-    padH: ph,
-    padW: pw,
-    dilationH: dh,
-    dilationW: dw,
-    outHeight,
-    outWidth,
-  };
   // The product, bias and NCHW layout are one backend kernel (conv-gemm.ts).
   return scoped(() => convolve(x, weight, bias, geometry));
 }

@@ -7,7 +7,7 @@ import { withGrad } from '../autograd';
 import type { Pool2dGeometry } from '../backend';
 import { formatShape, ShapeError } from '../shape';
 import type { Tensor } from '../tensor';
-import type { Pair } from './conv';
+import { convGeometry, type Pair } from './conv';
 
 export type { Pair };
 import { squeeze, unsqueeze } from './shape-ops';
@@ -47,6 +47,45 @@ function batched(x: Tensor, name: string, run: (x4: Tensor) => Tensor): Tensor {
   return run(x);
 }
 
+/** Windows of `kernel` at `stride` over x [N, C, H, W] padded by `padding` on each side. */
+export function windowPoolGeometry(
+  shape: readonly number[],
+  kernel: Pair,
+  stride: Pair,
+  padding: Pair,
+): Pool2dGeometry {
+  // A convolution's windows at dilation 1, taken over each channel.
+  const {
+    inChannels,
+    dilationH: _dilationH,
+    dilationW: _dilationW,
+    ...windows
+  } = convGeometry(shape, kernel, stride, padding);
+  return { ...windows, channels: inChannels, adaptive: false };
+}
+
+/** Adaptive windows over x [N, C, H, W]: as many as the output has (no kernel, stride or padding). */
+export function adaptivePoolGeometry(
+  [batch, channels, inHeight, inWidth]: readonly number[],
+  [outHeight, outWidth]: Pair,
+): Pool2dGeometry {
+  return {
+    batch,
+    channels,
+    inHeight,
+    inWidth,
+    outHeight,
+    outWidth,
+    kernelHeight: 0,
+    kernelWidth: 0,
+    strideH: 1,
+    strideW: 1,
+    padH: 0,
+    padW: 0,
+    adaptive: true,
+  };
+}
+
 export interface MaxPool2dOptions {
   stride?: Pair;
   padding?: Pair;
@@ -54,7 +93,6 @@ export interface MaxPool2dOptions {
 
 export function maxPool2d(x: Tensor, kernelSize: Pair, options: MaxPool2dOptions = {}): Tensor {
   return batched(x, 'maxPool2d', (x4) => {
-    const [batch, channels, inHeight, inWidth] = x4.shape;
     const [kh, kw] = kernelSize;
     const [sh, sw] = options.stride ?? kernelSize;
     const [ph, pw] = options.padding ?? [0, 0];
@@ -63,62 +101,24 @@ export function maxPool2d(x: Tensor, kernelSize: Pair, options: MaxPool2dOptions
         `maxPool2d: pad should be at most half of kernel size, but got pad=[${ph}, ${pw}] and kernel_size=[${kh}, ${kw}]`,
       );
     }
-    const outHeight = Math.floor((inHeight + 2 * ph - kh) / sh) + 1;
-    const outWidth = Math.floor((inWidth + 2 * pw - kw) / sw) + 1;
-    if (outHeight < 1 || outWidth < 1) {
+    const g = windowPoolGeometry(x4.shape, [kh, kw], [sh, sw], [ph, pw]);
+    if (g.outHeight < 1 || g.outWidth < 1) {
       throw new ShapeError(
         `maxPool2d: input ${formatShape(x.shape)} is too small for kernel ${kh}x${kw}`,
       );
     }
-    return pool(
-      x4,
-      {
-        batch,
-        channels,
-        inHeight,
-        inWidth,
-        outHeight,
-        outWidth,
-        kernelHeight: kh,
-        kernelWidth: kw,
-        strideH: sh,
-        strideW: sw,
-        padH: ph,
-        padW: pw,
-        adaptive: false,
-      },
-      'maxPool2d',
-    );
+    return pool(x4, g, 'maxPool2d');
   });
 }
 
 export function adaptiveMaxPool2d(x: Tensor, outputSize: Pair): Tensor {
   return batched(x, 'adaptiveMaxPool2d', (x4) => {
-    const [batch, channels, inHeight, inWidth] = x4.shape;
     const [outHeight, outWidth] = outputSize.map((s, i) =>
       s === null || s === -1 ? x4.shape[2 + i] : s,
     );
     if (outHeight < 1 || outWidth < 1)
       throw new ShapeError('adaptiveMaxPool2d: output size must be positive');
-    return pool(
-      x4,
-      {
-        batch,
-        channels,
-        inHeight,
-        inWidth,
-        outHeight,
-        outWidth,
-        kernelHeight: 0,
-        kernelWidth: 0,
-        strideH: 1,
-        strideW: 1,
-        padH: 0,
-        padW: 0,
-        adaptive: true,
-      },
-      'adaptiveMaxPool2d',
-    );
+    return pool(x4, adaptivePoolGeometry(x4.shape, [outHeight, outWidth]), 'adaptiveMaxPool2d');
   });
 }
 

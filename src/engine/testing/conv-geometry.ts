@@ -1,32 +1,8 @@
 /** Convolution geometries for tests and a walk over their windows' taps. Test-only. */
 import type { Conv2dGeometry } from '../backend';
 
-export function convGeometry(
-  [batch, inChannels, inHeight, inWidth]: number[],
-  [kernelHeight, kernelWidth]: number[],
-  [strideH, strideW]: number[] = [1, 1],
-  [padH, padW]: number[] = [0, 0],
-  [dilationH, dilationW]: number[] = [1, 1],
-): Conv2dGeometry {
-  const out = (size: number, k: number, s: number, p: number, d: number) =>
-    Math.floor((size + 2 * p - d * (k - 1) - 1) / s) + 1;
-  return {
-    batch,
-    inChannels,
-    inHeight,
-    inWidth,
-    kernelHeight,
-    kernelWidth,
-    strideH,
-    strideW,
-    padH,
-    padW,
-    dilationH,
-    dilationW,
-    outHeight: out(inHeight, kernelHeight, strideH, padH, dilationH),
-    outWidth: out(inWidth, kernelWidth, strideW, padW, dilationW),
-  };
-}
+/** The op's own geometry (ops/conv.ts), so a test's windows are those conv2d computes. */
+export { convGeometry } from '../ops/conv';
 
 /**
  * Calls fn(flat, col, n, c, ih, iw) for every element of the im2col columns [N*oH*oW, C*kH*kW]

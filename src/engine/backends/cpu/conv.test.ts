@@ -3,6 +3,7 @@ import type { Conv2dGeometry, Pool2dGeometry, View } from '../../backend';
 import { CpuBuffer } from './buffer';
 import { col2imKernel, im2colKernel, maxPool2dBackwardKernel, maxPool2dKernel } from './conv';
 import { convGeometry as geometry, forEachTap } from '../../testing/conv-geometry';
+import { adaptivePoolGeometry, windowPoolGeometry } from '../../ops/pool';
 
 let seed = 3;
 const random = () => {
@@ -131,67 +132,15 @@ function poolReference(x: View, g: Pool2dGeometry): { values: number[]; at: numb
   return { values, at };
 }
 
-const poolCases: [
-  string,
-  number[],
-  Omit<Pool2dGeometry, 'batch' | 'channels' | 'inHeight' | 'inWidth'>,
-][] = [
-  [
-    '2x2 stride 2 (the fast path)',
-    [2, 3, 9, 8],
-    {
-      outHeight: 4,
-      outWidth: 4,
-      kernelHeight: 2,
-      kernelWidth: 2,
-      strideH: 2,
-      strideW: 2,
-      padH: 0,
-      padW: 0,
-      adaptive: false,
-    },
-  ],
-  [
-    '3x3 stride 2 padded',
-    [1, 2, 7, 6],
-    {
-      outHeight: 4,
-      outWidth: 3,
-      kernelHeight: 3,
-      kernelWidth: 3,
-      strideH: 2,
-      strideW: 2,
-      padH: 1,
-      padW: 1,
-      adaptive: false,
-    },
-  ],
-  [
-    'adaptive 5x7 to 2x3',
-    [2, 2, 5, 7],
-    {
-      outHeight: 2,
-      outWidth: 3,
-      kernelHeight: 0,
-      kernelWidth: 0,
-      strideH: 0,
-      strideW: 0,
-      padH: 0,
-      padW: 0,
-      adaptive: true,
-    },
-  ],
+const poolCases: [string, Pool2dGeometry][] = [
+  ['2x2 stride 2 (the fast path)', windowPoolGeometry([2, 3, 9, 8], [2, 2], [2, 2], [0, 0])],
+  ['3x3 stride 2 padded', windowPoolGeometry([1, 2, 7, 6], [3, 3], [2, 2], [1, 1])],
+  ['adaptive 5x7 to 2x3', adaptivePoolGeometry([2, 2, 5, 7], [2, 3])],
 ];
 
 describe('CPU max pooling', () => {
-  it.each(poolCases)('%s: values, argmax, ties, NaN and -Infinity', (_, xs, rest) => {
-    const g: Pool2dGeometry = {
-      batch: xs[0],
-      channels: xs[1],
-      inHeight: xs[2],
-      inWidth: xs[3],
-      ...rest,
-    };
+  it.each(poolCases)('%s: values, argmax, ties, NaN and -Infinity', (_, g) => {
+    const xs = [g.batch, g.channels, g.inHeight, g.inWidth];
     // Few distinct values (ties), some NaN and -Infinity.
     const x = view(xs, () => {
       const r = random();

@@ -1,5 +1,6 @@
 import { it } from 'vitest';
 import type { Pool2dGeometry } from '../../backend';
+import { adaptivePoolGeometry, windowPoolGeometry } from '../../ops/pool';
 import { nodeGpuBackend } from '../../testing/node-gpu';
 import {
   describeKernels,
@@ -13,6 +14,7 @@ import {
 
 const backend = await nodeGpuBackend();
 
+/** k x k windows at `stride`, padded by `pad`, over [batch, channels, inHeight, inWidth]. */
 function plain(
   batch: number,
   channels: number,
@@ -22,22 +24,12 @@ function plain(
   stride: number,
   pad: number,
 ): Pool2dGeometry {
-  const out = (size: number) => Math.floor((size + 2 * pad - k) / stride) + 1;
-  return {
-    batch,
-    channels,
-    inHeight,
-    inWidth,
-    outHeight: out(inHeight),
-    outWidth: out(inWidth),
-    kernelHeight: k,
-    kernelWidth: k,
-    strideH: stride,
-    strideW: stride,
-    padH: pad,
-    padW: pad,
-    adaptive: false,
-  };
+  return windowPoolGeometry(
+    [batch, channels, inHeight, inWidth],
+    [k, k],
+    [stride, stride],
+    [pad, pad],
+  );
 }
 
 function adaptive(
@@ -48,21 +40,7 @@ function adaptive(
   outHeight: number,
   outWidth: number,
 ): Pool2dGeometry {
-  return {
-    batch,
-    channels,
-    inHeight,
-    inWidth,
-    outHeight,
-    outWidth,
-    kernelHeight: 0,
-    kernelWidth: 0,
-    strideH: 0,
-    strideW: 0,
-    padH: 0,
-    padW: 0,
-    adaptive: true,
-  };
+  return adaptivePoolGeometry([batch, channels, inHeight, inWidth], [outHeight, outWidth]);
 }
 
 const GEOMETRIES: Pool2dGeometry[] = [
