@@ -24,6 +24,7 @@ export function titleFromFileName(name: string): string {
   return name.replace(/\.ipynb$/i, '').trim() || 'Imported notebook';
 }
 
+/** Offers `text` (or bytes) to the browser as a download named `fileName`. */
 export function downloadText(
   fileName: string,
   text: string | Uint8Array<ArrayBuffer>,

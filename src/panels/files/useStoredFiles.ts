@@ -5,6 +5,7 @@
 import { useCallback, useEffect, useState } from 'react';
 import type { TensorStore } from '../../engine/serialization';
 import { indexedDbTensorStore } from '../../kernel/idb-tensor-store';
+import { downloadText } from '../../notebook/files/notebook-files';
 import { downloadName, uploadProblem } from './file-names';
 
 export interface StoredFile {
@@ -24,19 +25,6 @@ async function listFiles(): Promise<StoredFile[]> {
   // The store keeps no dates, so the list stays in name order; sizes need each value read.
   const sizes = await Promise.all(names.map(async (n) => (await store().get(n))?.byteLength ?? 0));
   return names.map((name, i) => ({ name, size: sizes[i] }));
-}
-
-function saveBlob(fileName: string, bytes: Uint8Array<ArrayBuffer>): void {
-  const url = URL.createObjectURL(new Blob([bytes], { type: 'application/octet-stream' }));
-  const anchor = document.createElement('a');
-  anchor.href = url;
-  anchor.download = fileName;
-  anchor.rel = 'noopener';
-  document.body.append(anchor);
-  anchor.click();
-  anchor.remove();
-  // The download holds its own reference by now; revoking later frees the blob.
-  setTimeout(() => URL.revokeObjectURL(url), 10_000);
 }
 
 export function useStoredFiles() {
@@ -70,7 +58,7 @@ export function useStoredFiles() {
     try {
       const bytes = await store().get(name);
       if (!bytes) throw new Error(`“${name}” is no longer stored.`);
-      saveBlob(downloadName(name), new Uint8Array(bytes));
+      downloadText(downloadName(name), new Uint8Array(bytes), 'application/octet-stream');
     } catch (error) {
       fail(error);
     }
