@@ -7,6 +7,7 @@
 import { defaultDevice, manualSeed, ops, Tensor, withTfDevice, type DType } from '../engine';
 import { asInt, asNumber, asShape, bindArgs, boolArg, dtypeArg, optional } from './args';
 import { distribute } from './distribute';
+import { tfNamespaces } from './elementwise-faces';
 import { config } from './tf-config';
 import { tfExtensions } from './tf/index';
 
@@ -75,8 +76,14 @@ function reduction(
   };
 }
 
+/** The element-wise table's TensorFlow rows: tf.exp, tf.math.exp, tf.nn.relu, … */
+const tableOps = tfNamespaces((value) => convert(value));
+
 export const tf = {
   Tensor,
+  ...tableOps.tf,
+  math: tableOps.math,
+  nn: tableOps.nn,
   float32: 'float32' as DType,
   int32: 'int32' as DType,
   int64: 'int32' as DType,

@@ -34,6 +34,7 @@ import {
   optional,
   type BoundArgs,
 } from './args';
+import { torchFunctions } from './elementwise-faces';
 import { TorchDevice } from './torch-device';
 import { load, nn, optim, save, utils } from './torch/index';
 
@@ -261,31 +262,11 @@ export const torch = {
   min: method('min'),
   amax: method('amax'),
   amin: method('amin'),
-  exp: method('exp'),
-  log: method('log'),
-  sqrt: method('sqrt'),
-  abs: method('abs'),
-  neg: method('neg'),
-  square: method('square'),
-  relu: method('relu'),
-  sigmoid: method('sigmoid'),
-  tanh: method('tanh'),
   softmax: method('softmax'),
   logSoftmax: method('logSoftmax'),
   add: method('add'),
   sub: method('sub'),
-  mul: method('mul'),
-  div: method('div'),
-  pow: method('pow'),
-  maximum: method('maximum'),
-  minimum: method('minimum'),
   clamp: method('clamp'),
-  eq: method('eq'),
-  ne: method('ne'),
-  lt: method('lt'),
-  le: method('le'),
-  gt: method('gt'),
-  ge: method('ge'),
   reshape: method('reshape'),
   flatten: method('flatten'),
   transpose: method('transpose'),
@@ -293,6 +274,8 @@ export const torch = {
   squeeze: method('squeeze'),
   unsqueeze: method('unsqueeze'),
   t: method('t'),
+  // The element-wise table's ops with a Tensor face: torch.exp, torch.mul, torch.sigmoid, …
+  ...torchFunctions(),
   isTensor: (value: unknown): value is Tensor => value instanceof Tensor,
 
   /** torch.noGrad(() => { ... }): runs fn (sync or async) without recording gradients. */

@@ -63,14 +63,15 @@ export interface GradOps {
 export interface Faces {
   /** A Tensor method and a `torch.*` function (t.exp(), torch.exp(t)). */
   readonly tensor?: true;
-  /** A `torch.nn.functional` function. */
+  /** A `torch.nn.functional` function, taking the row's `args` after the input. */
   readonly functional?: true;
-  /** The `torch.nn` module class that applies it (`ReLU`). */
+  /** The `torch.nn` module class that applies it (`ReLU`), taking the row's `args`. */
   readonly module?: string;
   /** A Keras activation name (`activation='relu'`) and a `tf.keras.activations` function. */
   readonly keras?: true;
-  /** A `tf.math` function, also under `tf` itself; 'nn' also puts it in `tf.nn`. */
-  readonly tf?: 'math' | 'nn';
+  /** Where TensorFlow has it: `tf.*`, `tf.math.*`, `tf.nn.*`, named `tfName` or the op's name. */
+  readonly tf?: readonly ('tf' | 'math' | 'nn')[];
+  readonly tfName?: string;
 }
 
 export interface UnaryRow {
@@ -87,6 +88,18 @@ export interface UnaryRow {
   /** The gradient w.r.t. the input; absent for piecewise-constant ops (no gradient flows). */
   readonly grad?: (o: GradOps, g: GradTensor, saved: GradTensor) => GradTensor;
   readonly faces?: Faces;
+  /**
+   * PyTorch's further arguments of the functional and module forms, with their defaults. An
+   * `inplace` flag is accepted and shown, and the result computed out of place all the same.
+   */
+  readonly args?: Readonly<Record<string, number | boolean>>;
+  /** The op with numeric `args` other than the defaults, from the plain op (`self`) and others. */
+  readonly withArgs?: (
+    o: GradOps,
+    self: (x: GradTensor) => GradTensor,
+    x: GradTensor,
+    args: Readonly<Record<string, number>>,
+  ) => GradTensor;
 }
 
 export interface BinaryRow {
@@ -136,7 +149,7 @@ export const UNARY_OPS = {
     ints: 'keep',
     saves: 'none',
     grad: (o, g) => o.neg(g),
-    faces: tensorOp,
+    faces: { tensor: true, tf: ['tf', 'math'], tfName: 'negative' },
   },
   exp: {
     wgsl: f32('exp(a)'),
@@ -144,7 +157,7 @@ export const UNARY_OPS = {
     ints: 'float',
     saves: 'y',
     grad: (o, g, y) => o.mul(g, y),
-    faces: { tensor: true, tf: 'math' },
+    faces: { tensor: true, tf: ['tf', 'math'] },
   },
   log: {
     wgsl: f32('log(a)'),
@@ -152,7 +165,7 @@ export const UNARY_OPS = {
     ints: 'float',
     saves: 'x',
     grad: (o, g, x) => o.div(g, x),
-    faces: { tensor: true, tf: 'math' },
+    faces: { tensor: true, tf: ['tf', 'math'] },
   },
   sqrt: {
     wgsl: f32('sqrt(a)'),
@@ -160,7 +173,7 @@ export const UNARY_OPS = {
     ints: 'float',
     saves: 'y',
     grad: (o, g, y) => o.div(g, o.mul(y, 2)),
-    faces: { tensor: true, tf: 'math' },
+    faces: { tensor: true, tf: ['tf', 'math'] },
   },
   rsqrt: {
     wgsl: f32('inverseSqrt(a)'),
@@ -168,7 +181,7 @@ export const UNARY_OPS = {
     ints: 'float',
     saves: 'y',
     grad: (o, g, y) => o.mul(g, o.mul(o.pow(y, 3), -0.5)),
-    faces: { tensor: true, tf: 'math' },
+    faces: { tensor: true, tf: ['tf', 'math'] },
   },
   abs: {
     wgsl: both('abs(a)'),
@@ -176,14 +189,14 @@ export const UNARY_OPS = {
     ints: 'keep',
     saves: 'x',
     grad: (o, g, x) => o.mul(g, o.sign(x)),
-    faces: { tensor: true, tf: 'math' },
+    faces: { tensor: true, tf: ['tf', 'math'] },
   },
   sign: {
     wgsl: both('sign(a)'),
     js: (x) => (x > 0 ? 1 : x < 0 ? -1 : 0),
     ints: 'keep',
     saves: 'none',
-    faces: { tensor: true, tf: 'math' },
+    faces: { tensor: true, tf: ['tf', 'math'] },
   },
   square: {
     wgsl: both('a * a'),
@@ -191,7 +204,7 @@ export const UNARY_OPS = {
     ints: 'keep',
     saves: 'x',
     grad: (o, g, x) => o.mul(g, o.mul(x, 2)),
-    faces: { tensor: true, tf: 'math' },
+    faces: { tensor: true, tf: ['tf', 'math'] },
   },
   reciprocal: {
     wgsl: f32('1.0 / a'),
@@ -199,7 +212,7 @@ export const UNARY_OPS = {
     ints: 'float',
     saves: 'y',
     grad: (o, g, y) => o.neg(o.mul(g, o.square(y))),
-    faces: { tensor: true, tf: 'math' },
+    faces: { tensor: true, tf: ['tf', 'math'] },
   },
   // The activations' gradients are compositions the fusing backend runs as one kernel each.
   relu: {
@@ -208,7 +221,8 @@ export const UNARY_OPS = {
     ints: 'keep',
     saves: 'y',
     grad: (o, g, y) => o.mul(g, o.step(y)),
-    faces: { tensor: true, functional: true, module: 'ReLU', keras: true, tf: 'nn' },
+    faces: { tensor: true, functional: true, module: 'ReLU', keras: true, tf: ['nn'] },
+    args: { inplace: false },
   },
   sigmoid: {
     wgsl: f32('sigmoid(a)'),
@@ -216,7 +230,13 @@ export const UNARY_OPS = {
     ints: 'float',
     saves: 'y',
     grad: (o, g, y) => o.mul(o.mul(g, y), o.sub(1, y)),
-    faces: { tensor: true, functional: true, module: 'Sigmoid', keras: true, tf: 'nn' },
+    faces: {
+      tensor: true,
+      functional: true,
+      module: 'Sigmoid',
+      keras: true,
+      tf: ['tf', 'math', 'nn'],
+    },
   },
   tanh: {
     wgsl: f32('tanhSafe(a)'),
@@ -224,14 +244,20 @@ export const UNARY_OPS = {
     ints: 'float',
     saves: 'y',
     grad: (o, g, y) => o.mul(g, o.sub(1, o.square(y))),
-    faces: { tensor: true, functional: true, module: 'Tanh', keras: true, tf: 'nn' },
+    faces: {
+      tensor: true,
+      functional: true,
+      module: 'Tanh',
+      keras: true,
+      tf: ['tf', 'math', 'nn'],
+    },
   },
   floor: {
     wgsl: { float: 'floor(a)', int: 'a' },
     js: Math.floor,
     ints: 'keep',
     saves: 'none',
-    faces: { tensor: true, tf: 'math' },
+    faces: { tensor: true, tf: ['tf', 'math'] },
   },
   /** 1 where x > 0, else 0: relu's derivative. */
   step: {
@@ -240,7 +266,7 @@ export const UNARY_OPS = {
     ints: 'keep',
     saves: 'none',
   },
-} satisfies Record<string, UnaryRow>;
+} as const satisfies Record<string, UnaryRow>;
 
 export type UnaryOp = keyof typeof UNARY_OPS;
 
@@ -328,7 +354,7 @@ export const BINARY_OPS = {
   le: compare('<=', (a, b) => a <= b),
   gt: compare('>', (a, b) => a > b),
   ge: compare('>=', (a, b) => a >= b),
-} satisfies Record<string, BinaryRow>;
+} as const satisfies Record<string, BinaryRow>;
 
 export type BinaryOp = keyof typeof BINARY_OPS;
 
@@ -338,6 +364,13 @@ export type WithFace<Table, F extends keyof Faces> = {
     ? K
     : never;
 }[keyof Table];
+
+/** The `torch.nn` class names the rows give (`'ReLU' | 'Sigmoid' | …`). */
+export type ModuleName = {
+  [K in UnaryOp]: (typeof UNARY_OPS)[K] extends { readonly faces: { readonly module: infer N } }
+    ? N & string
+    : never;
+}[UnaryOp];
 
 /** The rows as their common types (the literal types above keep the names exact). */
 export const unaryRow = (op: UnaryOp): UnaryRow => UNARY_OPS[op];

@@ -87,6 +87,17 @@ export { defaultGenerator, Generator, manualSeed } from './random';
 
 // Ops.
 export * as ops from './ops';
+export {
+  BINARY_OPS,
+  binaryRow,
+  opsWithFace,
+  UNARY_OPS,
+  unaryRow,
+  type BinaryOp,
+  type ModuleName,
+  type UnaryOp,
+  type WithFace,
+} from './elementwise-table';
 
 // Formatting and the calling convention.
 export { formatTensor, formatValues, type FormatOptions, type TensorMeta } from './format';

@@ -1,6 +1,7 @@
 /** `torch.nn.functional` (F): the stateless forms of the layers, over the engine's ops. */
 import { ops, Tensor } from '../../engine';
 import { asNumber, bindArgs, boolArg, optional } from '../args';
+import { functionalOps } from '../elementwise-faces';
 
 function tensor(value: unknown, what: string): Tensor {
   if (value instanceof Tensor) return value;
@@ -14,9 +15,8 @@ function reduction(value: unknown): ops.Reduction {
 }
 
 export const functional = {
-  relu: (input: Tensor): Tensor => ops.relu(tensor(input, 'relu: input')),
-  sigmoid: (input: Tensor): Tensor => ops.sigmoid(tensor(input, 'sigmoid: input')),
-  tanh: (input: Tensor): Tensor => ops.tanh(tensor(input, 'tanh: input')),
+  // The element-wise table's functional rows: relu, sigmoid, tanh, …
+  ...functionalOps(),
   softmax(...args: unknown[]): Tensor {
     const a = bindArgs({ name: 'softmax', params: ['input', 'dim'], keywordOnly: ['dtype'] }, args);
     return ops.softmax(

@@ -1,5 +1,6 @@
 /** `torch.nn`: modules, layers and losses of API.md, and nn.DataParallel (engine/parallel). */
 import {
+  activationModules,
   AdaptiveMaxPool2d,
   Conv1d,
   Conv2d,
@@ -15,7 +16,6 @@ import {
   ModuleList,
   MSELoss,
   Parameter,
-  ReLU,
   Sequential,
   Softmax,
   init,
@@ -37,12 +37,13 @@ export const nn = {
   Dropout,
   Dropout2d,
   Flatten,
-  ReLU,
   Embedding,
   Softmax,
   CrossEntropyLoss,
   MSELoss,
   DataParallel,
+  // The element-wise table's modules: ReLU, Sigmoid, Tanh, …
+  ...activationModules,
   init,
   functional,
 };

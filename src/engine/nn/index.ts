@@ -1,4 +1,6 @@
 /** torch.nn for the engine: Module, Parameter, containers, layers, losses, init and summaries. */
+import { activationModules } from './layers/table-activations';
+
 export { Module, type ForwardHook } from './module';
 export { Parameter, adoptStorage, moveInPlace } from './parameter';
 export { IncompatibleKeys, type LoadStateDictOptions, type StateDict } from './state-dict';
@@ -6,7 +8,14 @@ export { Sequential, ModuleList } from './layers/containers';
 export { Linear, type LinearOptions } from './layers/linear';
 export { Conv1d, Conv2d, type ConvOptions } from './layers/conv';
 export { MaxPool1d, MaxPool2d, AdaptiveMaxPool2d, type MaxPoolOptions } from './layers/pool';
-export { ReLU, Softmax, Flatten, Dropout, Dropout2d } from './layers/activation';
+export { Softmax, Flatten, Dropout, Dropout2d } from './layers/activation';
+export {
+  activationModules,
+  type ActivationClass,
+  type ActivationModule,
+} from './layers/table-activations';
+/** The table's modules the engine's own code names. */
+export const { ReLU } = activationModules;
 export { Embedding, type EmbeddingOptions } from './layers/embedding';
 export { CrossEntropyLoss, MSELoss, type CrossEntropyLossOptions } from './layers/loss';
 export {

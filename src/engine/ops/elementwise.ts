@@ -11,6 +11,7 @@ import {
   unaryRow,
   type BinaryOp,
   type GradOps,
+  type GradTensor,
   type UnaryOp,
 } from '../elementwise-table';
 import { promoteTypes, promoteWithScalar } from '../dtype';
@@ -62,6 +63,33 @@ export const unaryOps = Object.fromEntries(
 export const { neg, exp, log, sqrt, rsqrt, abs, sign, square, reciprocal, relu, sigmoid, tanh } =
   unaryOps;
 export const { floor, step } = unaryOps;
+
+/**
+ * A unary op with its row's PyTorch arguments (`F.softplus(x, beta=2)`): the plain op while the
+ * numeric ones are the defaults, else the row's composition. Flags (`inplace`) change nothing.
+ */
+export function unaryWithArgs(
+  op: Exclude<UnaryOp, 'copy'>,
+  x: Tensor,
+  args: Readonly<Record<string, number | boolean>>,
+): Tensor {
+  const row = unaryRow(op);
+  const plain = unaryOps[op];
+  const numbers: Record<string, number> = {};
+  let defaults = true;
+  for (const [name, fallback] of Object.entries(row.args ?? {})) {
+    if (typeof fallback !== 'number') continue;
+    const value = args[name] ?? fallback;
+    if (typeof value !== 'number') throw new TypeError(`${op}: ${name} must be a number`);
+    numbers[name] = value;
+    if (value !== fallback) defaults = false;
+  }
+  if (defaults || !row.withArgs) return plain(x);
+  const withArgs = row.withArgs;
+  // The table's compositions see tensors as its own minimal type; these are the engine's.
+  const self = plain as unknown as (t: GradTensor) => GradTensor;
+  return scoped(() => withArgs(gradOps, self, x, numbers) as Tensor);
+}
 
 // ---------------------------------------------------------------------------------------------
 // Binary ops.

@@ -12,6 +12,7 @@ import builtins as _builtins
 import sys as _sys
 import time as _time
 
+from torch import _bridge as _b
 from torch._grad_mode import no_grad as _no_grad
 
 from . import _tensor
@@ -172,20 +173,6 @@ def ones(shape, dtype=float32, name=None):
     return _call(_tf.ones, list(shape) if not isinstance(shape, int) else [shape], as_dtype(dtype).engine)
 
 
-def _elementwise(js_name):
-    def op(x, name=None):
-        return _relabel(_convert(x)._op(js_name))
-
-    op.__name__ = js_name
-    return op
-
-
-floor = _elementwise("floor")
-exp = _elementwise("exp")
-sqrt = _elementwise("sqrt")
-abs = _elementwise("abs")  # noqa: A001  TensorFlow's name shadows the builtin
-
-
 def add(x, y, name=None):
     return _convert(x) + y
 
@@ -202,16 +189,38 @@ def divide(x, y, name=None):
     return _convert(x) / y
 
 
+def _function(js_namespace, name):
+    """The TS tf function ``name`` (snake_case) of a namespace, called as TensorFlow's, or None."""
+    member = getattr(js_namespace, _b.camel(name), None)
+    if name.startswith("_") or member is None or not callable(member):
+        return None
+
+    def fn(*args, **kwargs):
+        return _call(member, *args, **kwargs)
+
+    fn.__name__ = name
+    return fn
+
+
 class _Namespace:
-    def __init__(self, **names):
+    """A TS tf namespace (``tf.math``, ``tf.nn``) by TensorFlow's snake_case names (the element-wise
+    table's ops and others the TS layer has), with the Python functions given here on top."""
+
+    def __init__(self, js_namespace, path, **names):
+        self._js = js_namespace
+        self._path = path
         self.__dict__.update(names)
+
+    def __getattr__(self, name):
+        fn = _function(self._js, name)
+        if fn is None:
+            raise AttributeError(f"module '{self._path}' has no attribute '{name}'")
+        return fn
 
 
 math = _Namespace(
-    floor=floor,
-    exp=exp,
-    sqrt=sqrt,
-    abs=abs,
+    _tf.math,
+    "tensorflow.math",
     add=add,
     subtract=subtract,
     multiply=multiply,
@@ -222,6 +231,7 @@ math = _Namespace(
     reduce_min=reduce_min,
     argmax=argmax,
 )
+nn = _Namespace(_tf.nn, "tensorflow.nn")
 
 
 class Variable(Tensor):
@@ -318,3 +328,12 @@ from ._tape import GradientTape  # noqa: E402, F401  tf.GradientTape, re-exporte
 
 data = _JsObject(_tf.data)
 from . import distribute  # noqa: E402, F401  tf.distribute, after tf.data, as before
+
+
+def __getattr__(name):
+    """TensorFlow's top-level functions the TS layer has and this module does not write out
+    (``tf.exp``, ``tf.sigmoid``: the element-wise table's rows)."""
+    fn = _function(_tf, name)
+    if fn is None:
+        raise AttributeError(f"module 'tensorflow' has no attribute '{name}'")
+    return fn

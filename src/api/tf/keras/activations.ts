@@ -1,9 +1,10 @@
 /**
- * Keras activations by name ('relu', 'softmax', 'sigmoid', 'tanh', 'linear') or as functions.
+ * Keras activations by name (the element-wise table's, 'softmax' and 'linear') or as functions.
  * A softmax output remembers its logits, as Keras's `_keras_logits` does, so a cross-entropy on
  * probabilities can work from the logits (exact and numerically stable) instead of log(p).
  */
 import { ops, type Tensor } from '../../../engine';
+import { kerasActivations } from '../../elementwise-faces';
 
 export type ActivationFn = (x: Tensor) => Tensor;
 
@@ -21,10 +22,9 @@ export function softmax(x: Tensor): Tensor {
 }
 
 const NAMED: Record<string, ActivationFn> = {
-  relu: (x) => ops.relu(x),
+  // The element-wise table's Keras rows: relu, sigmoid, tanh, …
+  ...kerasActivations(),
   softmax,
-  sigmoid: (x) => ops.sigmoid(x),
-  tanh: (x) => ops.tanh(x),
   linear: (x) => x,
 };
 

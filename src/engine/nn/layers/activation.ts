@@ -1,35 +1,14 @@
-/** Parameter-free layers: nn.ReLU, nn.Softmax, nn.Flatten, nn.Dropout and nn.Dropout2d. */
+/**
+ * Parameter-free layers: nn.Softmax, nn.Flatten, nn.Dropout and nn.Dropout2d (the element-wise
+ * activations, nn.ReLU and the others, come from the table: table-activations.ts).
+ */
 import { asNumber } from '../../args';
-import { relu } from '../../ops/elementwise';
 import { dropout } from '../../ops/nn';
 import { softmax } from '../../ops/nn';
 import { flatten } from '../../ops/shape-ops';
 import type { Tensor } from '../../tensor';
 import { bind, boolArg, intArg, requireTensor } from '../layer-args';
 import { libraryForward, Module } from '../module';
-
-export class ReLU extends Module {
-  declare readonly inplace: boolean;
-
-  /** `inplace` is accepted; the result is computed out of place either way. */
-  constructor(inplace?: boolean | { inplace?: boolean });
-  constructor(...args: unknown[]) {
-    super();
-    const a = bind({ name: 'ReLU', params: ['inplace'] }, args);
-    Object.defineProperty(this, 'inplace', {
-      value: boolArg(a.inplace, 'ReLU: inplace', false),
-      enumerable: false,
-    });
-  }
-
-  override forward(input: Tensor): Tensor {
-    return relu(requireTensor(input, 'ReLU'));
-  }
-
-  override extraRepr(): string {
-    return this.inplace ? 'inplace=True' : '';
-  }
-}
 
 export class Softmax extends Module {
   declare readonly dim: number | null;
@@ -124,4 +103,4 @@ export class Dropout2d extends DropoutBase {
   }
 }
 
-libraryForward(ReLU, Softmax, Flatten, Dropout, Dropout2d);
+libraryForward(Softmax, Flatten, Dropout, Dropout2d);

@@ -1,28 +1,22 @@
-"""``torch.nn``: Python modules over the engine's layers (see module.py and layers.py)."""
+"""``torch.nn``: Python modules over the engine's layers (see module.py and layers.py). The engine's
+module classes (Linear, Conv2d, ReLU, Sigmoid, …) are found by name, not listed here."""
 
 from . import functional, init  # noqa: F401  re-exported
 from .containers import ModuleDict, ModuleList, Sequential  # noqa: F401  re-exported
-from .layers import (  # noqa: F401  re-exported
-    AdaptiveMaxPool2d,
-    Conv1d,
-    Conv2d,
-    CrossEntropyLoss,
-    Dropout,
-    Dropout2d,
-    Embedding,
-    Flatten,
-    Identity,
-    L1Loss,
-    Linear,
-    LogSoftmax,
-    MaxPool1d,
-    MaxPool2d,
-    MSELoss,
-    ReLU,
-    Sigmoid,
-    Softmax,
-    Tanh,
-)
+from .layers import Identity, L1Loss, LogSoftmax  # noqa: F401  re-exported
+from .layers import engine_module as _engine_module
+from .layers import engine_module_names as _engine_module_names
 from .module import Module  # noqa: F401  re-exported
 from .parallel import DataParallel  # noqa: F401  re-exported
 from .parameter import Parameter  # noqa: F401  re-exported
+
+
+def __getattr__(name):
+    cls = None if name.startswith("_") else _engine_module(name)
+    if cls is None:
+        raise AttributeError(f"module 'torch.nn' has no attribute '{name}'")
+    return cls
+
+
+def __dir__():
+    return sorted(set(globals()) | set(_engine_module_names()))

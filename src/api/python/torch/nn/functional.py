@@ -5,18 +5,6 @@ from .. import _bridge as b
 _f = b.host.torch.nn.functional
 
 
-def relu(input, inplace=False):
-    return b.call(_f.relu, input)
-
-
-def sigmoid(input):
-    return b.call(_f.sigmoid, input)
-
-
-def tanh(input):
-    return b.call(_f.tanh, input)
-
-
 def softmax(input, dim=None, _stacklevel=3, dtype=None):
     return b.call(_f.softmax, input, -1 if dim is None else dim)
 

@@ -1,4 +1,5 @@
-"""The engine's layers and losses as Python modules: each holds one engine module (``_js``) and
+"""The engine's layers and losses as Python modules, found by name (``engine_module``; torch.nn
+looks them up, so an engine module needs no Python line): each holds one engine module (``_js``) and
 shows its parameters as Python Parameters (the same engine tensors, so optimizers, ``.to`` and
 state dicts see one set of weights). Arguments are PyTorch's, passed on camelCased."""
 
@@ -49,24 +50,26 @@ class _EngineModule(Module):
         return b.from_js(member, fresh=False)
 
 
-def _engine(name):
-    return type(name, (_EngineModule,), {"_js_name": name, "__module__": "torch.nn"})
+_engine_classes = {}
 
 
-Linear = _engine("Linear")
-Conv1d = _engine("Conv1d")
-Conv2d = _engine("Conv2d")
-MaxPool1d = _engine("MaxPool1d")
-MaxPool2d = _engine("MaxPool2d")
-AdaptiveMaxPool2d = _engine("AdaptiveMaxPool2d")
-Dropout = _engine("Dropout")
-Dropout2d = _engine("Dropout2d")
-Flatten = _engine("Flatten")
-ReLU = _engine("ReLU")
-Softmax = _engine("Softmax")
-Embedding = _engine("Embedding")
-CrossEntropyLoss = _engine("CrossEntropyLoss")
-MSELoss = _engine("MSELoss")
+def engine_module(name):
+    """The engine's ``torch.nn`` module class ``name`` as a Python class (made once, so
+    ``isinstance`` works), or None when the engine has no module of that name."""
+    cls = _engine_classes.get(name)
+    if cls is None:
+        member = getattr(b.host.torch.nn, name, None)
+        if member is None or not callable(member) or not hasattr(getattr(member, "prototype", None), "forward"):
+            return None
+        cls = type(name, (_EngineModule,), {"_js_name": name, "__module__": "torch.nn"})
+        _engine_classes[name] = cls
+    return cls
+
+
+def engine_module_names():
+    """The names of the engine's module classes (for ``dir(torch.nn)``)."""
+    nn = b.host.torch.nn
+    return [name for name in b.js.Object.keys(nn) if engine_module(name) is not None]
 
 
 class Identity(Module):
@@ -75,21 +78,6 @@ class Identity(Module):
 
     def forward(self, input):
         return input
-
-
-class _Elementwise(Module):
-    _op = None
-
-    def forward(self, input):
-        return getattr(input, self._op)()
-
-
-class Sigmoid(_Elementwise):
-    _op = "sigmoid"
-
-
-class Tanh(_Elementwise):
-    _op = "tanh"
 
 
 class LogSoftmax(Module):
@@ -112,7 +100,6 @@ class L1Loss(Module):
         self.reduction = reduction
 
     def forward(self, input, target):
-        error = (input - target).abs()
-        if self.reduction == "none":
-            return error
-        return error.sum() if self.reduction == "sum" else error.mean()
+        from .functional import l1_loss
+
+        return l1_loss(input, target, reduction=self.reduction)
