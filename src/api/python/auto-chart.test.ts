@@ -11,6 +11,7 @@ import { setDefaultObservers } from '../../engine/training';
 import { createIoGlobals } from '../../kernel/globals';
 import { OutputSink } from '../../kernel/output-sink';
 import { setPostfixListener } from '../../kernel/outputs/progress';
+import { expectPoints, series } from '../../kernel/testing/charts';
 import {
   CHART_MIME,
   type CellOutput,
@@ -47,17 +48,6 @@ async function cell(code: string): Promise<{ charts: ChartData[]; result: unknow
       : [],
   );
   return { charts, result };
-}
-
-function series(chart: ChartData, name: string): [number, number][] {
-  const found = chart.panels.flatMap((p) => p.series).find((s) => s.name === name);
-  if (!found) throw new Error(`no series ${name} in ${JSON.stringify(chart)}`);
-  return found.points;
-}
-
-function expectPoints(points: [number, number][], expected: number[]): void {
-  expect(points.map(([x]) => x)).toEqual(expected.map((_, i) => i + 1));
-  points.forEach(([, y], i) => expect(y).toBeCloseTo(expected[i], 5));
 }
 
 await python.run(`

@@ -6,6 +6,7 @@ import { rng } from '../../engine/testing/harness';
 import { setDefaultObservers, setTrainingOutput } from '../../engine/training';
 import { CHART_MIME, type CellOutput, type ChartData, type MimeBundle } from '../protocol';
 import { startTestSession } from '../testing/session-harness';
+import { expectPoints, series } from '../testing/charts';
 import { setPostfixListener } from './progress';
 
 afterAll(() => {
@@ -100,17 +101,6 @@ function startSession(globals: Record<string, unknown>) {
     return chartsOf(cellId);
   };
   return { run };
-}
-
-function series(chart: ChartData, name: string): [number, number][] {
-  const found = chart.panels.flatMap((p) => p.series).find((s) => s.name === name);
-  if (!found) throw new Error(`no series ${name} in ${JSON.stringify(chart)}`);
-  return found.points;
-}
-
-function expectPoints(points: [number, number][], expected: number[]): void {
-  expect(points.map(([x]) => x)).toEqual(expected.map((_, i) => i + 1));
-  points.forEach(([, y], i) => expect(y).toBeCloseTo(expected[i], 5));
 }
 
 const KERAS_LOOP = (readEveryStep: boolean) => `
