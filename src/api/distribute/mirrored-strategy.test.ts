@@ -1,21 +1,14 @@
-import { create, globals } from 'webgpu';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { gpuDevices, initEngine, type Tensor } from '../../engine';
+import { gpuDevices, type Tensor } from '../../engine';
+import { initTwoLogicalGpus } from '../../engine/testing/two-gpus';
 import { setTrainingOutput } from '../../engine/training';
 import { tf } from '../tf';
 import { MirroredStrategy } from './mirrored-strategy';
 
-Object.assign(globalThis, globals);
 const printed: string[] = [];
 
 beforeAll(async () => {
-  await initEngine({
-    gpu: create([]),
-    devices: {
-      visible: null,
-      gpus: [{ memoryGrowth: false, logical: [{ memoryLimit: 256 }, { memoryLimit: 256 }] }],
-    },
-  });
+  await initTwoLogicalGpus();
   setTrainingOutput((text) => printed.push(text));
 });
 afterAll(() => setTrainingOutput(null));

@@ -2,19 +2,12 @@
  * nn.DataParallel of a Python module on two logical GPUs: each step's forward runs on both
  * devices, and training gives the losses and weights of the same module on one device.
  */
-import { create, globals } from 'webgpu';
 import { describe, expect, it } from 'vitest';
-import { gpuDevices, initEngine } from '../../engine';
+import { gpuDevices } from '../../engine';
+import { initTwoLogicalGpus } from '../../engine/testing/two-gpus';
 import { startPython } from './testing/pyodide';
 
-Object.assign(globalThis, globals);
-await initEngine({
-  gpu: create([]),
-  devices: {
-    visible: null,
-    gpus: [{ memoryGrowth: false, logical: [{ memoryLimit: 256 }, { memoryLimit: 256 }] }],
-  },
-});
+await initTwoLogicalGpus();
 const python = await startPython();
 
 describe.skipIf(gpuDevices().length < 2)('nn.DataParallel over two logical GPUs', () => {

@@ -19,22 +19,15 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { create, globals } from 'webgpu';
 import { describe, expect, it } from 'vitest';
-import { gpuDevices, initEngine } from '../../engine';
+import { gpuDevices } from '../../engine';
 import { getTensorStore } from '../../engine/serialization';
 import { rng } from '../../engine/testing/harness';
+import { initTwoLogicalGpus } from '../../engine/testing/two-gpus';
 import { startPython } from './testing/pyodide';
 import { realTorchMissing, runRealTorch } from './testing/real-torch';
 
-Object.assign(globalThis, globals);
-await initEngine({
-  gpu: create([]),
-  devices: {
-    visible: null,
-    gpus: [{ memoryGrowth: false, logical: [{ memoryLimit: 256 }, { memoryLimit: 256 }] }],
-  },
-});
+await initTwoLogicalGpus();
 const python = await startPython();
 const noTorch = realTorchMissing();
 

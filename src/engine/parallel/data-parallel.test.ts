@@ -1,7 +1,6 @@
-import { create, globals } from 'webgpu';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Device } from '../devices/device';
-import { getDevice, gpuDevices, initEngine } from '../devices/registry';
+import { getDevice, gpuDevices } from '../devices/registry';
 import { Linear, Module, MSELoss, ReLU, Sequential } from '../nn';
 import * as ops from '../ops';
 import { Adam, SGD, type Optimizer } from '../optim';
@@ -10,18 +9,9 @@ import type { Tensor } from '../tensor';
 import { DataParallel } from './data-parallel';
 import { setTrainingOutput } from '../training/output';
 import { chunkSizes } from './scatter-gather';
+import { initTwoLogicalGpus } from '../testing/two-gpus';
 
-Object.assign(globalThis, globals);
-
-beforeAll(async () => {
-  await initEngine({
-    gpu: create([]),
-    devices: {
-      visible: null,
-      gpus: [{ memoryGrowth: false, logical: [{ memoryLimit: 256 }, { memoryLimit: 256 }] }],
-    },
-  });
-});
+beforeAll(initTwoLogicalGpus);
 
 function model(seed: number): Module {
   manualSeed(seed);
