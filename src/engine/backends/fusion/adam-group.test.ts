@@ -3,18 +3,18 @@
  * dispatch for up to four parameters on WebGPU, one call on the CPU. Checked against PyTorch's
  * Adam computed in float64 by hand, with fusion on and off, over three steps.
  */
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { Device } from '../../devices/device';
 import { fromHost } from '../../ops/creation';
 import { Adam } from '../../optim';
 import type { Tensor } from '../../tensor';
 import { dispatches, testDevices } from '../../testing/devices';
 import { expectClose, randomValues, rng } from '../../testing/harness';
-import { fusionEnabled, setFusion } from './flag';
+import { setFusion } from './flag';
+import { restoreAfterEach } from './test-support';
 
 const devices = await testDevices();
-const initial = fusionEnabled();
-afterEach(() => setFusion(initial));
+restoreAfterEach();
 
 const SIZES = [1, 7, 33, 130, 5, 64];
 const STEPS = 3;

@@ -4,7 +4,7 @@
  * bit on the CPU, within float32 rounding on WebGPU) and a float64 reference's, in one kernel
  * fewer; on WebGPU in both row modes and with the pass over partial results of a long row.
  */
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import * as ops from '../../ops';
 import type { Tensor } from '../../tensor';
 import { testDevices } from '../../testing/devices';
@@ -12,18 +12,10 @@ import { expectClose, randomRef, rng, tensorOf } from '../../testing/harness';
 import { ravel, ref, unravel, type Ref } from '../../testing/reference';
 import { WebGPUBackend } from '../webgpu';
 import type { RowMode } from '../webgpu/variants';
-import { fusionEnabled, setFusion } from './flag';
-import { runCounted as run } from './test-support';
+import { restoreAfterEach, runCounted as run } from './test-support';
 
 const devices = await testDevices();
-const initial = fusionEnabled();
-afterEach(() => {
-  setFusion(initial);
-  for (const device of devices) {
-    const backend = device.realBackend;
-    if (backend instanceof WebGPUBackend) backend.overrides.reduce = undefined;
-  }
-});
+restoreAfterEach(devices);
 
 /** Reduces `r` over `dims` in float64 with `f` (start value `init`), keeping no dims. */
 function reduceRef(r: Ref, dims: number[], init: number, f: (acc: number, v: number) => number) {

@@ -3,7 +3,7 @@
  * values (bit for bit on the CPU, within float32 rounding on WebGPU) and a float64 reference's,
  * forward and backward, in fewer kernels; memory a pending step needs stays valid.
  */
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { Device } from '../../devices/device';
 import * as ops from '../../ops';
 import { SGD } from '../../optim';
@@ -13,11 +13,11 @@ import { dispatches, testDevices } from '../../testing/devices';
 import { expectClose, intTensorOf, randomRef, rng, tensorOf } from '../../testing/harness';
 import { broadcastShape, ravel, ref, unravel, type Ref } from '../../testing/reference';
 import { WebGPUBackend } from '../webgpu';
-import { fusionEnabled, setFusion } from './flag';
+import { setFusion } from './flag';
+import { restoreAfterEach } from './test-support';
 
 const devices = await testDevices();
-const initial = fusionEnabled();
-afterEach(() => setFusion(initial));
+restoreAfterEach();
 
 /** Runs `fn` on `inputs()` with fusion on or off: its results' values and the kernels it ran. */
 async function run(

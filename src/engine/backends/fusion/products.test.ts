@@ -4,25 +4,17 @@
  * unfused path on random inputs, on every test device, in fewer kernels; a product that cannot
  * join runs as its own kernel, unchanged.
  */
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import * as ops from '../../ops';
 import { testDevices } from '../../testing/devices';
 import { expectClose, randomRef, rng, tensorOf } from '../../testing/harness';
 import type { Ref } from '../../testing/reference';
 import { WebGPUBackend } from '../webgpu';
 import type { RowMode } from '../webgpu/variants';
-import { fusionEnabled, setFusion } from './flag';
-import { runCounted as run } from './test-support';
+import { restoreAfterEach, runCounted as run } from './test-support';
 
 const devices = await testDevices();
-const initial = fusionEnabled();
-afterEach(() => {
-  setFusion(initial);
-  for (const device of devices) {
-    const backend = device.realBackend;
-    if (backend instanceof WebGPUBackend) backend.overrides.reduce = undefined;
-  }
-});
+restoreAfterEach(devices);
 
 /** [rows, cols] element (i, j) of a row-major float64 reference. */
 const at = (r: Ref, i: number, j: number) => r.data[i * r.shape[1] + j];

@@ -1,8 +1,28 @@
-/** What the fusion tests share: running ops with fusion on or off and counting their kernels. */
+/**
+ * What the fusion tests share: running ops with fusion on or off and counting their kernels, and
+ * putting the fusion flag back after each test.
+ */
+import { afterEach } from 'vitest';
 import type { Device } from '../../devices/device';
 import type { Tensor } from '../../tensor';
 import { dispatches } from '../../testing/devices';
-import { setFusion } from './flag';
+import { WebGPUBackend } from '../webgpu';
+import { fusionEnabled, setFusion } from './flag';
+
+/**
+ * After each test of the file: fusion on or off as it was when the file started, and no reduce
+ * row mode forced on the WebGPU backends of `devices`.
+ */
+export function restoreAfterEach(devices: readonly Device[] = []): void {
+  const initial = fusionEnabled();
+  afterEach(() => {
+    setFusion(initial);
+    for (const device of devices) {
+      const backend = device.realBackend;
+      if (backend instanceof WebGPUBackend) backend.overrides.reduce = undefined;
+    }
+  });
+}
 
 /** `fn`'s results (read back, then disposed) with fusion on or off, and the kernels it ran. */
 export async function runCounted(device: Device, fused: boolean, fn: () => Tensor[]) {
