@@ -7,6 +7,7 @@ import { useEffect, useRef, useState } from 'react';
 import { downloadText, fileNameFor } from '../notebook/files/notebook-files';
 import { useAppStoreApi } from '../notebook/store/context';
 import { ddpZip, requestDdpExport, type DdpExport, type DdpLine } from './ddp-export';
+import { ActionDialog } from './AppDialog';
 import './persistence.css';
 import './export-ddp.css';
 
@@ -21,7 +22,6 @@ export function ExportDdpDialog({ onClose }: { onClose: () => void }) {
   const [stage, setStage] = useState<Stage>({ kind: 'working' });
 
   useEffect(() => {
-    dialog.current?.showModal();
     let current = true;
     const { notebook, runHidden } = store.getState();
     if (!notebook) return;
@@ -49,14 +49,18 @@ export function ExportDdpDialog({ onClose }: { onClose: () => void }) {
   const tf = report?.framework === 'tensorflow';
 
   return (
-    <dialog
-      ref={dialog}
-      className="app-dialog export-ddp-dialog"
-      data-testid="export-ddp-dialog"
-      aria-labelledby="export-ddp-title"
+    <ActionDialog
+      name="export-ddp"
+      dialogRef={dialog}
+      title="Export for a cluster"
+      action={{
+        testId: 'export-ddp-download',
+        label: 'Download .zip',
+        disabled: stage.kind !== 'ready',
+        onClick: download,
+      }}
       onClose={onClose}
     >
-      <h2 id="export-ddp-title">Export for a cluster</h2>
       {stage.kind === 'working' && (
         <p className="muted" role="status">
           Rewriting the notebook in its kernel (after any cells still running or queued)…
@@ -195,20 +199,6 @@ export function ExportDdpDialog({ onClose }: { onClose: () => void }) {
           )}
         </div>
       )}
-      <div className="dialog-actions">
-        <button type="button" className="button" onClick={() => dialog.current?.close()}>
-          Close
-        </button>
-        <button
-          type="button"
-          className="button button-primary"
-          data-testid="export-ddp-download"
-          disabled={stage.kind !== 'ready'}
-          onClick={download}
-        >
-          Download .zip
-        </button>
-      </div>
-    </dialog>
+    </ActionDialog>
   );
 }

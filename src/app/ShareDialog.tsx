@@ -8,6 +8,7 @@ import { COMFORTABLE_LINK_CHARS } from '../notebook/links/payload-codec';
 import { buildShareLink, type ShareLink } from '../notebook/links/share-link';
 import { useAppStoreApi } from '../notebook/store/context';
 import { downloadIpynb } from './downloads';
+import { ActionDialog } from './AppDialog';
 import './persistence.css';
 
 const appUrl = () => new URL(import.meta.env.BASE_URL, window.location.origin).href;
@@ -18,10 +19,6 @@ export function ShareDialog({ onClose }: { onClose: () => void }) {
   const [includeOutputs, setIncludeOutputs] = useState(false);
   const [link, setLink] = useState<ShareLink | null>(null);
   const [copied, setCopied] = useState(false);
-
-  useEffect(() => {
-    dialog.current?.showModal();
-  }, []);
 
   useEffect(() => {
     let current = true;
@@ -53,14 +50,18 @@ export function ShareDialog({ onClose }: { onClose: () => void }) {
   };
 
   return (
-    <dialog
-      ref={dialog}
-      className="app-dialog share-dialog"
-      data-testid="share-dialog"
-      aria-labelledby="share-title"
+    <ActionDialog
+      name="share"
+      dialogRef={dialog}
+      title="Share this notebook"
+      action={{
+        testId: 'share-copy',
+        label: copied ? 'Copied' : 'Copy link',
+        disabled: !link,
+        onClick: () => void copy(),
+      }}
       onClose={onClose}
     >
-      <h2 id="share-title">Share this notebook</h2>
       <p className="muted">
         The notebook travels inside the link itself: nothing is uploaded. Whoever opens it gets
         their own copy, and its code runs only after they agree.
@@ -103,20 +104,6 @@ export function ShareDialog({ onClose }: { onClose: () => void }) {
           .
         </p>
       )}
-      <div className="dialog-actions">
-        <button type="button" className="button" onClick={() => dialog.current?.close()}>
-          Close
-        </button>
-        <button
-          type="button"
-          className="button button-primary"
-          data-testid="share-copy"
-          disabled={!link}
-          onClick={() => void copy()}
-        >
-          {copied ? 'Copied' : 'Copy link'}
-        </button>
-      </div>
-    </dialog>
+    </ActionDialog>
   );
 }

@@ -6,6 +6,7 @@ import { useEffect, useRef } from 'react';
 import { useAppStore } from '../notebook/store/context';
 import type { TrustRequest } from '../notebook/trust';
 import { repository } from './services';
+import { AppDialog } from './AppDialog';
 import './persistence.css';
 
 const ACTION_LABEL: Record<TrustRequest['action'], string> = {
@@ -39,13 +40,7 @@ export function TrustDialog() {
   };
 
   return (
-    <dialog
-      ref={dialog}
-      className="app-dialog"
-      data-testid="trust-dialog"
-      aria-labelledby="trust-title"
-      onCancel={cancelTrust}
-    >
+    <AppDialog name="trust" dialogRef={dialog} onCancel={cancelTrust}>
       {request && (
         <>
           <h2 id="trust-title">Run code from outside?</h2>
@@ -71,6 +66,6 @@ export function TrustDialog() {
           </div>
         </>
       )}
-    </dialog>
+    </AppDialog>
   );
 }
