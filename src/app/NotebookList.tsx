@@ -108,33 +108,25 @@ export function NotebookList() {
                 </button>
               )}
               <div className="notebook-row-actions">
-                <button
-                  type="button"
-                  className="button button-quiet"
-                  data-testid="rename-notebook"
-                  aria-label={`Rename ${nb.title}`}
+                <RowAction
+                  verb="Rename"
+                  title={nb.title}
+                  testId="rename-notebook"
                   onClick={() => setRenaming(nb.id)}
-                >
-                  Rename
-                </button>
-                <button
-                  type="button"
-                  className="button button-quiet"
-                  data-testid="duplicate-notebook"
-                  aria-label={`Duplicate ${nb.title}`}
+                />
+                <RowAction
+                  verb="Duplicate"
+                  title={nb.title}
+                  testId="duplicate-notebook"
                   onClick={() => run(() => duplicateNotebook(repository, nb.id))}
-                >
-                  Duplicate
-                </button>
-                <button
-                  type="button"
-                  className="button button-quiet button-danger"
-                  data-testid="delete-notebook"
-                  aria-label={`Delete ${nb.title}`}
+                />
+                <RowAction
+                  verb="Delete"
+                  title={nb.title}
+                  testId="delete-notebook"
+                  danger
                   onClick={() => remove(nb.id)}
-                >
-                  Delete
-                </button>
+                />
               </div>
             </li>
           ))}
@@ -185,4 +177,31 @@ export function formatWhen(time: number, now = Date.now()): string {
     month: 'short',
     day: 'numeric',
   });
+}
+
+/** A notebook row's quiet button: `verb` on its face, "verb title" to a screen reader. */
+function RowAction({
+  verb,
+  title,
+  testId,
+  danger = false,
+  onClick,
+}: {
+  verb: string;
+  title: string;
+  testId: string;
+  danger?: boolean;
+  onClick: () => void;
+}) {
+  return (
+    <button
+      type="button"
+      className={danger ? 'button button-quiet button-danger' : 'button button-quiet'}
+      data-testid={testId}
+      aria-label={`${verb} ${title}`}
+      onClick={onClick}
+    >
+      {verb}
+    </button>
+  );
 }
