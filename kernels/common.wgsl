@@ -70,3 +70,13 @@ fn tanhSafe(x: f32) -> f32 {
 fn sigmoid(x: f32) -> f32 {
   return 1.0 / (1.0 + exp(-x));
 }
+
+// softplus: log(1 + e^x) = max(x, 0) + log1p(e^-|x|), without overflow for large x. WGSL has no
+// log1p: log(u) * e / (u - 1) with u = 1 + e corrects u's rounding, and e itself is log1p(e)
+// where u rounds to 1 (so large negative x keep their tiny values).
+fn softplus(x: f32) -> f32 {
+  let e = exp(-abs(x));
+  let u = 1.0 + e;
+  let log1p = select(log(u) * e / (u - 1.0), e, u == 1.0);
+  return max(x, 0.0) + log1p;
+}

@@ -17,7 +17,7 @@ import type { DType } from './backend';
  * An op as WGSL: an expression of `a` (and `b`) in the compute type, written `/*C*\/` where a
  * literal needs it (`/*C*\/(0)`). `float` computes in f32; `int`, where given, is the exact int32
  * form used when every operand is int32 (without it int operands are computed as f32). The
- * helpers it may call (sigmoid, tanhSafe, powSafe) are in kernels/common.wgsl.
+ * helpers it may call (sigmoid, tanhSafe, powSafe, softplus) are in kernels/common.wgsl.
  */
 export interface WgslExpression {
   readonly float: string;
@@ -250,6 +250,23 @@ export const UNARY_OPS = {
       module: 'Tanh',
       keras: true,
       tf: ['tf', 'math', 'nn'],
+    },
+  },
+  /** log(1 + eˣ) = max(x, 0) + log1p(e^−|x|): no overflow for large x, no loss for large −x. */
+  softplus: {
+    wgsl: f32('softplus(a)'),
+    js: (x) => Math.max(x, 0) + Math.log1p(Math.exp(-Math.abs(x))),
+    ints: 'float',
+    saves: 'x',
+    grad: (o, g, x) => o.mul(g, o.sigmoid(x)),
+    faces: { functional: true, module: 'Softplus', keras: true, tf: ['math', 'nn'] },
+    // PyTorch's log(1 + e^(βx)) / β, and x itself where βx > threshold (the defaults' float32
+    // values are the plain op's: past 20, x + log1p(e^−x) rounds to x).
+    args: { beta: 1, threshold: 20 },
+    withArgs: (o, self, x, { beta, threshold }) => {
+      const bx = o.mul(x, beta);
+      const linear = o.cast(o.gt(bx, threshold), 'float32');
+      return o.add(o.mul(linear, x), o.mul(o.sub(1, linear), o.div(self(bx), beta)));
     },
   },
   floor: {

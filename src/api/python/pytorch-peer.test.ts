@@ -4,14 +4,14 @@
  * weights must agree to float32 rounding. Runs on the cpu backend and on WebGPU. The program is
  * testing/pytorch_peer_program.py.
  */
-import type { PyProxy } from 'pyodide/ffi';
 import { describe, expect, it } from 'vitest';
 import { testDevices } from '../../engine/testing/devices';
 import { rng } from '../../engine/testing/harness';
 import { startPython } from './testing/pyodide';
 // Runs in both Pythons: INPUT, and DEVICE under ours, are defined before it; it leaves RESULT.
 import PROGRAM from './testing/pytorch_peer_program.py?raw';
-import { realTorchMissing, runRealTorch } from './testing/real-torch';
+import { expectNear, runOurs, runTheirs } from './testing/peer-program';
+import { realTorchMissing } from './testing/real-torch';
 
 const devices = (await testDevices()).map((d) => (d.kind === 'gpu' ? 'cuda:0' : 'cpu'));
 const python = await startPython();
@@ -38,24 +38,6 @@ const INPUT = {
   noise: nested([64, 1], signed(0.5)),
 };
 
-/** Runs PROGRAM under our torch in the test's Python, on `device`; returns its RESULT. */
-async function runOurs(device: string): Promise<Result> {
-  const { py } = python;
-  const json = py.pyimport('json') as PyProxy & { loads(text: string): PyProxy };
-  const input = json.loads(JSON.stringify(INPUT));
-  py.globals.set('INPUT', input);
-  input.destroy();
-  json.destroy();
-  py.globals.set('DEVICE', device);
-  await python.run(PROGRAM);
-  const result = py.globals.get('RESULT') as PyProxy;
-  try {
-    return result.toJs({ dict_converter: Object.fromEntries }) as Result;
-  } finally {
-    result.destroy();
-  }
-}
-
 interface Classified {
   losses: number[];
   accuracy: number;
@@ -67,25 +49,14 @@ interface Result {
   regress: { losses: number[]; w: number[][]; b: number };
 }
 
-function expectNear(ours: number[], theirs: number[], tol: number, what: string): void {
-  expect(ours.length, what).toBe(theirs.length);
-  ours.forEach((v, i) => {
-    const err = Math.abs(v - theirs[i]) / Math.max(1, Math.abs(theirs[i]));
-    expect(err, `${what}[${i}]: ${v} vs ${theirs[i]}`).toBeLessThanOrEqual(tol);
-  });
-}
-
 const describeReal = noTorch === null ? describe : describe.skip;
 if (noTorch !== null) console.warn(`pytorch-peer.test.ts skipped: ${noTorch}`);
 
 describeReal('the same program under real PyTorch (Debian python3-torch)', () => {
-  const theirs =
-    noTorch === null
-      ? (runRealTorch(`${PROGRAM}\nprint(json.dumps(RESULT))`, INPUT) as Result)
-      : null;
+  const theirs = noTorch === null ? runTheirs<Result>(PROGRAM, INPUT) : null;
 
   it.each(devices)('gives the same losses and weights on %s', async (device) => {
-    const ours = await runOurs(device);
+    const ours = await runOurs<Result>(python, PROGRAM, INPUT, device);
     const real = theirs as Result;
     for (const opt of ['sgd', 'adam'] as const) {
       expectNear(ours[opt].losses, real[opt].losses, 2e-5, `${opt} losses`);

@@ -32,6 +32,7 @@ const UNARY: Record<UnaryOp, (x: number) => number> = {
   relu: (x) => Math.max(x, 0),
   sigmoid: (x) => 1 / (1 + Math.exp(-x)),
   tanh: Math.tanh,
+  softplus: (x) => Math.log(1 + Math.exp(x)),
   floor: Math.floor,
   step: (x) => (x > 0 ? 1 : 0),
 };
@@ -150,6 +151,27 @@ describe.skipIf(!backend)('elementwise kernels', () => {
     expectClose(result.subarray(0, 3), [1, -8, 4]);
     expect(Number.isNaN(result[3])).toBe(true);
     expectClose(result.subarray(4), [1 / 3, 1]);
+  });
+
+  it('softplus keeps its tiny values for large negative x and is x for large x', async () => {
+    // Past |x| ≈ 17 a plain log(1 + e^x) rounds to 0 (or overflows past 88): float64 log1p is the
+    // reference, within WGSL's exp accuracy of 3 + 2|x| ULP (down to -80: below e^-87 results are
+    // subnormal, which GPUs may flush to zero).
+    const data = new Float32Array([
+      -80, -60, -30, -20, -17.5, -3, -1e-3, 0, 2e-4, 0.7, 9, 20, 30, 90,
+    ]);
+    const x = ws.view(data, [data.length]);
+    const out = ws.output('float32', [data.length]);
+    gpu.unary('softplus', x.view, out);
+    const expected = Float64Array.from(
+      data,
+      (v) => Math.max(v, 0) + Math.log1p(Math.exp(-Math.abs(v))),
+    );
+    const got = await ws.read(out);
+    got.forEach((value, i) => {
+      const ulps = 3 + 2 * Math.abs(data[i]) + 2;
+      expect(Math.abs(value - expected[i])).toBeLessThanOrEqual(ulps * 2 ** -23 * expected[i]);
+    });
   });
 
   it('comparisons of float32 inputs write int32 0/1', async () => {

@@ -1,0 +1,64 @@
+"""The program elementwise-faces.test.ts runs under our ``torch`` (Pyodide, on the cpu backend and
+on WebGPU) and under real PyTorch (Debian's python3-torch, CPU): the element-wise table's
+activations in their ``torch.*``, Tensor-method, ``F.*`` and ``nn`` module forms, with PyTorch's
+arguments, their values and input gradients on the same random inputs, and the modules' reprs.
+It leaves them in ``RESULT``, which the test compares.
+
+The test defines ``INPUT`` (``x``: values, ``positive``: values > 0, ``weights``: the gradient's
+upstream weights for each) and ``DEVICE`` under ours. A test fixture, not an installed package.
+"""
+
+import torch
+import torch.nn.functional as F
+from torch import nn
+
+INPUT = globals()["INPUT"]  # set by the test
+DEVICE = globals().get("DEVICE", "cpu")  # set by the test under our torch
+
+
+def run(fn, values, weights):
+    x = torch.tensor(values, device=DEVICE).requires_grad_()
+    y = fn(x)
+    (y * torch.tensor(weights, device=DEVICE)).sum().backward()
+    return {"y": y.detach().cpu().tolist(), "grad": x.grad.cpu().tolist()}
+
+
+ANY = {
+    "torch.relu": torch.relu,
+    "torch.sigmoid": torch.sigmoid,
+    "torch.tanh": torch.tanh,
+    "Tensor.exp": lambda t: t.exp(),
+    "Tensor.square": lambda t: t.square(),
+    "torch.neg": torch.neg,
+    "F.relu": lambda t: F.relu(t),
+    "F.relu(inplace=False)": lambda t: F.relu(t, inplace=False),
+    "F.softplus": F.softplus,
+    "F.softplus(beta=2, threshold=1.5)": lambda t: F.softplus(t, beta=2, threshold=1.5),
+    "F.softplus(t, 0.5)": lambda t: F.softplus(t, 0.5),
+    "nn.ReLU": nn.ReLU(),
+    "nn.Sigmoid": nn.Sigmoid(),
+    "nn.Tanh": nn.Tanh(),
+    "nn.Softplus": nn.Softplus(),
+    "nn.Softplus(3, 4)": nn.Softplus(3, 4),
+}
+POSITIVE = {
+    "torch.rsqrt": torch.rsqrt,
+    "torch.reciprocal": torch.reciprocal,
+    "Tensor.log": lambda t: t.log(),
+    "Tensor.sqrt": lambda t: t.sqrt(),
+}
+
+RESULT = {
+    "any": {name: run(fn, INPUT["x"], INPUT["weights"]) for name, fn in ANY.items()},
+    "positive": {name: run(fn, INPUT["positive"], INPUT["weights"]) for name, fn in POSITIVE.items()},
+    "reprs": [
+        repr(nn.ReLU()),
+        repr(nn.ReLU(inplace=True)),
+        repr(nn.Sigmoid()),
+        repr(nn.Tanh()),
+        repr(nn.Softplus()),
+        repr(nn.Softplus(beta=2, threshold=5)),
+        repr(nn.Sequential(nn.Linear(2, 3), nn.Softplus(), nn.Tanh())),
+    ],
+    "softplus_fields": [nn.Softplus(beta=2).beta, nn.Softplus(beta=2).threshold],
+}

@@ -1,0 +1,45 @@
+/**
+ * A fixture program run under our `torch` and under real PyTorch (testing/*_program.py): the test
+ * hands both the same INPUT (as JSON) and reads back the RESULT the program leaves.
+ */
+import type { PyProxy } from 'pyodide/ffi';
+import { expect } from 'vitest';
+import type { TestPython } from './pyodide';
+import { runRealTorch } from './real-torch';
+
+/** Runs `program` under our torch in the test's Python, on `device`; returns its RESULT. */
+export async function runOurs<T>(
+  python: TestPython,
+  program: string,
+  input: unknown,
+  device: string,
+): Promise<T> {
+  const { py } = python;
+  const json = py.pyimport('json') as PyProxy & { loads(text: string): PyProxy };
+  const parsed = json.loads(JSON.stringify(input));
+  py.globals.set('INPUT', parsed);
+  parsed.destroy();
+  json.destroy();
+  py.globals.set('DEVICE', device);
+  await python.run(program);
+  const result = py.globals.get('RESULT') as PyProxy;
+  try {
+    return result.toJs({ dict_converter: Object.fromEntries }) as T;
+  } finally {
+    result.destroy();
+  }
+}
+
+/** Runs `program` under real PyTorch (on its CPU); returns its RESULT. */
+export function runTheirs<T>(program: string, input: unknown): T {
+  return runRealTorch(`${program}\nprint(json.dumps(RESULT))`, input) as T;
+}
+
+/** Element-wise agreement, relative to each value's magnitude (absolute below 1). */
+export function expectNear(ours: number[], theirs: number[], tol: number, what: string): void {
+  expect(ours.length, what).toBe(theirs.length);
+  ours.forEach((v, i) => {
+    const err = Math.abs(v - theirs[i]) / Math.max(1, Math.abs(theirs[i]));
+    expect(err, `${what}[${i}]: ${v} vs ${theirs[i]}`).toBeLessThanOrEqual(tol);
+  });
+}
