@@ -25,12 +25,12 @@ const ENUM = /^(?:export\s+)?(?:declare\s+)?(?:const\s+)?enum\s+([A-Za-z_$][\w$]
 const OPEN: Record<string, string> = { '(': ')', '[': ']', '{': '}', '<': '>' };
 const CLOSE = new Set([')', ']', '}', '>']);
 
-/** Splits at `separator` outside brackets and string literals. */
-function splitTopLevel(text: string, separator: string): string[] {
-  const parts: string[] = [];
-  let depth = 0;
+/**
+ * Calls `visit(ch, i)` for each character of `text` outside string literals (their quotes and
+ * escapes skipped) until it returns true, and returns that index; -1 if it never does.
+ */
+function scanCode(text: string, visit: (ch: string, i: number) => boolean): number {
   let quote: string | null = null;
-  let start = 0;
   for (let i = 0; i < text.length; i++) {
     const ch = text[i];
     if (quote) {
@@ -39,13 +39,25 @@ function splitTopLevel(text: string, separator: string): string[] {
       continue;
     }
     if (ch === '"' || ch === "'" || ch === '`') quote = ch;
-    else if (ch in OPEN && ch !== '<') depth++;
+    else if (visit(ch, i)) return i;
+  }
+  return -1;
+}
+
+/** Splits at `separator` outside brackets and string literals. */
+function splitTopLevel(text: string, separator: string): string[] {
+  const parts: string[] = [];
+  let depth = 0;
+  let start = 0;
+  scanCode(text, (ch, i) => {
+    if (ch in OPEN && ch !== '<') depth++;
     else if (CLOSE.has(ch) && ch !== '>') depth--;
     else if (ch === separator && depth === 0) {
       parts.push(text.slice(start, i));
       start = i + 1;
     }
-  }
+    return false;
+  });
   parts.push(text.slice(start));
   return parts;
 }
@@ -54,19 +66,12 @@ function splitTopLevel(text: string, separator: string): string[] {
 function matchingBracket(text: string): number {
   const close = OPEN[text[0]];
   let depth = 0;
-  let quote: string | null = null;
-  for (let i = 0; i < text.length; i++) {
-    const ch = text[i];
-    if (quote) {
-      if (ch === '\\') i++;
-      else if (ch === quote) quote = null;
-      continue;
-    }
-    if (ch === '"' || ch === "'" || ch === '`') quote = ch;
-    else if (ch === text[0]) depth++;
-    else if (ch === close && --depth === 0) return i + 1;
-  }
-  return -1;
+  const at = scanCode(text, (ch) => {
+    if (ch === text[0]) depth++;
+    else if (ch === close && --depth === 0) return true;
+    return false;
+  });
+  return at < 0 ? -1 : at + 1;
 }
 
 /** `x = 1` → `x` (the default value of a binding element is not a name). */
