@@ -1,7 +1,8 @@
 """The program elementwise-faces.test.ts runs under our ``torch`` (Pyodide, on the cpu backend and
 on WebGPU) and under real PyTorch (Debian's python3-torch, CPU): the element-wise table's
 activations in their ``torch.*``, Tensor-method, ``F.*`` and ``nn`` module forms, with PyTorch's
-arguments, their values and input gradients on the same random inputs, and the modules' reprs.
+arguments, their values and input gradients on the same random inputs, and the modules' reprs;
+and F's forms that no Python line wraps.
 It leaves them in ``RESULT``, which the test compares.
 
 The test defines ``INPUT`` (``x``: values, ``positive``: values > 0, ``weights``: the gradient's
@@ -18,8 +19,8 @@ DEVICE = globals().get("DEVICE", "cpu")  # set by the test under our torch
 
 def run(fn, values, weights):
     x = torch.tensor(values, device=DEVICE).requires_grad_()
-    y = fn(x)
-    (y * torch.tensor(weights, device=DEVICE)).sum().backward()
+    y = fn(x).reshape(-1)
+    (y * torch.tensor(weights[: y.shape[0]], device=DEVICE)).sum().backward()
     return {"y": y.detach().cpu().tolist(), "grad": x.grad.cpu().tolist()}
 
 
@@ -40,6 +41,11 @@ ANY = {
     "nn.Tanh": nn.Tanh(),
     "nn.Softplus": nn.Softplus(),
     "nn.Softplus(3, 4)": nn.Softplus(3, 4),
+    # F's forms the TS layer answers by name (no Python wrapper).
+    "F.max_pool2d": lambda t: F.max_pool2d(t.reshape(1, 3, 4, 4), 2),
+    "F.mse_loss(sum)": lambda t: F.mse_loss(t, t.detach() * 0.5 + 0.25, reduction="sum"),
+    "F.dropout(training=False)": lambda t: F.dropout(t, 0.3, training=False),
+    "F.l1_loss": lambda t: F.l1_loss(t, t.detach() * -0.5),
 }
 POSITIVE = {
     "torch.rsqrt": torch.rsqrt,

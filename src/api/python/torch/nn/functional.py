@@ -1,4 +1,5 @@
-"""``torch.nn.functional`` (F): the TS layer's functional forms, with PyTorch's names."""
+"""``torch.nn.functional`` (F): the TS layer's functional forms, found by PyTorch's names (``mse_loss`` is
+``mseLoss``); written out here only where PyTorch's defaults or arguments differ from the TS layer's."""
 
 from .. import _bridge as b
 
@@ -19,10 +20,6 @@ def cross_entropy(
     return b.call(_f.crossEntropy, input, target, reduction=reduction)
 
 
-def mse_loss(input, target, size_average=None, reduce=None, reduction="mean"):
-    return b.call(_f.mseLoss, input, target, reduction=reduction)
-
-
 def l1_loss(input, target, size_average=None, reduce=None, reduction="mean"):
     error = (input - target).abs()
     if reduction == "none":
@@ -30,14 +27,10 @@ def l1_loss(input, target, size_average=None, reduce=None, reduction="mean"):
     return error.sum() if reduction == "sum" else error.mean()
 
 
-def dropout(input, p=0.5, training=True, inplace=False):
-    return b.call(_f.dropout, input, p, training)
-
-
 def _pool(name, input, kernel_size, stride, padding):
     from . import layers
 
-    return getattr(layers, name)(kernel_size, stride=stride, padding=padding)(input)
+    return layers.engine_module(name)(kernel_size, stride=stride, padding=padding)(input)
 
 
 def max_pool2d(input, kernel_size, stride=None, padding=0, dilation=1, ceil_mode=False, return_indices=False):
