@@ -48,7 +48,8 @@ const INTEGER_ARRAYS = [
   Uint32Array,
 ];
 
-function isIntegerArray(v: ArrayBufferView): boolean {
+/** An integer typed array (any width or sign): host data that becomes an int32 tensor. */
+export function isIntegerArray(v: ArrayBufferView): boolean {
   return INTEGER_ARRAYS.some((C) => v instanceof C);
 }
 

@@ -3,6 +3,7 @@
  * tensors. Helpers turn user data into such a structure of source tensors and map over leaves.
  */
 import { defaultDevice, ops, Tensor, type TypedArray } from '../../../engine';
+import { isIntegerArray } from '../../../engine/ops/creation';
 import { describe } from '../../args';
 
 export type Structure = Tensor | Structure[] | { [key: string]: Structure };
@@ -15,22 +16,12 @@ function isTypedArray(v: unknown): v is ArrayBufferView & ArrayLike<number> {
   return ArrayBuffer.isView(v) && !(v instanceof DataView);
 }
 
-const INTEGER_ARRAYS = [
-  Int8Array,
-  Uint8Array,
-  Uint8ClampedArray,
-  Int16Array,
-  Uint16Array,
-  Int32Array,
-  Uint32Array,
-];
-
 /** One component: a tensor as given, or host data as a tensor (integer arrays become int32). */
 export function toComponent(value: unknown, what: string): Tensor {
   if (value instanceof Tensor) return value;
   const device = defaultDevice('tf');
   if (isTypedArray(value)) {
-    const integer = INTEGER_ARRAYS.some((C) => value instanceof C);
+    const integer = isIntegerArray(value);
     const host: TypedArray = integer
       ? Int32Array.from(value)
       : value instanceof Float32Array
