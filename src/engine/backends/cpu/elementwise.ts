@@ -4,6 +4,7 @@
  */
 import type { BinaryOp, OutView, UnaryOp, View } from '../../backend';
 import { binaryRow, unaryRow } from '../../elementwise-table';
+import { compile } from './compile';
 import { arrayOf } from './buffer';
 import { coalesce, forEachRow } from './strided';
 
@@ -32,41 +33,35 @@ type BinaryLoop = (
 ) => void;
 
 /**
- * The loop of one op: generated with `new Function` per op, so each loop has its own type feedback
- * and the row's function (a parameter of the maker, constant in the loop) is inlined by the JIT.
- * Where a policy refuses `new Function`, one shared closure per arity serves every op (slower: the
- * call in it sees every op).
+ * The loop of one op: generated per op (compile.ts), so each loop has its own type feedback and
+ * the row's function (constant in the loop) is inlined by the JIT. Where a policy refuses eval,
+ * one shared closure per arity serves every op (slower: the call in it sees every op).
  */
-function compiled<T>(params: string, body: string, fn: unknown, fallback: () => T): T {
-  try {
-    return (
-      new Function('f', `return function loop(${params}) {\n${body}\n};`) as (f: unknown) => T
-    )(fn);
-  } catch (error) {
-    if (error instanceof EvalError) return fallback();
-    throw error;
-  }
-}
-
 function unaryLoop(f: (x: number) => number): UnaryLoop {
-  return compiled<UnaryLoop>(
-    'n, o, oi, os, x, xi, xs',
-    'for (let k = 0; k < n; k++, oi += os, xi += xs) o[oi] = f(x[xi]);',
-    f,
-    () => (n, o, oi, os, x, xi, xs) => {
+  return (
+    compile<UnaryLoop>(
+      'unaryLoop',
+      'n, o, oi, os, x, xi, xs',
+      'for (let k = 0; k < n; k++, oi += os, xi += xs) o[oi] = f(x[xi]);',
+      { f },
+    ) ??
+    ((n, o, oi, os, x, xi, xs) => {
       for (let k = 0; k < n; k++, oi += os, xi += xs) o[oi] = f(x[xi]);
-    },
+    })
   );
 }
 
 function binaryLoop(f: (a: number, b: number) => number): BinaryLoop {
-  return compiled<BinaryLoop>(
-    'n, o, oi, os, a, ai, as, b, bi, bs',
-    'for (let k = 0; k < n; k++, oi += os, ai += as, bi += bs) o[oi] = f(a[ai], b[bi]);',
-    f,
-    () => (n, o, oi, os, a, ai, as, b, bi, bs) => {
+  return (
+    compile<BinaryLoop>(
+      'binaryLoop',
+      'n, o, oi, os, a, ai, as, b, bi, bs',
+      'for (let k = 0; k < n; k++, oi += os, ai += as, bi += bs) o[oi] = f(a[ai], b[bi]);',
+      { f },
+    ) ??
+    ((n, o, oi, os, a, ai, as, b, bi, bs) => {
       for (let k = 0; k < n; k++, oi += os, ai += as, bi += bs) o[oi] = f(a[ai], b[bi]);
-    },
+    })
   );
 }
 

@@ -6,12 +6,13 @@
  * loop instead of one polymorphic loop a step over cache-sized blocks (bench/NOTES.md item 28:
  * the CPU linear-regression step's two chains took 22 of its 35 ms that way).
  *
- * The loop is compiled with `new Function`, once per chain structure (not per shape). The kernel
- * worker's policy allows `'unsafe-eval'` (it compiles cells); where a policy refuses it, the
- * caller keeps the block-wise loops (fused.ts).
+ * The loop is compiled (compile.ts), once per chain structure (not per shape), calling the
+ * element-wise table's functions for its steps; where a policy refuses eval, the caller keeps the
+ * block-wise loops (fused.ts).
  */
 import type { DType, FusedProgram, FusedReduction } from '../../backend';
 import { binaryRow, unaryRow } from '../../elementwise-table';
+import { compile } from './compile';
 
 /** A row's function of one or two values (elementwise-table.ts). */
 type OpFunction = (...values: number[]) => number;
@@ -136,7 +137,6 @@ function loopSource(
 }
 
 const compiled = new Map<string, FusedLoop>();
-let evalRefused = false;
 let enabled = true;
 
 /**
@@ -155,26 +155,18 @@ export function fusedLoop(
   program: FusedProgram,
   reductions: readonly Pick<FusedReduction, 'op' | 'step'>[],
 ): FusedLoop | null {
-  if (evalRefused || !enabled) return null;
+  if (!enabled) return null;
   const key = JSON.stringify([program, reductions.map(({ op, step }) => [op, step])]);
   const known = compiled.get(key);
   if (known) return known;
-  let loop: FusedLoop;
-  try {
-    const { source, fns } = loopSource(program, reductions);
-    const make = new Function(
-      'fns',
-      'fround',
-      `return function fusedLoop(n, inner, inputs, inOffsets, inStrides, scalars, outputs, outOffsets, acc) {\n${source}\n};`,
-    ) as (fns: readonly OpFunction[], f: typeof Math.fround) => FusedLoop;
-    loop = make(fns, Math.fround);
-  } catch (error) {
-    if (error instanceof EvalError) {
-      evalRefused = true;
-      return null;
-    }
-    throw error;
-  }
+  const { source, fns } = loopSource(program, reductions);
+  const loop = compile<FusedLoop>(
+    'fusedLoop',
+    'n, inner, inputs, inOffsets, inStrides, scalars, outputs, outOffsets, acc',
+    source,
+    { fns, fround: Math.fround },
+  );
+  if (!loop) return null;
   compiled.set(key, loop);
   return loop;
 }
