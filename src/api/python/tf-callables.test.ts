@@ -8,26 +8,13 @@
  * the user's frames.
  */
 import { describe, expect, it } from 'vitest';
-import { testDevices } from '../../engine/testing/devices';
-import { tf } from '../tf';
-import { startPython } from './testing/pyodide';
+import { denseRegressionCode, startTfPython, tfName } from './testing/tf-python';
 
-const devices = await testDevices();
-const python = await startPython({ tf });
-await python.run('import sys, traceback\nimport tensorflow as tf\nfrom tensorflow.keras import *');
-
-const tfName = (device: string): string => `/${device.includes(':') ? device : `${device}:0`}`;
+const { devices, python } = await startTfPython('import sys, traceback\n');
 
 /** A regression model and data from `seed`, compiled with `loss` (Python source). */
 const SETUP = (device: string, seed: number, loss: string, metrics = '[]'): string => `
-with tf.device("${tfName(device)}"):
-    tf.keras.backend.clear_session()
-    tf.random.set_seed(${seed})
-    x = tf.random.uniform((40, 3), minval=-1, maxval=1)
-    y = tf.random.uniform((40, 2), minval=-1, maxval=1)
-    model = models.Sequential()
-    model.add(layers.Dense(2, input_shape=(3,)))
-    model.compile(optimizer=optimizers.SGD(0.1), loss=${loss}, metrics=${metrics})
+${denseRegressionCode(device, seed, 40, `optimizer=optimizers.SGD(0.1), loss=${loss}, metrics=${metrics}`)}
     ds = tf.data.Dataset.from_tensor_slices((x, y)).batch(8)
 `;
 

@@ -7,26 +7,13 @@
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { getTensorStore, setTensorStore } from '../../engine/serialization';
-import { testDevices } from '../../engine/testing/devices';
-import { tf } from '../tf';
-import { startPython } from './testing/pyodide';
+import { denseRegressionCode, startTfPython, tfName } from './testing/tf-python';
 
-const devices = await testDevices();
-const python = await startPython({ tf });
-await python.run('import tensorflow as tf\nfrom tensorflow.keras import *');
+const { devices, python } = await startTfPython();
 afterEach(() => setTensorStore(null));
 
-const tfName = (device: string): string => `/${device.includes(':') ? device : `${device}:0`}`;
-
 const SETUP = (device: string, seed: number, lr = 0.1): string => `
-with tf.device("${tfName(device)}"):
-    tf.keras.backend.clear_session()
-    tf.random.set_seed(${seed})
-    x = tf.random.uniform((48, 3), minval=-1, maxval=1)
-    y = tf.random.uniform((48, 2), minval=-1, maxval=1)
-    model = models.Sequential()
-    model.add(layers.Dense(2, input_shape=(3,)))
-    model.compile(optimizer=optimizers.SGD(${lr}), loss="mse")
+${denseRegressionCode(device, seed, 48, `optimizer=optimizers.SGD(${lr}), loss="mse"`)}
     ds = tf.data.Dataset.from_tensor_slices((x[:32], y[:32])).batch(8)
     val = tf.data.Dataset.from_tensor_slices((x[32:], y[32:])).batch(8)
 `;

@@ -5,15 +5,9 @@
  * map already moved there) raises a clear error.
  */
 import { describe, expect, it } from 'vitest';
-import { testDevices } from '../../engine/testing/devices';
-import { tf } from '../tf';
-import { startPython } from './testing/pyodide';
+import { startTfPython, tfName } from './testing/tf-python';
 
-const devices = await testDevices();
-const python = await startPython({ tf });
-await python.run('import tensorflow as tf\nfrom tensorflow.keras import *');
-
-const tfName = (device: string): string => `/${device.includes(':') ? device : `${device}:0`}`;
+const { devices, python } = await startTfPython();
 
 /** Rows of quarter-integers (exact in float32) and integer labels from a seeded generator. */
 function data(seed: number, n: number): { xs: number[][]; ys: number[] } {

@@ -7,17 +7,12 @@
 import { describe, expect, it } from 'vitest';
 import { builtDataReader } from '../../engine/data/datasets/built-data.testing';
 import { setAssetReader } from '../../engine/data/datasets';
-import { testDevices } from '../../engine/testing/devices';
 import { tf } from '../tf';
-import { startPython } from './testing/pyodide';
+import { startTfPython, tfName } from './testing/tf-python';
 import { CREATE_MODEL_CODE, printbarCode, REUTERS_DATA_CODE } from './testing/tf-chapter-code';
 
 setAssetReader(builtDataReader());
-const devices = await testDevices();
-const python = await startPython({ tf });
-await python.run('import tensorflow as tf\nfrom tensorflow.keras import *');
-
-const tfName = (device: string): string => `/${device.includes(':') ? device : `${device}:0`}`;
+const { devices, python } = await startTfPython();
 
 /** The TypeScript cell: data and model from the seed, one epoch, the weights and History. */
 async function typescriptRun(device: string, seed: number) {

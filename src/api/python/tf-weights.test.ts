@@ -6,15 +6,9 @@
  * model rebuilt with other layer names.
  */
 import { describe, expect, it } from 'vitest';
-import { testDevices } from '../../engine/testing/devices';
-import { tf } from '../tf';
-import { startPython } from './testing/pyodide';
+import { startTfPython, tfName } from './testing/tf-python';
 
-const devices = await testDevices();
-const python = await startPython({ tf });
-await python.run('import tensorflow as tf\nfrom tensorflow.keras import *');
-
-const tfName = (device: string): string => `/${device.includes(':') ? device : `${device}:0`}`;
+const { devices, python } = await startTfPython();
 
 const BUILD = (device: string, seed: number): string => `
 with tf.device("${tfName(device)}"):
