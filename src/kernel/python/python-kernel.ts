@@ -2,12 +2,13 @@
  * One Python interpreter per kernel worker, started on the first Python cell (Pyodide is ~13 MB;
  * TypeScript notebooks never load it). A restart replaces the worker and so gives a fresh Python.
  *
- * Cells run through Pyodide's `runPythonAsync`, its JSPI-aware entry point: Python code under it
- * may call `pyodide.ffi.run_sync(promise)` to block on a JavaScript promise (our packages read
- * GPU results back that way for `.item()` or `print(tensor)`), which a plain `runPython` cannot.
+ * Each cell is one call of the async `run_cell` (modules/_gpubook_run_cell.py) from here. Awaiting
+ * its coroutine makes it an asyncio task on Pyodide's event loop, whose steps run with stack
+ * switching (JSPI): Python code under it may call `pyodide.ffi.run_sync(promise)` to block on a
+ * JavaScript promise (our packages read GPU results back that way for `.item()` or
+ * `print(tensor)`), which a plain synchronous call cannot.
  */
-import type { PyodideAPI } from 'pyodide';
-import type { PyCallable, PyDict, PyProxy } from 'pyodide/ffi';
+import type { PyAwaitable, PyCallable, PyProxy } from 'pyodide/ffi';
 import type { StreamName } from '../protocol';
 import { KERNEL_MODULES, startPyodide, type PyodideLoadOptions } from './pyodide-loader';
 import { rewriteShellLines } from './shell-lines';
@@ -33,18 +34,16 @@ export type StartPython = (host: PythonSessionHost) => Promise<PythonKernel>;
 /** IPython's name for a cell in tracebacks: `File "Cell In[3]", line 2`. */
 export const cellFilename = (executionCount: number): string => `Cell In[${executionCount}]`;
 
-/**
- * What runs each cell: one call, in the driver namespace (`driver_namespace()` in
- * modules/_gpubook_run_cell.py). It goes through `runPythonAsync`, not a call on the function's
- * proxy, because that is the entry point under which the cell may block in `run_sync` (JSPI).
- */
-const DRIVER = 'await run_cell(source, filename, namespace)';
-
 export class PythonKernel {
   private constructor(
-    private readonly py: PyodideAPI,
-    /** The namespace {@link DRIVER} runs in: run_cell, the notebook's namespace, the cell. */
-    private readonly driver: PyDict,
+    /**
+     * `run_cell(source, filename)`, an async Python function: called plainly, not with
+     * `callPromising`. Pyodide's docs say an async callee needs no promising call (its body runs
+     * in event-loop steps that already switch stacks), and `callPromising` throws outright where
+     * the runtime has no JSPI (Node 20 without its flag, browsers without it), where cells that
+     * never block must still run.
+     */
+    private readonly runCell: PyCallable,
     private readonly interruptBuffer: Int32Array | null,
     /** Cancels the running cell's task when it waits on an await (modules/_gpubook_run_cell.py). */
     private readonly interruptAwait: PyCallable,
@@ -52,13 +51,15 @@ export class PythonKernel {
 
   static async start(options: PyodideLoadOptions): Promise<PythonKernel> {
     const py = await startPyodide(options);
-    const runCell = py.pyimport(KERNEL_MODULES.runCell) as PyProxy & {
-      driver_namespace(): PyDict;
+    const module = py.pyimport(KERNEL_MODULES.runCell) as PyProxy & {
+      run_cell: PyCallable;
+      interrupt: PyCallable;
     };
-    const driver = runCell.driver_namespace();
-    runCell.destroy();
-    const interruptAwait = driver.get('interrupt') as PyCallable;
-    return new PythonKernel(py, driver, options.interruptBuffer, interruptAwait);
+    // Copies: attribute proxies are borrowed, and would go with the module's proxy.
+    const runCell = module.run_cell.copy() as PyCallable;
+    const interruptAwait = module.interrupt.copy() as PyCallable;
+    module.destroy();
+    return new PythonKernel(runCell, options.interruptBuffer, interruptAwait);
   }
 
   /**
@@ -81,9 +82,8 @@ export class PythonKernel {
     // An interrupt meant for an earlier (e.g. TypeScript) cell must not stop this one.
     if (this.interruptBuffer) Atomics.store(this.interruptBuffer, 0, 0);
     const { code } = rewriteShellLines(source);
-    this.driver.set('source', code);
-    this.driver.set('filename', cellFilename(executionCount));
-    const proxy = (await this.py.runPythonAsync(DRIVER, { globals: this.driver })) as PyProxy;
+    const cell = this.runCell(code, cellFilename(executionCount)) as PyAwaitable;
+    const proxy = (await cell) as PyProxy;
     try {
       return proxy.toJs({ dict_converter: Object.fromEntries }) as PythonCellResult;
     } finally {

@@ -1,7 +1,7 @@
 /**
  * Pyodide in Node with our packages over the real engine, for the Python face's tests: one
  * interpreter per test file (it loads in about two seconds). Cells run through `runPythonAsync`,
- * as in the kernel, so `run_sync` (JSPI) can wait for GPU reads.
+ * as an asyncio task like the kernel's cells, so `run_sync` (JSPI) can wait for GPU reads.
  */
 import { loadPyodide, type PyodideAPI } from 'pyodide';
 import { installPythonPackages } from '../install';

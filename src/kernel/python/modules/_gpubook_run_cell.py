@@ -107,14 +107,17 @@ def _keyboard_interrupt(cancelled):
     return error
 
 
-async def run_cell(source, filename, namespace):
+async def run_cell(source, filename):
+    """Runs one cell in the notebook's namespace (``__main__``); python-kernel.ts calls it from
+    JavaScript and awaits the coroutine, which Pyodide runs as an asyncio task on its event loop,
+    where ``run_sync`` can block (JSPI)."""
     global _task, _interrupted
     _task = asyncio.current_task()
     _interrupted = False
     try:
         value = await eval_code_async(
             source,
-            namespace,
+            __main__.__dict__,
             return_mode="last_expr",
             quiet_trailing_semicolon=True,
             filename=filename,
@@ -138,12 +141,3 @@ async def run_cell(source, filename, namespace):
         if _interrupted and _task is not None and _task.cancelling():
             _task.uncancel()
         _task = None
-
-
-def driver_namespace():
-    """The globals python-kernel.ts runs each cell in with its one-line driver,
-    ``await run_cell(source, filename, namespace)`` (through Pyodide's ``runPythonAsync``, the
-    entry point under which ``run_sync`` can block): this module's ``run_cell`` and ``interrupt``
-    and the notebook's namespace (``__main__``); the kernel sets ``source`` and ``filename`` for
-    each cell."""
-    return {"run_cell": run_cell, "namespace": __main__.__dict__, "interrupt": interrupt}
