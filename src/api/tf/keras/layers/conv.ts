@@ -8,6 +8,7 @@ import { ops, type Tensor } from '../../../../engine';
 import { asBool, asInt, optional } from '../../../args';
 import { getActivation, type Activation } from '../activations';
 import { getInitializer, type InitializerFn } from '../initializers';
+import { ndClasses } from '../../../../engine/nn/layers/nd-class';
 import { bindLayerArgs, Layer, type ShapeSpec } from './layer';
 import {
   checkWindowFits,
@@ -15,6 +16,7 @@ import {
   paddingArg,
   samePads,
   windowOutput,
+  windowArg,
   type PaddingMode,
 } from './padding';
 
@@ -32,17 +34,6 @@ const PARAMS = [
   'biasInitializer',
 ];
 
-/** An int or a list of `rank` ints (Keras's kernel_size, strides, dilation_rate). */
-function tupleArg(value: unknown, rank: number, what: string, fallback: number): number[] {
-  if (value === undefined || value === null) return new Array<number>(rank).fill(fallback);
-  if (Array.isArray(value)) {
-    if (value.length !== rank)
-      throw new TypeError(`${what} must be an int or a list of ${rank} ints`);
-    return value.map((v, i) => asInt(v, `${what}[${i}]`));
-  }
-  return new Array<number>(rank).fill(asInt(value, what));
-}
-
 abstract class Conv extends Layer {
   readonly filters: number;
   readonly kernelSize: number[];
@@ -56,7 +47,7 @@ abstract class Conv extends Layer {
   kernel: Tensor | null = null;
   bias: Tensor | null = null;
 
-  protected constructor(
+  constructor(
     className: string,
     readonly rank: 1 | 2,
     args: readonly unknown[],
@@ -66,9 +57,10 @@ abstract class Conv extends Layer {
     this.filters = asInt(a.filters, `${className}: filters`);
     if (a.kernelSize === undefined)
       throw new TypeError(`${className}() missing required argument 'kernelSize'`);
-    this.kernelSize = tupleArg(a.kernelSize, rank, `${className}: kernelSize`, 1);
-    this.strides = tupleArg(a.strides, rank, `${className}: strides`, 1);
-    this.dilationRate = tupleArg(a.dilationRate, rank, `${className}: dilationRate`, 1);
+    const ones = () => new Array<number>(rank).fill(1);
+    this.kernelSize = windowArg(a.kernelSize, rank, `${className}: kernelSize`) ?? ones();
+    this.strides = windowArg(a.strides, rank, `${className}: strides`) ?? ones();
+    this.dilationRate = windowArg(a.dilationRate, rank, `${className}: dilationRate`) ?? ones();
     this.padding = paddingArg(a.padding, className);
     if (a.dataFormat !== undefined && a.dataFormat !== null && a.dataFormat !== 'channels_last') {
       throw new TypeError(`${className}: only dataFormat 'channels_last' is supported`);
@@ -150,16 +142,10 @@ abstract class Conv extends Layer {
   }
 }
 
-/** `Conv1D({ filters, kernelSize, strides, padding, activation })` over [N, steps, channels]. */
-export class Conv1D extends Conv {
-  constructor(...args: unknown[]) {
-    super('Conv1D', 1, args);
-  }
-}
-
-/** `Conv2D(filters, kernelSize, { strides, padding, activation })` over [N, H, W, channels]. */
-export class Conv2D extends Conv {
-  constructor(...args: unknown[]) {
-    super('Conv2D', 2, args);
-  }
-}
+/**
+ * `Conv1D({ filters, kernelSize, strides, padding, activation })` over [N, steps, channels] and
+ * `Conv2D(filters, kernelSize, { strides, padding, activation })` over [N, H, W, channels].
+ */
+export const [Conv1D, Conv2D] = ndClasses<Conv, unknown, unknown[]>(Conv, 'Conv', 'D');
+export type Conv1D = Conv;
+export type Conv2D = Conv;

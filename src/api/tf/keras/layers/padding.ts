@@ -1,11 +1,24 @@
 /**
- * TensorFlow's 'valid' / 'same' padding arithmetic for convolution and pooling windows. 'same'
+ * The window arguments of convolution and pooling layers (an int or a list of `rank` ints), and
+ * TensorFlow's 'valid' / 'same' padding arithmetic for their windows. 'same'
  * may need one more element after than before (TF puts the odd one at the end), which symmetric
  * engine padding cannot express, so such inputs are padded explicitly with `padAxis`.
  */
 import { ops, ShapeError, type Tensor } from '../../../../engine';
+import { asInt } from '../../../args';
 
 export type PaddingMode = 'valid' | 'same';
+
+/** Keras's kernel_size, pool_size, strides or dilation_rate: `rank` ints, or null when not given. */
+export function windowArg(value: unknown, rank: number, what: string): number[] | null {
+  if (value === undefined || value === null) return null;
+  if (Array.isArray(value)) {
+    if (value.length !== rank)
+      throw new TypeError(`${what} must be an int or a list of ${rank} ints`);
+    return value.map((v, i) => asInt(v, `${what}[${i}]`));
+  }
+  return new Array<number>(rank).fill(asInt(value, what));
+}
 
 export function paddingArg(value: unknown, what: string): PaddingMode {
   const v = value === undefined || value === null ? 'valid' : String(value).toLowerCase();

@@ -4,7 +4,7 @@
  * maximum never picks, as TF ignores padded positions.
  */
 import { ops, type Tensor } from '../../../../engine';
-import { asInt } from '../../../args';
+import { ndClasses } from '../../../../engine/nn/layers/nd-class';
 import { bindLayerArgs, Layer, type ShapeSpec } from './layer';
 import {
   checkWindowFits,
@@ -12,27 +12,18 @@ import {
   paddingArg,
   samePads,
   windowOutput,
+  windowArg,
   type PaddingMode,
 } from './padding';
 
 const LOWEST = -3.4e38;
-
-function tupleArg(value: unknown, rank: number, what: string): number[] | null {
-  if (value === undefined || value === null) return null;
-  if (Array.isArray(value)) {
-    if (value.length !== rank)
-      throw new TypeError(`${what} must be an int or a list of ${rank} ints`);
-    return value.map((v, i) => asInt(v, `${what}[${i}]`));
-  }
-  return new Array<number>(rank).fill(asInt(value, what));
-}
 
 abstract class MaxPooling extends Layer {
   readonly poolSize: number[];
   readonly strides: number[];
   readonly padding: PaddingMode;
 
-  protected constructor(
+  constructor(
     className: string,
     readonly rank: 1 | 2,
     args: readonly unknown[],
@@ -40,8 +31,8 @@ abstract class MaxPooling extends Layer {
     const a = bindLayerArgs(className, ['poolSize', 'strides', 'padding', 'dataFormat'], [], args);
     super(className, a);
     this.poolSize =
-      tupleArg(a.poolSize, rank, `${className}: poolSize`) ?? new Array<number>(rank).fill(2);
-    this.strides = tupleArg(a.strides, rank, `${className}: strides`) ?? this.poolSize;
+      windowArg(a.poolSize, rank, `${className}: poolSize`) ?? new Array<number>(rank).fill(2);
+    this.strides = windowArg(a.strides, rank, `${className}: strides`) ?? this.poolSize;
     this.padding = paddingArg(a.padding, className);
     if (a.dataFormat !== undefined && a.dataFormat !== null && a.dataFormat !== 'channels_last') {
       throw new TypeError(`${className}: only dataFormat 'channels_last' is supported`);
@@ -80,16 +71,14 @@ abstract class MaxPooling extends Layer {
   }
 }
 
-/** `MaxPool1D(poolSize = 2, { strides, padding })` over [N, steps, channels]. */
-export class MaxPooling1D extends MaxPooling {
-  constructor(...args: unknown[]) {
-    super('MaxPooling1D', 1, args);
-  }
-}
-
-/** `MaxPool2D(poolSize = [2, 2], { strides, padding })` over [N, H, W, channels]. */
-export class MaxPooling2D extends MaxPooling {
-  constructor(...args: unknown[]) {
-    super('MaxPooling2D', 2, args);
-  }
-}
+/**
+ * `MaxPool1D(poolSize = 2, { strides, padding })` over [N, steps, channels] and
+ * `MaxPool2D(poolSize = [2, 2], { strides, padding })` over [N, H, W, channels].
+ */
+export const [MaxPooling1D, MaxPooling2D] = ndClasses<MaxPooling, unknown, unknown[]>(
+  MaxPooling,
+  'MaxPooling',
+  'D',
+);
+export type MaxPooling1D = MaxPooling;
+export type MaxPooling2D = MaxPooling;
