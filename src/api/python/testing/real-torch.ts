@@ -1,20 +1,21 @@
 /**
  * Real PyTorch as a peer in tests: Debian's `python3-torch` (1.13, CPU) at /usr/bin/python3.
  * A script reads its inputs (weights, data) as JSON from stdin and prints one JSON value; tests
- * compare it with what our Python face computes on the same inputs.
+ * compare it with what our Python face computes on the same inputs. The script runs under
+ * ./real_torch_runner.py, which gives it `json`, `sys`, `torch` and `INPUT`.
  */
 import { spawnSync } from 'node:child_process';
+import RUNNER from './real_torch_runner.py?raw';
 
 const PYTHON = '/usr/bin/python3';
 
 /** Null when real PyTorch can run here, otherwise why not (the skip message). */
 export function realTorchMissing(): string | null {
-  const probe = spawnSync(PYTHON, ['-c', 'import torch; print(torch.__version__)'], {
-    encoding: 'utf8',
-  });
+  // With no script, the runner imports torch and prints its version.
+  const probe = spawnSync(PYTHON, ['-c', RUNNER], { encoding: 'utf8' });
   if (probe.status === 0) return null;
   return (
-    `real PyTorch is not available (${PYTHON} -c "import torch" failed: ` +
+    `real PyTorch is not available (${PYTHON} could not import torch: ` +
     `${(probe.stderr || String(probe.error)).trim().split('\n').pop()}); ` +
     'install it with `apt-get install -y python3-torch`'
   );
@@ -22,8 +23,7 @@ export function realTorchMissing(): string | null {
 
 /** Runs `script` under real PyTorch with `input` as JSON on stdin; returns its printed JSON. */
 export function runRealTorch(script: string, input: unknown = null): unknown {
-  const prelude = 'import json, sys\nimport torch\nINPUT = json.load(sys.stdin)\n';
-  const result = spawnSync(PYTHON, ['-c', prelude + script], {
+  const result = spawnSync(PYTHON, ['-c', RUNNER, script], {
     input: JSON.stringify(input),
     encoding: 'utf8',
     env: { ...process.env, OMP_NUM_THREADS: '1' },
