@@ -12,6 +12,7 @@ import { setAssetReader } from '../../engine/data/datasets';
 import { tf } from '../tf';
 import { startPython } from './testing/pyodide';
 import { CREATE_MODEL_CODE, REUTERS_DATA_CODE } from './testing/tf-chapter-code';
+import { PYTHON_CLASSIFIER_CODE, typescriptClassifier } from './testing/tf-python';
 
 Object.assign(globalThis, globals);
 const gpu = create([]);
@@ -38,17 +39,7 @@ async function typescriptRun(seed: number) {
   tf.random.setSeed(seed);
   const x = tf.random.uniform([64, 6], -1, 1);
   const y = tf.random.uniform([64], 0, 4, 'int32');
-  const model = await strategy.scope(async () => {
-    const m = new tf.keras.models.Sequential();
-    m.add(new tf.keras.layers.Dense(12, { activation: 'relu', inputShape: [6] }));
-    m.add(new tf.keras.layers.Dense(4));
-    m.compile({
-      optimizer: new tf.keras.optimizers.Nadam(),
-      loss: new tf.keras.losses.SparseCategoricalCrossentropy({ fromLogits: true }),
-      metrics: [new tf.keras.metrics.SparseCategoricalAccuracy()],
-    });
-    return m;
-  });
+  const model = await strategy.scope(async () => typescriptClassifier());
   const ds = tf.data.Dataset.fromTensorSlices([x, y]).batch(16);
   const history = await model.fit(ds, { validationData: ds, epochs: 1, verbose: 0 });
   return history.history;
@@ -64,12 +55,7 @@ tf.random.set_seed(17)
 x = tf.random.uniform((64, 6), minval=-1, maxval=1)
 y = tf.random.uniform((64,), minval=0, maxval=4, dtype=tf.int32)
 with strategy.scope():
-    model = models.Sequential()
-    model.add(layers.Dense(12, activation="relu", input_shape=(6,)))
-    model.add(layers.Dense(4))
-    model.compile(optimizer=optimizers.Nadam(),
-                  loss=losses.SparseCategoricalCrossentropy(from_logits=True),
-                  metrics=[metrics.SparseCategoricalAccuracy()])
+${PYTHON_CLASSIFIER_CODE}
     inside = tf.distribute.has_strategy()
 ds = tf.data.Dataset.from_tensor_slices((x, y)).batch(16)
 history = model.fit(ds, validation_data=ds, epochs=1, verbose=0)

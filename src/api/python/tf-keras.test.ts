@@ -8,7 +8,12 @@ import { describe, expect, it } from 'vitest';
 import { builtDataReader } from '../../engine/data/datasets/built-data.testing';
 import { setAssetReader } from '../../engine/data/datasets';
 import { tf } from '../tf';
-import { startTfPython, tfName } from './testing/tf-python';
+import {
+  PYTHON_CLASSIFIER_CODE,
+  startTfPython,
+  tfName,
+  typescriptClassifier,
+} from './testing/tf-python';
 import { CREATE_MODEL_CODE, printbarCode, REUTERS_DATA_CODE } from './testing/tf-chapter-code';
 
 setAssetReader(builtDataReader());
@@ -21,14 +26,7 @@ async function typescriptRun(device: string, seed: number) {
     tf.random.setSeed(seed);
     const x = tf.random.uniform([48, 6], -1, 1);
     const y = tf.random.uniform([48], 0, 4, 'int32');
-    const model = new tf.keras.models.Sequential();
-    model.add(new tf.keras.layers.Dense(12, { activation: 'relu', inputShape: [6] }));
-    model.add(new tf.keras.layers.Dense(4));
-    model.compile({
-      optimizer: new tf.keras.optimizers.Nadam(),
-      loss: new tf.keras.losses.SparseCategoricalCrossentropy({ fromLogits: true }),
-      metrics: [new tf.keras.metrics.SparseCategoricalAccuracy()],
-    });
+    const model = typescriptClassifier();
     const weights = await Promise.all(model.trainableVariables.map((w) => w.tolist()));
     const ds = tf.data.Dataset.fromTensorSlices([x, y]).batch(16);
     const history = await model.fit(ds, { validationData: ds, epochs: 1, verbose: 0 });
@@ -42,12 +40,7 @@ with tf.device("${tfName(device)}"):
     tf.random.set_seed(${seed})
     x = tf.random.uniform((48, 6), minval=-1, maxval=1)
     y = tf.random.uniform((48,), minval=0, maxval=4, dtype=tf.int32)
-    model = models.Sequential()
-    model.add(layers.Dense(12, activation="relu", input_shape=(6,)))
-    model.add(layers.Dense(4))
-    model.compile(optimizer=optimizers.Nadam(),
-                  loss=losses.SparseCategoricalCrossentropy(from_logits=True),
-                  metrics=[metrics.SparseCategoricalAccuracy()])
+${PYTHON_CLASSIFIER_CODE}
     weights = [w.numpy() for w in model.trainable_variables]
     ds = tf.data.Dataset.from_tensor_slices((x, y)).batch(16)
     history = model.fit(ds, validation_data=ds, epochs=1, verbose=0)

@@ -41,3 +41,27 @@ export const denseRegressionCode = (
     model = models.Sequential()
     model.add(layers.Dense(2, input_shape=(3,)))
     model.compile(${compileArgs})`;
+
+/**
+ * The classifier both sides of a Python-against-TypeScript test build: Dense(12, relu) on 6
+ * inputs, Dense(4) logits, compiled with Nadam, sparse cross-entropy from logits and accuracy.
+ */
+export function typescriptClassifier() {
+  const model = new tf.keras.models.Sequential();
+  model.add(new tf.keras.layers.Dense(12, { activation: 'relu', inputShape: [6] }));
+  model.add(new tf.keras.layers.Dense(4));
+  model.compile({
+    optimizer: new tf.keras.optimizers.Nadam(),
+    loss: new tf.keras.losses.SparseCategoricalCrossentropy({ fromLogits: true }),
+    metrics: [new tf.keras.metrics.SparseCategoricalAccuracy()],
+  });
+  return model;
+}
+
+/** typescriptClassifier in Python, as `model` (indented 4 spaces, for a `with` block). */
+export const PYTHON_CLASSIFIER_CODE = `    model = models.Sequential()
+    model.add(layers.Dense(12, activation="relu", input_shape=(6,)))
+    model.add(layers.Dense(4))
+    model.compile(optimizer=optimizers.Nadam(),
+                  loss=losses.SparseCategoricalCrossentropy(from_logits=True),
+                  metrics=[metrics.SparseCategoricalAccuracy()])`;
