@@ -51,17 +51,22 @@ export function linkParams(url: URL): Record<string, string> {
   return params;
 }
 
-function subscribe(onChange: () => void): () => void {
+/**
+ * A useSyncExternalStore subscription to the URL: Back and Forward, hash changes, and the app's own
+ * `changeEvent` (which it dispatches after pushState or replaceState, as those fire no event).
+ */
+export function urlSubscription(changeEvent: string): (onChange: () => void) => () => void {
   // hashchange: a `#nb=` link pasted into the address bar of an open tab does not reload it.
-  window.addEventListener('popstate', onChange);
-  window.addEventListener('hashchange', onChange);
-  window.addEventListener(CHANGE_EVENT, onChange);
-  return () => {
-    window.removeEventListener('popstate', onChange);
-    window.removeEventListener('hashchange', onChange);
-    window.removeEventListener(CHANGE_EVENT, onChange);
+  const events = ['popstate', 'hashchange', changeEvent];
+  return (onChange) => {
+    for (const event of events) window.addEventListener(event, onChange);
+    return () => {
+      for (const event of events) window.removeEventListener(event, onChange);
+    };
   };
 }
+
+const subscribe = urlSubscription(CHANGE_EVENT);
 
 let lastHref = '';
 let lastRoute: Route = { page: 'home' };

@@ -3,6 +3,7 @@
  * so the mode survives a reload, can be linked to, and Back leaves it. `#nb=` links are untouched.
  */
 import { useSyncExternalStore } from 'react';
+import { urlSubscription } from '../routing';
 
 export const PRESENT_HASH = '#present';
 const CHANGE_EVENT = 'gpubook:present';
@@ -11,16 +12,7 @@ export function isPresentHash(hash: string): boolean {
   return hash === PRESENT_HASH;
 }
 
-function subscribe(onChange: () => void): () => void {
-  window.addEventListener('hashchange', onChange);
-  window.addEventListener('popstate', onChange);
-  window.addEventListener(CHANGE_EVENT, onChange);
-  return () => {
-    window.removeEventListener('hashchange', onChange);
-    window.removeEventListener('popstate', onChange);
-    window.removeEventListener(CHANGE_EVENT, onChange);
-  };
-}
+const subscribe = urlSubscription(CHANGE_EVENT);
 
 export function usePresentMode(): boolean {
   return useSyncExternalStore(subscribe, () => isPresentHash(window.location.hash));
