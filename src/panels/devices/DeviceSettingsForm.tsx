@@ -3,7 +3,7 @@
  * stores the settings in the notebook (`metadata.gpubook.devices`, so a saved or shared notebook
  * keeps its split) and restarts the kernel, which applies them before any cell runs.
  */
-import { useMemo, useState } from 'react';
+import { useMemo, useState, type ReactNode } from 'react';
 import {
   DeviceSettingsError,
   MAX_LOGICAL_PER_GPU,
@@ -46,25 +46,18 @@ function GpuFields({
       <legend>
         GPU:{index} <span className="muted">{label}</span>
       </legend>
-      <label className="device-check">
-        <input
-          type="checkbox"
-          data-testid="gpu-visible"
-          checked={gpu.visible}
-          onChange={(e) => onChange({ ...gpu, visible: e.target.checked })}
-        />
+      <GpuCheck gpu={gpu} field="visible" testId="gpu-visible" onChange={onChange}>
         Visible (<code>tf.config.setVisibleDevices</code>)
-      </label>
-      <label className="device-check">
-        <input
-          type="checkbox"
-          data-testid="memory-growth"
-          checked={gpu.memoryGrowth}
-          disabled={split}
-          onChange={(e) => onChange({ ...gpu, memoryGrowth: e.target.checked })}
-        />
+      </GpuCheck>
+      <GpuCheck
+        gpu={gpu}
+        field="memoryGrowth"
+        testId="memory-growth"
+        disabled={split}
+        onChange={onChange}
+      >
         Memory growth (<code>setMemoryGrowth</code>): allocate as needed
-      </label>
+      </GpuCheck>
       <label className="device-field">
         Logical GPUs
         <input
@@ -174,5 +167,35 @@ export function DeviceSettingsForm({ report }: { report: DeviceReport }) {
         an exported file reproduces the split. Applying restarts the kernel, so variables are lost.
       </p>
     </form>
+  );
+}
+
+/** A checkbox for one of a GPU's yes/no settings, labelled by `children`. */
+function GpuCheck({
+  gpu,
+  field,
+  testId,
+  disabled = false,
+  onChange,
+  children,
+}: {
+  gpu: GpuDraft;
+  field: 'visible' | 'memoryGrowth';
+  testId: string;
+  disabled?: boolean;
+  onChange: (next: GpuDraft) => void;
+  children: ReactNode;
+}) {
+  return (
+    <label className="device-check">
+      <input
+        type="checkbox"
+        data-testid={testId}
+        checked={gpu[field]}
+        disabled={disabled}
+        onChange={(e) => onChange({ ...gpu, [field]: e.target.checked })}
+      />
+      {children}
+    </label>
   );
 }
