@@ -1,49 +1,35 @@
-/** `torch.nn`: modules, layers and losses of API.md, and nn.DataParallel (engine/parallel). */
-import {
-  activationModules,
-  AdaptiveMaxPool2d,
-  Conv1d,
-  Conv2d,
-  CrossEntropyLoss,
-  Dropout,
-  Dropout2d,
-  Embedding,
-  Flatten,
-  Linear,
-  MaxPool1d,
-  MaxPool2d,
-  Module,
-  ModuleList,
-  MSELoss,
-  Parameter,
-  Sequential,
-  Softmax,
-  init,
-} from '../../engine/nn';
+/**
+ * `torch.nn`: modules, layers and losses of API.md, and nn.DataParallel (engine/parallel). The
+ * module classes are found, not listed: every class engine/nn exports that makes a Module, and the
+ * element-wise table's activation modules (ReLU, Sigmoid, Tanh, …).
+ */
+import * as engineNn from '../../engine/nn';
 import { DataParallel } from '../../engine/parallel/data-parallel';
 import { functional } from './functional';
 
+type EngineNn = typeof engineNn;
+type ModuleClassName = {
+  [K in keyof EngineNn]: EngineNn[K] extends abstract new (...args: never[]) => engineNn.Module
+    ? K
+    : never;
+}[keyof EngineNn];
+
+function isModuleClass(value: unknown): boolean {
+  return (
+    typeof value === 'function' &&
+    (value === engineNn.Module || value.prototype instanceof engineNn.Module)
+  );
+}
+
+const moduleClasses = Object.fromEntries(
+  Object.entries(engineNn).filter(([, value]) => isModuleClass(value)),
+) as Pick<EngineNn, ModuleClassName>;
+
 export const nn = {
-  Module,
-  Parameter,
-  Sequential,
-  ModuleList,
-  Linear,
-  Conv1d,
-  Conv2d,
-  MaxPool1d,
-  MaxPool2d,
-  AdaptiveMaxPool2d,
-  Dropout,
-  Dropout2d,
-  Flatten,
-  Embedding,
-  Softmax,
-  CrossEntropyLoss,
-  MSELoss,
+  ...moduleClasses,
+  ...engineNn.activationModules,
+  Parameter: engineNn.Parameter,
   DataParallel,
-  // The element-wise table's modules: ReLU, Sigmoid, Tanh, …
-  ...activationModules,
-  init,
+  init: engineNn.init,
   functional,
 };
