@@ -5,8 +5,9 @@
  * the Vulkan loader for Dawn, and real PyTorch to compare with; elsewhere a message saying what to
  * install, since browsers can't be downloaded by the test tool here.
  */
-import { execSync } from 'node:child_process';
+import { execFileSync, execSync } from 'node:child_process';
 import { existsSync, statSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 
 const run = (command) => execSync(command, { stdio: 'inherit' });
 
@@ -48,7 +49,9 @@ if (process.argv.includes('--browser')) {
 
 function hasRealTorch() {
   try {
-    execSync("/usr/bin/python3 -c 'import torch'", { stdio: 'ignore' });
+    // The tests' own probe: with no script, the runner imports torch and prints its version.
+    const runner = new URL('../src/api/python/testing/real_torch_runner.py', import.meta.url);
+    execFileSync('/usr/bin/python3', [fileURLToPath(runner)], { stdio: 'ignore' });
     return true;
   } catch {
     return false;

@@ -32,7 +32,7 @@ export async function runOurs<T>(
 
 /** Runs `program` under real PyTorch (on its CPU); returns its RESULT. */
 export function runTheirs<T>(program: string, input: unknown): T {
-  return runRealTorch(`${program}\nprint(json.dumps(RESULT))`, input) as T;
+  return runRealTorch(program, input, 'RESULT') as T;
 }
 
 /** Element-wise agreement, relative to each value's magnitude (absolute below 1). */

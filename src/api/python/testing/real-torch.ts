@@ -21,9 +21,12 @@ export function realTorchMissing(): string | null {
   );
 }
 
-/** Runs `script` under real PyTorch with `input` as JSON on stdin; returns its printed JSON. */
-export function runRealTorch(script: string, input: unknown = null): unknown {
-  const result = spawnSync(PYTHON, ['-c', RUNNER, script], {
+/**
+ * Runs `script` under real PyTorch with `input` as JSON on stdin; returns its printed JSON, or with
+ * `resultName` the global the script leaves under that name.
+ */
+export function runRealTorch(script: string, input: unknown = null, resultName?: string): unknown {
+  const result = spawnSync(PYTHON, ['-c', RUNNER, script, ...(resultName ? [resultName] : [])], {
     input: JSON.stringify(input),
     encoding: 'utf8',
     env: { ...process.env, OMP_NUM_THREADS: '1' },
