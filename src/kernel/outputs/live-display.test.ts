@@ -1,14 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { registerTextFormatter } from '../display';
 import { OutputSink } from '../output-sink';
-import { KernelSession } from '../session';
+import { startTestSession } from '../testing/session-harness';
 import {
   CHART_MIME,
   PROGRESS_MIME,
   type CellOutput,
   type ChartData,
   type MimeBundle,
-  type WorkerEvent,
 } from '../protocol';
 
 class SlowText {
@@ -19,29 +18,18 @@ registerTextFormatter((v) =>
 );
 
 function session() {
-  const events: WorkerEvent[] = [];
-  const waiting = new Map<string, () => void>();
-  const s = new KernelSession(
-    (e) => {
-      events.push(e);
-      if (e.type === 'done') waiting.get(e.cellId)?.();
-    },
+  const kernel = startTestSession(
     async () => ({
       info: { backend: 'cpu', adapter: null, cooperativeInterrupt: false },
       globals: { SlowText },
     }),
+    {},
   );
-  s.handle({ type: 'init', params: {}, interruptFlag: null });
-  let n = 0;
   const run = async (code: string) => {
-    const cellId = `c${++n}`;
-    const done = new Promise<void>((r) => waiting.set(cellId, r));
-    s.handle({ type: 'execute', cellId, code, executionCount: n });
-    await done;
-    const outputs = events.flatMap((e) =>
-      e.type === 'output' && e.cellId === cellId ? e.outputs : [],
-    );
-    const updates = events.flatMap((e) =>
+    const { cellId, done } = kernel.run(code);
+    const status = await done;
+    const outputs = kernel.outputsOf(cellId);
+    const updates = kernel.events.flatMap((e) =>
       e.type === 'update-display' && e.cellId === cellId ? [e] : [],
     );
     // The page's view: each display output with its newest data.
@@ -50,12 +38,7 @@ function session() {
       const last = updates.filter((u) => u.displayId === o.displayId).pop();
       return last ? { ...o, data: last.data } : o;
     });
-    return {
-      outputs,
-      updates,
-      view,
-      status: events.find((e) => e.type === 'done' && e.cellId === cellId),
-    };
+    return { outputs, updates, view, status };
   };
   return { run };
 }

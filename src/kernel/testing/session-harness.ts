@@ -6,7 +6,11 @@
 import type { CellOutput, DoneEvent, WorkerEvent } from '../protocol';
 import { KernelSession, type EngineSetup } from '../session';
 
-export function startTestSession(setup: () => Promise<EngineSetup>) {
+/** `params` are the notebook link's query parameters the cells see (`size=test` unless given). */
+export function startTestSession(
+  setup: () => Promise<EngineSetup>,
+  params: Record<string, string> = { size: 'test' },
+) {
   const events: WorkerEvent[] = [];
   const waiters: Array<{ cellId: string; resolve: (e: DoneEvent) => void }> = [];
   const session = new KernelSession((event) => {
@@ -15,7 +19,7 @@ export function startTestSession(setup: () => Promise<EngineSetup>) {
       for (const w of waiters.filter((x) => x.cellId === event.cellId)) w.resolve(event);
     }
   }, setup);
-  session.handle({ type: 'init', params: { size: 'test' }, interruptFlag: null });
+  session.handle({ type: 'init', params, interruptFlag: null });
   let count = 0;
   const run = (code: string) => {
     const cellId = `c${++count}`;

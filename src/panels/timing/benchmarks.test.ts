@@ -3,14 +3,8 @@ import * as api from '../../api';
 import { setRootProvider } from '../../engine';
 import { setAssetReader } from '../../engine/data/datasets';
 import { builtDataReader } from '../../engine/data/datasets/built-data.testing';
-import { KernelSession } from '../../kernel/session';
-import {
-  TABLE_MIME,
-  CHART_MIME,
-  type CellOutput,
-  type TableData,
-  type WorkerEvent,
-} from '../../kernel/protocol';
+import { startTestSession } from '../../kernel/testing/session-harness';
+import { TABLE_MIME, CHART_MIME, type CellOutput, type TableData } from '../../kernel/protocol';
 import { benchmarks, SMALL_SIZES } from './benchmarks';
 
 afterAll(() => {
@@ -21,20 +15,14 @@ afterAll(() => {
 describe('timing panel benchmarks', () => {
   it('run as cells against the cell API and time the cpu', async () => {
     setAssetReader(builtDataReader());
-    const events: WorkerEvent[] = [];
-    const done = new Map<string, () => void>();
-    const session = new KernelSession(
-      (e) => {
-        events.push(e);
-        if (e.type === 'done') done.get(e.cellId)?.();
-      },
+    const kernel = startTestSession(
       async () => ({
         info: { backend: 'cpu', adapter: null, cooperativeInterrupt: false },
         globals: { ...api },
         setRoots: (roots) => setRootProvider(roots),
       }),
+      {},
     );
-    session.handle({ type: 'init', params: {}, interruptFlag: null });
     const tiny = {
       ...SMALL_SIZES,
       matmul: 32,
@@ -44,13 +32,10 @@ describe('timing panel benchmarks', () => {
       mnistSteps: 2,
       repeat: 2,
     };
-    for (const [i, b] of benchmarks(tiny).entries()) {
-      const finished = new Promise<void>((r) => done.set(b.id, r));
-      session.handle({ type: 'execute', cellId: b.id, code: b.code, executionCount: i + 1 });
-      await finished;
-      const outputs: CellOutput[] = events.flatMap((e) =>
-        e.type === 'output' && e.cellId === b.id ? e.outputs : [],
-      );
+    for (const b of benchmarks(tiny)) {
+      const { cellId, done } = kernel.run(b.code);
+      await done;
+      const outputs: CellOutput[] = kernel.outputsOf(cellId);
       const errors = outputs.filter((o) => o.kind === 'error');
       expect(errors, `${b.id}: ${JSON.stringify(errors)}`).toEqual([]);
       const table = outputs.flatMap((o) =>
