@@ -50,7 +50,7 @@ const PARAMS = [
 ];
 
 /** What Conv1d and Conv2d share: arguments, parameters, checks, forward and repr. */
-abstract class ConvNd extends Module {
+export abstract class ConvNd extends Module {
   declare weight: Parameter;
   declare bias: Parameter | null;
   declare readonly inChannels: number;

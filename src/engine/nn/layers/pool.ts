@@ -23,7 +23,7 @@ function given(value: unknown, fallback: string): string {
 }
 
 /** What MaxPool1d and MaxPool2d share: arguments, checks, forward and repr. */
-abstract class MaxPoolNd extends Module {
+export abstract class MaxPoolNd extends Module {
   declare readonly kernelSize: number[];
   declare readonly stride: number[];
   declare readonly padding: number[];

@@ -34,7 +34,7 @@ const PARAMS = [
   'biasInitializer',
 ];
 
-abstract class Conv extends Layer {
+export abstract class Conv extends Layer {
   readonly filters: number;
   readonly kernelSize: number[];
   readonly strides: number[];

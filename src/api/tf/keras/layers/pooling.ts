@@ -18,7 +18,7 @@ import {
 
 const LOWEST = -3.4e38;
 
-abstract class MaxPooling extends Layer {
+export abstract class MaxPooling extends Layer {
   readonly poolSize: number[];
   readonly strides: number[];
   readonly padding: PaddingMode;
