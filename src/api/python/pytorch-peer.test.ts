@@ -4,18 +4,16 @@
  * weights must agree to float32 rounding. Runs on the cpu backend and on WebGPU. The program is
  * testing/pytorch_peer_program.py.
  */
-import { describe, expect, it } from 'vitest';
+import { expect } from 'vitest';
 import { testDevices } from '../../engine/testing/devices';
 import { rng } from '../../engine/testing/harness';
 import { startPython } from './testing/pyodide';
 // Runs in both Pythons: INPUT, and DEVICE under ours, are defined before it; it leaves RESULT.
 import PROGRAM from './testing/pytorch_peer_program.py?raw';
-import { expectNear, runOurs, runTheirs } from './testing/peer-program';
-import { realTorchMissing } from './testing/real-torch';
+import { describeAgainstRealTorch, expectNear } from './testing/peer-program';
 
 const devices = (await testDevices()).map((d) => (d.kind === 'gpu' ? 'cuda:0' : 'cpu'));
 const python = await startPython();
-const noTorch = realTorchMissing();
 
 function nested(shape: number[], next: () => number): unknown {
   if (shape.length === 0) return next();
@@ -49,15 +47,12 @@ interface Result {
   regress: { losses: number[]; w: number[][]; b: number };
 }
 
-const describeReal = noTorch === null ? describe : describe.skip;
-if (noTorch !== null) console.warn(`pytorch-peer.test.ts skipped: ${noTorch}`);
-
-describeReal('the same program under real PyTorch (Debian python3-torch)', () => {
-  const theirs = noTorch === null ? runTheirs<Result>(PROGRAM, INPUT) : null;
-
-  it.each(devices)('gives the same losses and weights on %s', async (device) => {
-    const ours = await runOurs<Result>(python, PROGRAM, INPUT, device);
-    const real = theirs as Result;
+describeAgainstRealTorch<Result>(
+  'pytorch-peer.test.ts',
+  'the same program under real PyTorch (Debian python3-torch)',
+  'gives the same losses and weights on %s',
+  { python, program: PROGRAM, input: INPUT, devices },
+  (ours, real) => {
     for (const opt of ['sgd', 'adam'] as const) {
       expectNear(ours[opt].losses, real[opt].losses, 2e-5, `${opt} losses`);
       expect(ours[opt].accuracy).toBeCloseTo(real[opt].accuracy, 6);
@@ -70,5 +65,5 @@ describeReal('the same program under real PyTorch (Debian python3-torch)', () =>
     expectNear(ours.regress.losses, real.regress.losses, 5e-5, 'regression losses');
     expectNear(ours.regress.w.flat(), real.regress.w.flat(), 2e-5, 'regression w');
     expectNear([ours.regress.b], [real.regress.b], 2e-5, 'regression b');
-  });
-});
+  },
+);

@@ -3,9 +3,9 @@
  * hands both the same INPUT (as JSON) and reads back the RESULT the program leaves.
  */
 import type { PyProxy } from 'pyodide/ffi';
-import { expect } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { TestPython } from './pyodide';
-import { runRealTorch } from './real-torch';
+import { realTorchMissing, runRealTorch } from './real-torch';
 
 /** Runs `program` under our torch in the test's Python, on `device`; returns its RESULT. */
 export async function runOurs<T>(
@@ -41,5 +41,26 @@ export function expectNear(ours: number[], theirs: number[], tol: number, what: 
   ours.forEach((v, i) => {
     const err = Math.abs(v - theirs[i]) / Math.max(1, Math.abs(theirs[i]));
     expect(err, `${what}[${i}]: ${v} vs ${theirs[i]}`).toBeLessThanOrEqual(tol);
+  });
+}
+
+/**
+ * A suite that runs `program` under real PyTorch once and under ours on each device, and hands
+ * both RESULTs to `check`; skipped, saying why, where real PyTorch is missing.
+ */
+export function describeAgainstRealTorch<T>(
+  file: string,
+  title: string,
+  test: string,
+  run: { python: TestPython; program: string; input: unknown; devices: readonly string[] },
+  check: (ours: T, theirs: T) => void,
+): void {
+  const missing = realTorchMissing();
+  if (missing !== null) console.warn(`${file} skipped: ${missing}`);
+  (missing === null ? describe : describe.skip)(title, () => {
+    const theirs = missing === null ? runTheirs<T>(run.program, run.input) : null;
+    it.each(run.devices)(test, async (device) => {
+      check(await runOurs<T>(run.python, run.program, run.input, device), theirs as T);
+    });
   });
 }
