@@ -26,6 +26,7 @@ import {
   isTensor,
   kernelView,
   scoped,
+  scopedAll,
   type Operand,
 } from './support';
 import { toDevice } from './transfer';
@@ -46,7 +47,9 @@ function unary(op: UnaryOp, x: Tensor): Tensor {
     if (!grad) return out;
     return withGrad(`${capitalize(op)}Backward0`, [x], out, (save) => {
       const saved = spec.saves === 'x' ? save(input) : spec.saves === 'y' ? save(out) : out;
-      return (g) => [grad(gradOps, g, saved) as Tensor];
+      // Scoped: the composition's intermediates are released before a fused chain runs, so the
+      // chain stores only the gradient (not step(y) beside g·step(y)).
+      return (g) => [scoped(() => grad(gradOps, g, saved) as Tensor)];
     });
   });
 }
@@ -156,7 +159,7 @@ function binary(op: BinaryOp, a0: Operand, b0: Operand): Tensor {
         isTensor(b) && b.requiresGrad,
       ];
       return (g) => {
-        const [ga, gb] = grad(gradOps, g, keepA, keepB, keepY, need) as Grads;
+        const [ga, gb] = scopedAll(() => grad(gradOps, g, keepA, keepB, keepY, need) as Grads);
         return [
           ga && isTensor(a) ? sumTo(ga, a.shape) : null,
           gb && isTensor(b) ? sumTo(gb, b.shape) : null,

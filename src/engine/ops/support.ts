@@ -90,7 +90,7 @@ export function scoped<T extends Tensor>(fn: () => T): T {
   return runScoped(fn, (result) => [result], 'tidy');
 }
 
-/** As `scoped`, keeping every tensor in a returned array. */
-export function scopedAll<T extends readonly Tensor[]>(fn: () => T): T {
-  return runScoped(fn, (result) => result, 'tidy');
+/** As `scoped`, keeping every tensor in a returned array (whose other entries may be null). */
+export function scopedAll<T extends readonly (Tensor | null)[]>(fn: () => T): T {
+  return runScoped(fn, (result) => result.filter((t): t is Tensor => t !== null), 'tidy');
 }
