@@ -12,10 +12,10 @@ import builtins as _builtins
 import sys as _sys
 import time as _time
 
-from torch import _bridge as _b
 from torch._grad_mode import no_grad as _no_grad
 
 from . import _tensor
+from ._errors import TENSORFLOW as _TENSORFLOW
 from ._errors import call as _call
 from ._tensor import (  # noqa: F401  re-exported: tf.float32, tf.Tensor, …
     DType,
@@ -189,19 +189,6 @@ def divide(x, y, name=None):
     return _convert(x) / y
 
 
-def _function(js_namespace, name):
-    """The TS tf function ``name`` (snake_case) of a namespace, called as TensorFlow's, or None."""
-    member = getattr(js_namespace, _b.camel(name), None)
-    if name.startswith("_") or member is None or not callable(member):
-        return None
-
-    def fn(*args, **kwargs):
-        return _call(member, *args, **kwargs)
-
-    fn.__name__ = name
-    return fn
-
-
 class _Namespace:
     """A TS tf namespace (``tf.math``, ``tf.nn``) by TensorFlow's snake_case names (the element-wise
     table's ops and others the TS layer has), with the Python functions given here on top."""
@@ -212,7 +199,7 @@ class _Namespace:
         self.__dict__.update(names)
 
     def __getattr__(self, name):
-        fn = _function(self._js, name)
+        fn = _TENSORFLOW.function(self._js, name)
         if fn is None:
             raise AttributeError(f"module '{self._path}' has no attribute '{name}'")
         return fn
@@ -333,7 +320,7 @@ from . import distribute  # noqa: E402, F401  tf.distribute, after tf.data, as b
 def __getattr__(name):
     """TensorFlow's top-level functions the TS layer has and this module does not write out
     (``tf.exp``, ``tf.sigmoid``: the element-wise table's rows)."""
-    fn = _function(_tf, name)
+    fn = _TENSORFLOW.function(_tf, name)
     if fn is None:
         raise AttributeError(f"module 'tensorflow' has no attribute '{name}'")
     return fn

@@ -288,20 +288,12 @@ def _from_saved(value):
 
 
 def __getattr__(name):
-    if name.startswith("_"):
-        raise AttributeError(name)
-    member = getattr(_t, b.camel(name), None)
-    if member is None or not callable(member):
+    fn = b.PYTORCH.function(_t, name)
+    if fn is None:
         raise AttributeError(f"module 'torch' has no attribute '{name}'")
-
-    def fn(*args, **kwargs):
-        return b.call(member, *args, **kwargs)
-
-    fn.__name__ = name
     return fn
 
 
-# The subpackages, re-exported, imported last as in PyTorch's own torch/__init__.py.
 from . import nn, optim, utils  # noqa: E402, F401
 
 # ---------------------------------------------------------------------------------------------

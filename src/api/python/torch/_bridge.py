@@ -141,6 +141,21 @@ class Face:
         except JsException as error:
             raise self.translate(error) from None
 
+    def function(self, js_namespace, name):
+        """The function of a TS layer namespace under this package's snake_case name (``zeros_like``
+        is ``zerosLike``), called through :meth:`call`; None when there is none. The packages'
+        modules and namespaces find the names they do not write out this one way, so an engine op
+        needs no Python line."""
+        member = None if name.startswith("_") else getattr(js_namespace, camel(name), None)
+        if member is None or not callable(member):
+            return None
+
+        def fn(*args, **kwargs):
+            return self.call(member, *args, **kwargs)
+
+        fn.__name__ = name
+        return fn
+
     def wait(self, promise):
         """Waits for a JS Promise (a GPU read-back) and returns its value; see the module doc."""
         try:

@@ -42,9 +42,7 @@ def max_pool1d(input, kernel_size, stride=None, padding=0, dilation=1, ceil_mode
 
 
 def __getattr__(name):
-    if name.startswith("_"):
-        raise AttributeError(name)
-    member = getattr(_f, b.camel(name), None)
-    if member is None:
+    fn = b.PYTORCH.function(_f, name)
+    if fn is None:
         raise AttributeError(f"module 'torch.nn.functional' has no attribute '{name}'")
-    return lambda *args, **kwargs: b.call(member, *args, **kwargs)
+    return fn
