@@ -1,0 +1,1 @@
+"""``IPython.core``: only the display formatter and the old ``IPython.core.display`` names."""
