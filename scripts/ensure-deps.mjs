@@ -1,8 +1,9 @@
 /**
  * Installs what is missing before `npm start` / `npm test`, so a newcomer's two commands work on
- * a fresh machine: npm packages (`npm ci`) when node_modules is absent or older than the lockfile,
- * and with `--browser` what the tests need from Debian (as root on Debian): a Chromium to drive,
- * the Vulkan loader for Dawn, and real PyTorch to compare with; elsewhere a message saying what to
+ * a fresh machine: npm packages (`npm ci`) when node_modules is absent or older than the lockfile;
+ * from Debian (as root on Debian) the Fashion-MNIST files that scripts/build-data.mjs bundles (both
+ * commands build the data), and with `--browser` what the tests need: a Chromium to drive, the
+ * Vulkan loader for Dawn, and real PyTorch to compare with; elsewhere a message saying what to
  * install, since browsers can't be downloaded by the test tool here.
  */
 import { execFileSync, execSync } from 'node:child_process';
@@ -19,28 +20,45 @@ if (!existsSync(stamp) || statSync(stamp).mtimeMs < statSync(lock).mtimeMs) {
   run('npm ci --no-audit --no-fund');
 }
 
-if (process.argv.includes('--browser')) {
-  const chromium = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-  const isRoot = typeof process.getuid === 'function' && process.getuid() === 0;
-  const debian = isRoot && existsSync('/usr/bin/apt-get');
-  /** Debian packages the tests need: the browser to drive, and the peers some tests compare with. */
-  const missing = [];
+const isRoot = typeof process.getuid === 'function' && process.getuid() === 0;
+const debian = isRoot && existsSync('/usr/bin/apt-get');
+/** Debian packages to install: the data the build needs, and with --browser the tests' peers. */
+const missing = [];
+// The original Fashion-MNIST IDX files, which scripts/build-data.mjs regroups into public/data/.
+const fashionMnist = '/usr/share/datasets/fashion-mnist/train-images-idx3-ubyte.gz';
+if (!existsSync(fashionMnist)) missing.push('dataset-fashion-mnist');
+
+const browser = process.argv.includes('--browser');
+const chromium = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+if (browser) {
   if (!existsSync(chromium)) missing.push('chromium');
   // Dawn (the `webgpu` package, for kernel tests in Node) needs the Vulkan loader.
   if (!existsSync('/usr/lib/x86_64-linux-gnu/libvulkan.so.1')) missing.push('libvulkan1');
   // Real PyTorch (1.13, CPU): the Python faces' tests compare numbers and printouts with it.
   if (!hasRealTorch()) missing.push('python3-torch');
-  if (missing.length > 0 && debian) {
-    console.log(`Installing Debian packages for the tests: ${missing.join(', ')}…`);
-    run(
-      `apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq ${missing.join(' ')}`,
+}
+
+if (missing.length > 0 && debian) {
+  console.log(`Installing Debian packages: ${missing.join(', ')}…`);
+  run(
+    `apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq ${missing.join(' ')}`,
+  );
+} else {
+  if (missing.includes('dataset-fashion-mnist')) {
+    console.error(
+      `No Fashion-MNIST at ${fashionMnist}: the bundled data is built from Debian's ` +
+        'dataset-fashion-mnist package. Install it (Debian: sudo apt-get install ' +
+        'dataset-fashion-mnist), or see docs/datasets.md for the files to put there.',
     );
-  } else if (!existsSync(chromium)) {
+    process.exit(1);
+  }
+  if (browser && !existsSync(chromium)) {
     console.error(
       `No Chromium at ${chromium}. Install one (Debian: sudo apt-get install chromium) or set CHROMIUM_PATH.`,
     );
     process.exit(1);
-  } else if (missing.includes('python3-torch')) {
+  }
+  if (missing.includes('python3-torch')) {
     console.warn(
       'No PyTorch at /usr/bin/python3: the tests that compare with it will say so and skip.',
     );

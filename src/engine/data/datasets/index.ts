@@ -2,7 +2,16 @@
 export { fetchAssetReader, type ReadAsset } from './read-asset';
 export { DataFileError, describeDataFile, type DataFileFailure } from './data-file-error';
 export { gunzip, gunzipIfNeeded, isGzip } from './gunzip';
-export { loadMnist, type MnistData, type MnistOptions } from './mnist';
+export {
+  FASHION_MNIST,
+  MNIST,
+  loadFashionMnist,
+  loadImageDataset,
+  loadMnist,
+  type ImageDataset,
+  type MnistData,
+  type MnistOptions,
+} from './mnist';
 export {
   loadTextCorpus,
   type TextCorpus,
