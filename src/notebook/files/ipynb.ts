@@ -3,8 +3,18 @@
  * Jupyter and in gpubook. Reading validates as it goes and names the first thing that is wrong;
  * HTML outputs from other tools are kept only as their plain-text form, since we never render
  * markup from a notebook.
+ *
+ * Outputs are written as Jupyter writes them, so `nbformat.validate` accepts every export: text
+ * types (and SVG) as lists of lines, JSON types as JSON, execution counts integers or null. What
+ * nbformat has no field for lives under `gpubook` in metadata: a live display's id goes in its
+ * output's `metadata.gpubook.display_id` (the messaging protocol's `transient` is not part of
+ * the file format; files written before this still read). A chart (`CHART_MIME`) is saved with
+ * an `image/svg+xml` picture of itself beside its JSON, so Jupyter and GitHub show the curves;
+ * reading drops that picture again, since the app draws the chart from the JSON.
  */
-import type { CellOutput, MimeBundle } from '../../kernel/protocol';
+import { chartSvg } from '../../kernel/outputs/chart-svg';
+import { isChartData } from '../../kernel/outputs/chart-data';
+import { CHART_MIME, type CellOutput, type MimeBundle } from '../../kernel/protocol';
 import {
   createNotebook,
   GPUBOOK_KERNELSPEC,
@@ -66,7 +76,16 @@ function languageMetadata(metadata: Record<string, unknown>): NotebookMetadata {
   };
 }
 
-export function toIpynb(notebook: Notebook): IpynbNotebook {
+export interface IpynbWriteOptions {
+  /**
+   * Save each chart with its `image/svg+xml` picture (default true). Share links leave it out:
+   * only gpubook reads them, and it draws charts from their JSON.
+   */
+  chartPictures?: boolean;
+}
+
+export function toIpynb(notebook: Notebook, options: IpynbWriteOptions = {}): IpynbNotebook {
+  const pictures = options.chartPictures ?? true;
   return {
     nbformat: 4,
     nbformat_minor: 5,
@@ -75,11 +94,11 @@ export function toIpynb(notebook: Notebook): IpynbNotebook {
       ...(languageMetadata(notebook.metadata) as JsonObject),
       [OWN_METADATA]: { ...ownMetadata(notebook), title: notebook.title },
     },
-    cells: notebook.cells.map(cellToIpynb),
+    cells: notebook.cells.map((cell) => cellToIpynb(cell, pictures)),
   };
 }
 
-function cellToIpynb(cell: Cell): JsonObject {
+function cellToIpynb(cell: Cell, pictures: boolean): JsonObject {
   const common = {
     id: cell.id,
     cell_type: cell.type,
@@ -89,44 +108,66 @@ function cellToIpynb(cell: Cell): JsonObject {
   if (cell.type === 'markdown') return common;
   return {
     ...common,
-    execution_count: cell.executionCount,
-    outputs: cell.outputs.map(outputToIpynb),
+    execution_count: executionCount(cell.executionCount),
+    outputs: cell.outputs.map((output) => outputToIpynb(output, pictures)),
   };
 }
 
-function outputToIpynb(output: CellOutput): JsonObject {
+/** nbformat's execution counts: a non-negative integer, or null (not run). */
+function executionCount(value: unknown): number | null {
+  return typeof value === 'number' && Number.isInteger(value) && value >= 0 ? value : null;
+}
+
+function outputToIpynb(output: CellOutput, pictures: boolean): JsonObject {
   switch (output.kind) {
     case 'stream':
-      return { output_type: 'stream', name: output.name, text: splitLines(output.text) };
+      return {
+        output_type: 'stream',
+        name: output.name === 'stderr' ? 'stderr' : 'stdout',
+        text: splitLines(String(output.text)),
+      };
     case 'result':
       return {
         output_type: 'execute_result',
-        execution_count: output.executionCount,
-        data: bundleToIpynb(output.data),
+        execution_count: executionCount(output.executionCount),
+        data: bundleToIpynb(output.data, pictures),
         metadata: {},
       };
     case 'display':
       return {
         output_type: 'display_data',
-        data: bundleToIpynb(output.data),
-        metadata: {},
-        ...(output.displayId ? { transient: { display_id: output.displayId } } : {}),
+        data: bundleToIpynb(output.data, pictures),
+        metadata: output.displayId ? { [OWN_METADATA]: { display_id: output.displayId } } : {},
       };
     case 'error':
       return {
         output_type: 'error',
-        ename: output.ename,
-        evalue: output.evalue,
-        traceback: output.traceback,
+        ename: String(output.ename),
+        evalue: String(output.evalue),
+        traceback: Array.isArray(output.traceback) ? output.traceback.map(String) : [],
       };
   }
 }
 
-function bundleToIpynb(bundle: MimeBundle): JsonObject {
+/** MIME types whose values nbformat keeps as JSON; every other value is a (multi-line) string. */
+const JSON_MIME = /^application\/(.*\+)?json$/;
+/** Besides `text/*`, the types Jupyter writes as lists of lines (nbformat's `_non_text_split_mimes`). */
+const SPLIT_MIMES = new Set(['image/svg+xml', 'application/javascript']);
+
+function bundleToIpynb(bundle: MimeBundle, pictures: boolean): JsonObject {
   const data: JsonObject = {};
   for (const [mime, value] of Object.entries(bundle)) {
     if (value === undefined) continue;
-    data[mime] = mime.startsWith('text/') ? splitLines(String(value)) : (value as Json);
+    if (JSON_MIME.test(mime)) {
+      data[mime] = value as Json;
+      continue;
+    }
+    const text = typeof value === 'string' ? value : (JSON.stringify(value) ?? String(value));
+    data[mime] = mime.startsWith('text/') || SPLIT_MIMES.has(mime) ? splitLines(text) : text;
+  }
+  const chart = bundle[CHART_MIME];
+  if (pictures && data['image/svg+xml'] === undefined && isChartData(chart)) {
+    data['image/svg+xml'] = splitLines(chartSvg(chart));
   }
   return data;
 }
@@ -228,8 +269,7 @@ function outputFromIpynb(value: Json, where: string): CellOutput {
         data: bundleFromIpynb(output.data, where),
       };
     case 'display_data': {
-      const transient = (output.transient ?? {}) as JsonObject;
-      const displayId = typeof transient.display_id === 'string' ? transient.display_id : undefined;
+      const displayId = displayIdOf(output);
       return {
         kind: 'display',
         data: bundleFromIpynb(output.data, where),
@@ -250,6 +290,18 @@ function outputFromIpynb(value: Json, where: string): CellOutput {
   }
 }
 
+/**
+ * A display's id: `metadata.gpubook.display_id` as we write it, or `transient.display_id` as
+ * gpubook wrote it before (and the messaging protocol carries it).
+ */
+function displayIdOf(output: JsonObject): string | undefined {
+  const own = isJsonObject(output.metadata) ? output.metadata[OWN_METADATA] : undefined;
+  const ours = isJsonObject(own) ? own.display_id : undefined;
+  const older = isJsonObject(output.transient) ? output.transient.display_id : undefined;
+  const id = ours ?? older;
+  return typeof id === 'string' && id ? id : undefined;
+}
+
 /** Keeps the MIME types we render; markup from elsewhere survives only as its plain text. */
 function bundleFromIpynb(value: Json | undefined, where: string): MimeBundle {
   const data = expectObject(value ?? {}, `${where}: "data" must be an object`);
@@ -264,6 +316,8 @@ function bundleFromIpynb(value: Json | undefined, where: string): MimeBundle {
       bundle[mime as `application/vnd.gpubook.${string}+json`] = content;
     }
   }
+  // A chart's picture is ours, made from its JSON on save: the app draws the chart itself.
+  if (isChartData(bundle[CHART_MIME])) delete bundle['image/svg+xml'];
   if (!bundle['text/plain'] && typeof data['text/html'] !== 'undefined') {
     bundle['text/plain'] = '[HTML output not shown: gpubook displays no markup from notebooks]';
   }

@@ -19,7 +19,8 @@ export interface ShareLink {
 export function shareableIpynb(notebook: Notebook, includeOutputs: boolean): IpynbNotebook {
   // At rest first: clearing outputs keeps a running cell's execution count.
   const atRest = resetRuntimeState(notebook);
-  return toIpynb(includeOutputs ? atRest : clearAllOutputs(atRest));
+  // Charts go without their SVG picture: only gpubook reads a link, and it draws them itself.
+  return toIpynb(includeOutputs ? atRest : clearAllOutputs(atRest), { chartPictures: false });
 }
 
 /** `appUrl` is where the app lives, e.g. `https://example.org/gpubook/`. */
