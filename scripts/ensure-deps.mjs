@@ -3,8 +3,9 @@
  * a fresh machine: npm packages (`npm ci`) when node_modules is absent or older than the lockfile;
  * from Debian (as root on Debian) the Fashion-MNIST files that scripts/build-data.mjs bundles (both
  * commands build the data), and with `--browser` what the tests need: a Chromium to drive, the
- * Vulkan loader for Dawn, and real PyTorch to compare with; elsewhere a message saying what to
- * install, since browsers can't be downloaded by the test tool here.
+ * Vulkan loader for Dawn, real PyTorch to compare with, and Jupyter's nbformat to validate exports
+ * with; elsewhere a message saying what to install, since browsers can't be downloaded by the test
+ * tool here.
  */
 import { execFileSync, execSync } from 'node:child_process';
 import { existsSync, statSync } from 'node:fs';
@@ -36,6 +37,8 @@ if (browser) {
   if (!existsSync('/usr/lib/x86_64-linux-gnu/libvulkan.so.1')) missing.push('libvulkan1');
   // Real PyTorch (1.13, CPU): the Python faces' tests compare numbers and printouts with it.
   if (!hasRealTorch()) missing.push('python3-torch');
+  // Jupyter's own validator: exported notebooks must pass nbformat.validate.
+  if (!hasPythonModule('nbformat')) missing.push('python3-nbformat');
 }
 
 if (missing.length > 0 && debian) {
@@ -62,6 +65,20 @@ if (missing.length > 0 && debian) {
     console.warn(
       'No PyTorch at /usr/bin/python3: the tests that compare with it will say so and skip.',
     );
+  }
+  if (missing.includes('python3-nbformat')) {
+    console.warn(
+      'No nbformat at /usr/bin/python3: the tests that validate exports will say so and skip.',
+    );
+  }
+}
+
+function hasPythonModule(name) {
+  try {
+    execFileSync('/usr/bin/python3', ['-c', `import ${name}`], { stdio: 'ignore' });
+    return true;
+  } catch {
+    return false;
   }
 }
 
