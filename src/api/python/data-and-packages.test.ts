@@ -125,6 +125,59 @@ x, y = next(iter(dl))
     expect(typeof r.version).toBe('string');
   });
 
+  it('FashionMNIST(root, train, download, transform): the bundled clothes, a subclass of MNIST', async () => {
+    const r = (await python.run(`
+import torchvision
+from torchvision import datasets, transforms
+ds = datasets.FashionMNIST(root="data/", train=False, download=True, transform=transforms.ToTensor())
+img, label = ds[0]
+{
+  'len': len(ds), 'shape': list(img.shape), 'dtype': str(img.dtype), 'label': label,
+  'label_type': type(label).__name__, 'classes': ds.classes, 'name': ds.classes[label],
+  'is_mnist': isinstance(ds, datasets.MNIST), 'repr': repr(ds).splitlines()[0],
+  'targets': [str(ds.targets.dtype), list(ds.targets.shape)],
+}
+`)) as Record<string, unknown>;
+    expect(r).toEqual({
+      len: 10000,
+      shape: [1, 28, 28],
+      dtype: 'torch.float32',
+      label: 9,
+      label_type: 'int',
+      classes: [
+        'T-shirt/top',
+        'Trouser',
+        'Pullover',
+        'Dress',
+        'Coat',
+        'Sandal',
+        'Shirt',
+        'Sneaker',
+        'Bag',
+        'Ankle boot',
+      ],
+      name: 'Ankle boot',
+      is_mnist: true,
+      repr: 'Dataset FashionMNIST',
+      targets: ['torch.int64', [10000]],
+    });
+  });
+
+  it('CIFAR10 raises a RuntimeError that says gpubook does not bundle it', async () => {
+    const r = (await python.run(`
+from torchvision.datasets import CIFAR10
+try:
+    CIFAR10(root="data/", train=True, download=True)
+    result = None
+except RuntimeError as error:
+    result = str(error)
+result
+`)) as string;
+    expect(r).toMatch(
+      /^torchvision\.datasets\.CIFAR10: gpubook does not bundle this dataset, and nothing can be downloaded from the notebook.*The bundled datasets are torchvision\.datasets\.MNIST and torchvision\.datasets\.FashionMNIST\.$/,
+    );
+  });
+
   it('torchmetrics.Accuracy: callable, compute, reset, deepcopy, to', async () => {
     const r = (await python.run(`
 import copy, torch, torchmetrics

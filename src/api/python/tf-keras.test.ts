@@ -171,6 +171,33 @@ CAT_NUM = y_train.max() + 1
   });
 });
 
+describe('tensorflow.keras.datasets: fashion_mnist, and what is not bundled', () => {
+  it('fashion_mnist.load_data() as mnist.load_data(); cifar10.load_data() says it is not bundled', async () => {
+    const r = await python.run(`
+from tensorflow.keras.datasets import fashion_mnist
+(f_train, fy_train), (f_test, fy_test) = fashion_mnist.load_data(limit=20)
+try:
+    tf.keras.datasets.cifar10.load_data()
+    cifar = None
+except RuntimeError as error:
+    cifar = str(error)
+[f_train.shape.as_list(), f_train.dtype.name, fy_train.shape.as_list(), f_test.shape.as_list(), int(fy_test[0].numpy()), int(f_train.max()), cifar]
+`);
+    const [trainShape, dtype, labelShape, testShape, firstTest, max, cifar] = r as unknown[];
+    expect([trainShape, dtype, labelShape, testShape, firstTest, max]).toEqual([
+      [20, 28, 28],
+      'int32',
+      [20],
+      [20, 28, 28],
+      9,
+      255,
+    ]);
+    expect(cifar).toMatch(
+      /^tf\.keras\.datasets\.cifar10: gpubook does not bundle this dataset, and nothing can be downloaded from the notebook.*The bundled datasets are mnist, fashion_mnist/,
+    );
+  });
+});
+
 describe("the single-GPU chapter's GradientTape loop", () => {
   it('trains with train_step/valid_step, Keras metrics and the printbar logs, as written', async () => {
     const printed = await python.output(`

@@ -1,4 +1,4 @@
-"""``torchvision`` over gpubook's TS torchvision: the bundled MNIST and its transforms."""
+"""``torchvision`` over gpubook's TS torchvision: the bundled MNIST and FashionMNIST and the transforms."""
 
 from . import datasets, transforms  # noqa: F401  re-exported
 

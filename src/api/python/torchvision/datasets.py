@@ -1,5 +1,7 @@
-"""``torchvision.datasets.MNIST`` from the data bundled with gpubook (``root`` and ``download``
-are accepted; nothing is downloaded). Loading waits for the files like any read (run_sync)."""
+"""``torchvision.datasets.MNIST`` and ``FashionMNIST`` from the data bundled with gpubook (``root``
+and ``download`` are accepted; nothing is downloaded). Loading waits for the files like any read
+(run_sync). torchvision's other datasets are the TS layer's: calling one raises a RuntimeError
+that says gpubook does not bundle it (src/api/not-bundled.ts)."""
 
 from torch import _bridge as b
 from torch.utils.data import Dataset
@@ -16,6 +18,9 @@ def _engine_transform(transform):
 
 
 class MNIST(Dataset):
+    # The TS layer's loader of this dataset (src/api/torch/torchvision.ts).
+    _js_name = "MNIST"
+
     def __init__(self, root="", train=True, transform=None, target_transform=None, download=False, **kwargs):
         self.root = root
         self.train = train
@@ -25,7 +30,8 @@ class MNIST(Dataset):
         # A transform the engine cannot run (a Python function) is applied per item below.
         self._py_transform = None if engine is not None else transform
         limit = kwargs.pop("limit", None)
-        self._js = b.wait(b.call(b.host.torchvision.datasets.MNIST, root, train, engine, None, download, limit=limit))
+        load = getattr(b.host.torchvision.datasets, self._js_name)
+        self._js = b.wait(b.call(load, root, train, engine, None, download, limit=limit))
         source = self._js.tensorSource()
         self._stacked = None
         if source is not None and source.rows is None and target_transform is None and self._py_transform is None:
@@ -66,3 +72,17 @@ class MNIST(Dataset):
             lines.append("    StandardTransform")
             lines.append("Transform: " + repr(self.transform).replace("\n", "\n           "))
         return "\n".join(lines)
+
+
+class FashionMNIST(MNIST):
+    """Zalando's Fashion-MNIST: MNIST's format and splits, ten kinds of clothing (``classes``)."""
+
+    _js_name = "FashionMNIST"
+
+
+def __getattr__(name):
+    # torchvision's datasets that gpubook does not bundle: the TS layer's loader raises the error.
+    fn = b.PYTORCH.function(b.host.torchvision.datasets, name)
+    if fn is None:
+        raise AttributeError(f"module 'torchvision.datasets' has no attribute '{name}'")
+    return fn

@@ -21,6 +21,30 @@ describe('tf.keras.datasets and preprocessing', () => {
     expect(scaled.dtype).toBe('float32');
   });
 
+  it('fashionMnist.loadData: as mnist.loadData, from the Fashion-MNIST files', async () => {
+    const [[xTrain, yTrain], [xTest, yTest]] = await datasets.fashionMnist.loadData({ limit: 30 });
+    expect(xTrain.shape).toEqual([30, 28, 28]);
+    expect(xTrain.dtype).toBe('int32');
+    expect(yTrain.shape).toEqual([30]);
+    expect(yTrain.dtype).toBe('int32');
+    expect(xTest.shape).toEqual([30, 28, 28]);
+    // The first training image is an ankle boot (9), the first test image too.
+    expect(await yTrain.slice(0, 0, 1).item()).toBe(9);
+    expect(await yTest.slice(0, 0, 1).item()).toBe(9);
+    expect(await xTrain.max().item()).toBe(255);
+    expect(await yTrain.max().item()).toBeLessThanOrEqual(9);
+  });
+
+  it("cifar10 and Keras's other datasets say gpubook does not bundle them", () => {
+    const all = datasets as unknown as Record<string, Record<string, () => unknown>>;
+    expect(() => all.cifar10.loadData()).toThrow(
+      /^tf\.keras\.datasets\.cifar10: gpubook does not bundle this dataset, and nothing can be downloaded from the notebook.*The bundled datasets are mnist, fashion_mnist \(fashionMnist in TypeScript\) and reuters/,
+    );
+    expect(() => all.bostonHousing.loadData()).toThrow(/^tf\.keras\.datasets\.boston_housing:/);
+    expect(() => all.imdb.getWordIndex()).toThrow(/does not bundle/);
+    expect(Object.keys(datasets)).toEqual(['mnist', 'fashionMnist', 'reuters']);
+  });
+
   it('reuters.loadData: sequences start with 1, words ≥ 3, numWords caps the ids; labels as a tensor', async () => {
     const [[xTrain, yTrain], [xTest, yTest]] = await datasets.reuters.loadData({ numWords: 1000 });
     expect(xTrain.length).toBe(yTrain.shape[0]);

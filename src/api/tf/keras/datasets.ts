@@ -1,12 +1,21 @@
 /**
- * `tf.keras.datasets`: the bundled MNIST and the State of the Union corpus that stands in for
- * Reuters (docs/datasets.md), loaded through the shared asset reader. As Keras returns NumPy
+ * `tf.keras.datasets`: the bundled MNIST, Fashion-MNIST and the State of the Union corpus that
+ * stands in for Reuters (docs/datasets.md), loaded through the shared asset reader; Keras's other
+ * datasets say they are not bundled (src/api/not-bundled.ts). As Keras returns NumPy
  * arrays, arrays of numbers here are cpu tensors (int32: images hold 0–255, labels class ids);
  * Reuters' ragged sequences stay host arrays for padSequences.
  */
 import { cpu, ops, type Tensor } from '../../../engine';
-import { getAssetReader, loadMnist, loadTextCorpus } from '../../../engine/data/datasets';
+import {
+  FASHION_MNIST,
+  getAssetReader,
+  loadImageDataset,
+  loadTextCorpus,
+  MNIST,
+  type ImageDataset,
+} from '../../../engine/data/datasets';
 import { asInt, asNumber, bindArgs, optional } from '../../args';
+import { notBundled, withNotBundled } from '../../not-bundled';
 
 export type Split<X> = [X, Tensor];
 
@@ -15,22 +24,28 @@ function intTensor(values: ArrayLike<number>, shape: number[]): Tensor {
 }
 
 /**
- * `await mnist.loadData()` → [[xTrain [60000, 28, 28], yTrain [60000]], [xTest, yTest]].
- * `{ limit }` (not in Keras) keeps only the first digits of each split.
+ * `await mnist.loadData()` → [[xTrain [60000, 28, 28], yTrain [60000]], [xTest, yTest]];
+ * `fashionMnist.loadData()` alike. `{ limit }` (not in Keras) keeps only the first images of each
+ * split.
  */
-async function loadMnistData(...args: unknown[]): Promise<[Split<Tensor>, Split<Tensor>]> {
-  const a = bindArgs({ name: 'mnist.loadData', params: ['path'], keywordOnly: ['limit'] }, args);
-  const limit = optional<number | undefined>(a.limit, asInt, 'mnist.loadData: limit', undefined);
-  const reader = getAssetReader();
-  const [train, test] = await Promise.all([
-    loadMnist(reader, { train: true, limit }),
-    loadMnist(reader, { train: false, limit }),
-  ]);
-  const split = (d: typeof train): Split<Tensor> => [
-    intTensor(d.images, [...d.shape]),
-    intTensor(d.labels, [d.count]),
-  ];
-  return [split(train), split(test)];
+function imageLoadData(
+  dataset: ImageDataset,
+  name: string,
+): (...args: unknown[]) => Promise<[Split<Tensor>, Split<Tensor>]> {
+  return async (...args: unknown[]) => {
+    const a = bindArgs({ name, params: ['path'], keywordOnly: ['limit'] }, args);
+    const limit = optional<number | undefined>(a.limit, asInt, `${name}: limit`, undefined);
+    const reader = getAssetReader();
+    const [train, test] = await Promise.all([
+      loadImageDataset(reader, dataset, { train: true, limit }),
+      loadImageDataset(reader, dataset, { train: false, limit }),
+    ]);
+    const split = (d: typeof train): Split<Tensor> => [
+      intTensor(d.images, [...d.shape]),
+      intTensor(d.labels, [d.count]),
+    ];
+    return [split(train), split(test)];
+  };
 }
 
 const REUTERS_PARAMS = [
@@ -89,7 +104,29 @@ async function getLabelNames(): Promise<string[]> {
   return (await loadTextCorpus(getAssetReader(), { testSplit: 0 })).labelNames;
 }
 
-export const datasets = {
-  mnist: { loadData: loadMnistData },
-  reuters: { loadData: loadReutersData, getWordIndex, getLabelNames },
-};
+/**
+ * Keras's datasets that gpubook does not bundle, camelCased as the TS face names them (Python's
+ * `boston_housing` reaches `bostonHousing`, as for every name).
+ */
+const NOT_BUNDLED = ['cifar10', 'cifar100', 'imdb', 'bostonHousing', 'californiaHousing'];
+
+const BUNDLED =
+  'mnist, fashion_mnist (fashionMnist in TypeScript) and reuters (a State of the Union stand-in, ' +
+  'see docs/datasets.md)';
+
+/** The module of a dataset we do not bundle; its message uses Keras's name (`boston_housing`). */
+function notBundledModule(key: string): Record<string, () => never> {
+  const kerasName = key.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
+  const fail = notBundled(`tf.keras.datasets.${kerasName}`, BUNDLED);
+  return key === 'imdb' ? { loadData: fail, getWordIndex: fail } : { loadData: fail };
+}
+
+export const datasets = withNotBundled(
+  {
+    mnist: { loadData: imageLoadData(MNIST, 'mnist.loadData') },
+    fashionMnist: { loadData: imageLoadData(FASHION_MNIST, 'fashionMnist.loadData') },
+    reuters: { loadData: loadReutersData, getWordIndex, getLabelNames },
+  },
+  NOT_BUNDLED,
+  notBundledModule,
+);
