@@ -38,6 +38,8 @@ export interface KernelListener {
   started?(cellId: string, executionCount: number): void;
   output?(cellId: string, outputs: CellOutput[]): void;
   updateDisplay?(cellId: string, displayId: string, data: MimeBundle): void;
+  /** IPython's `clear_output()`: the cell's outputs so far are gone. */
+  clearOutput?(cellId: string): void;
   done?(event: DoneEvent, executionCount: number): void;
   /** Queued runs dropped before they were sent (interrupt, an error before them, a restart). */
   cancelled?(cellIds: readonly string[]): void;
@@ -249,6 +251,9 @@ export class KernelClient {
       case 'update-display':
         for (const l of this.listeners)
           l.updateDisplay?.(event.cellId, event.displayId, event.data);
+        break;
+      case 'clear-output':
+        for (const l of this.listeners) l.clearOutput?.(event.cellId);
         break;
       case 'done': {
         const count = this.countOf(event.cellId);

@@ -20,12 +20,19 @@ export const DEFAULT_LIMITS: OutputSinkLimits = {
   flushIntervalMs: 50,
 };
 
-type Pending = CellOutput | Promise<CellOutput>;
+type Pending = CellOutput | Clear | Promise<CellOutput>;
 
 export interface OutputPoster {
   outputs(outputs: CellOutput[]): void;
   updateDisplay(displayId: string, data: MimeBundle): void;
+  /** Clears the outputs posted so far (IPython's `clear_output`); absent: nothing to clear. */
+  clearOutput?(): void;
 }
+
+/** A `clear_output()` waiting for its place among the outputs. */
+const CLEAR = { kind: 'clear' } as const;
+const CLEAR_ON_NEXT = { kind: 'clear-on-next' } as const;
+type Clear = typeof CLEAR | typeof CLEAR_ON_NEXT;
 
 export class OutputSink {
   private readonly pending: Pending[] = [];
@@ -42,6 +49,8 @@ export class OutputSink {
    */
   private readonly unposted = new Map<string, MimeBundle | null>();
   private readonly closers: (() => void | Promise<void>)[] = [];
+  /** `clear_output(wait=True)` was called: the next output clears the cell first. */
+  private clearOnNext = false;
 
   constructor(
     private readonly post: OutputPoster,
@@ -70,6 +79,20 @@ export class OutputSink {
         : output,
     );
     if (!this.drainingNow) this.draining = this.drain();
+  }
+
+  /**
+   * IPython's `clear_output(wait)`: in call order, the cell's outputs so far go (those not posted
+   * yet are dropped here, the others by a `clear-output` event); with `wait`, only when the next
+   * output arrives. Clearing also resets the per-cell caps, so a loop that redraws itself keeps
+   * going.
+   */
+  clear(wait = false): void {
+    if (wait) {
+      this.add(CLEAR_ON_NEXT);
+      return;
+    }
+    this.add(CLEAR);
   }
 
   /** Replaces a live display (chart, progress bar) in place; the newest update wins. */
@@ -112,7 +135,16 @@ export class OutputSink {
     }
   }
 
-  private accept(output: CellOutput): void {
+  private accept(output: CellOutput | Clear): void {
+    if (output.kind === 'clear-on-next') {
+      this.clearOnNext = true;
+      return;
+    }
+    if (output.kind === 'clear' || this.clearOnNext) {
+      this.clearOnNext = false;
+      this.clearNow();
+      if (output.kind === 'clear') return;
+    }
     const chars = output.kind === 'stream' ? output.text.length : 0;
     if (
       output.kind !== 'error' &&
@@ -134,6 +166,15 @@ export class OutputSink {
       this.kept++;
     }
     this.textChars += chars;
+  }
+
+  private clearNow(): void {
+    for (const o of this.ready)
+      if (o.kind === 'display' && o.displayId) this.unposted.delete(o.displayId);
+    this.ready.length = 0;
+    this.kept = 0;
+    this.textChars = 0;
+    this.post.clearOutput?.();
   }
 
   private schedule(): void {

@@ -23,21 +23,32 @@ export type {
   PhysicalGpuReport,
 };
 
-/** A MIME bundle as in nbformat: `text/plain` always, richer renderings beside it. */
+/**
+ * A MIME bundle as in nbformat: `text/plain` always, richer renderings beside it (IPython's
+ * display protocol, docs/python.md). Markup (`text/html`, `text/markdown`, `image/svg+xml`) is
+ * only ever shown sanitized (src/notebook/security/sanitize.ts): no script in it runs.
+ */
 export interface MimeBundle {
   'text/plain': string;
-  'text/html'?: never; // never produced: outputs must not carry markup that could run
+  'text/html'?: string;
+  'text/markdown'?: string;
+  'text/latex'?: string;
   'image/png'?: string; // base64
+  'image/jpeg'?: string; // base64
   'image/svg+xml'?: string;
+  'application/json'?: unknown;
   [mime: `application/vnd.gpubook.${string}+json`]: unknown;
 }
+
+/** nbformat's output metadata, keyed by MIME type (`{"image/png": {"width": 100}}`). */
+export type OutputMetadata = Record<string, unknown>;
 
 export type StreamName = 'stdout' | 'stderr';
 
 export type CellOutput =
   | { kind: 'stream'; name: StreamName; text: string }
-  | { kind: 'result'; executionCount: number; data: MimeBundle }
-  | { kind: 'display'; data: MimeBundle; displayId?: string }
+  | { kind: 'result'; executionCount: number; data: MimeBundle; metadata?: OutputMetadata }
+  | { kind: 'display'; data: MimeBundle; displayId?: string; metadata?: OutputMetadata }
   | { kind: 'error'; ename: string; evalue: string; traceback: string[] };
 
 export type BackendName = 'webgpu' | 'cpu';
@@ -130,6 +141,15 @@ export interface UpdateDisplayEvent {
   data: MimeBundle;
 }
 
+/**
+ * IPython's `clear_output()`: the cell's outputs so far are gone (with `wait=True` the kernel sends
+ * this only when the next output comes, so a redrawing loop does not flicker).
+ */
+export interface ClearOutputEvent {
+  type: 'clear-output';
+  cellId: string;
+}
+
 export interface DoneEvent {
   type: 'done';
   cellId: string;
@@ -169,6 +189,7 @@ export type WorkerEvent =
   | StartedEvent
   | OutputEvent
   | UpdateDisplayEvent
+  | ClearOutputEvent
   | DoneEvent
   | DevicesEvent
   | MemoryEvent

@@ -19,7 +19,7 @@ import {
   type KernelInfo,
   type WorkerEvent,
 } from './protocol';
-import { runPythonCell } from './python/python-cell';
+import { runPythonCell, showPythonDisplay } from './python/python-cell';
 import type { PythonKernel, StartPython } from './python/python-kernel';
 
 export interface EngineSetup {
@@ -160,6 +160,7 @@ export class KernelSession {
       outputs: (outputs) => this.post({ type: 'output', cellId, outputs }),
       updateDisplay: (displayId, data) =>
         this.post({ type: 'update-display', cellId, displayId, data }),
+      clearOutput: () => this.post({ type: 'clear-output', cellId }),
     });
     let interrupt: () => void = () => {};
     const interrupted = new Promise<'interrupted'>((resolve) => {
@@ -243,6 +244,8 @@ export class KernelSession {
       interruptBuffer: hasSignalSlot ? new Int32Array(buffer, PYTHON_SIGNAL_SLOT * 4, 1) : null,
       globals: this.cellGlobals,
       write: (name, text) => this.active?.sink.add({ kind: 'stream', name, text }),
+      display: (message) => this.active && showPythonDisplay(this.active.sink, message),
+      clearOutput: (wait) => this.active?.sink.clear(wait),
     });
     this.python.then(
       (kernel) => (this.pythonStarted = kernel),

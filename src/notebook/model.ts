@@ -227,6 +227,13 @@ export function appendOutputs(
   });
 }
 
+/** IPython's `clear_output()` in a running cell: its outputs go, its status and count stay. */
+export function clearRunningOutputs(notebook: Notebook, cellId: string): Notebook {
+  return mapCell(notebook, cellId, (cell) =>
+    cell.outputs.length === 0 ? cell : { ...cell, outputs: [] },
+  );
+}
+
 /** Replaces the data of the cell's display output(s) carrying `displayId` (live charts, bars). */
 export function updateDisplay(
   notebook: Notebook,

@@ -11,6 +11,7 @@ import { installPythonPackages } from '../../api/python/install';
 import type { StreamName } from '../protocol';
 import { reportPrinted } from '../outputs/auto-chart';
 import DEFINE_MODULE from './define_module.py?raw';
+import type { PythonDisplayMessage } from './python-kernel';
 
 export type LoadPyodide = typeof loadPyodide;
 
@@ -25,6 +26,10 @@ export interface PyodideLoadOptions {
   globals: Record<string, unknown>;
   /** Where `sys.stdout` / `sys.stderr` write: the running cell's outputs. */
   write(name: StreamName, text: string): void;
+  /** Where IPython's `display` sends a bundle (a new output or an update of one). */
+  display?(message: PythonDisplayMessage): void;
+  /** IPython's `clear_output(wait)`. */
+  clearOutput?(wait: boolean): void;
 }
 
 /**
@@ -104,6 +109,15 @@ export async function startPyodide(options: PyodideLoadOptions): Promise<Pyodide
   }
 
   installPythonPackages(py, { globals: options.globals });
+  // IPython's display protocol (our IPython package) reaches the running cell.
+  const runCell = py.pyimport(KERNEL_MODULES.runCell) as {
+    install_display(publish: (json: string) => void, clear: (wait: boolean) => void): void;
+  };
+  runCell.install_display(
+    (json) => options.display?.(JSON.parse(json) as PythonDisplayMessage),
+    (wait) => options.clearOutput?.(wait),
+  );
+  destroyProxy(runCell);
   return py;
 }
 

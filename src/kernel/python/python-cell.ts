@@ -4,8 +4,8 @@
  * written while it runs; the value becomes `Out[n]`; an error carries Python's traceback).
  */
 import type { OutputSink } from '../output-sink';
-import type { ExecuteRequest } from '../protocol';
-import type { PythonKernel } from './python-kernel';
+import type { ExecuteRequest, OutputMetadata } from '../protocol';
+import type { PythonDisplayMessage, PythonKernel } from './python-kernel';
 
 export type PythonCellStatus = 'ok' | 'error' | 'interrupted';
 
@@ -50,11 +50,41 @@ export async function runPythonCell(
     sink.add({ kind: 'error', ename, evalue, traceback });
     return result.status;
   }
-  if (result.repr !== undefined) {
+  if (result.bundle !== undefined) {
+    const { data, metadata } = JSON.parse(result.bundle) as PythonDisplayMessage;
+    sink.add({
+      kind: 'result',
+      executionCount: request.executionCount,
+      data,
+      ...withMetadata(metadata),
+    });
+  } else if (result.repr !== undefined) {
     const executionCount = request.executionCount;
     sink.add({ kind: 'result', executionCount, data: { 'text/plain': result.repr } });
   } else if (result.js !== undefined) {
     addJsResult(result.js);
   }
   return 'ok';
+}
+
+function withMetadata(metadata: OutputMetadata | undefined): { metadata?: OutputMetadata } {
+  return metadata && Object.keys(metadata).length > 0 ? { metadata } : {};
+}
+
+/** A bundle `IPython.display` published: a new display output, or an update of one. */
+export function showPythonDisplay(sink: OutputSink, message: PythonDisplayMessage): void {
+  const { data, metadata, displayId, update } = message;
+  if (update && displayId !== null) {
+    sink.updateDisplay(displayId, data);
+    return;
+  }
+  sink.add(
+    {
+      kind: 'display',
+      data,
+      ...(displayId !== null ? { displayId } : {}),
+      ...withMetadata(metadata),
+    },
+    displayId ?? undefined,
+  );
 }

@@ -9,12 +9,18 @@
  * `print(tensor)`), which a plain synchronous call cannot.
  */
 import type { PyAwaitable, PyCallable, PyProxy } from 'pyodide/ffi';
-import type { StreamName } from '../protocol';
+import type { MimeBundle, OutputMetadata, StreamName } from '../protocol';
 import { KERNEL_MODULES, startPyodide, type PyodideLoadOptions } from './pyodide-loader';
 import { rewriteShellLines } from './shell-lines';
 
 export type PythonCellResult =
-  | { status: 'ok'; repr?: string; js?: unknown }
+  | {
+      status: 'ok';
+      repr?: string;
+      js?: unknown;
+      /** The last expression's display bundle when it has more than its repr (JSON text). */
+      bundle?: string;
+    }
   | {
       status: 'error' | 'interrupted';
       ename: string;
@@ -27,6 +33,18 @@ export interface PythonSessionHost {
   interruptBuffer: Int32Array | null;
   globals: Record<string, unknown>;
   write(name: StreamName, text: string): void;
+  /** IPython's display protocol: one bundle to show or update (see PythonDisplayMessage). */
+  display?(message: PythonDisplayMessage): void;
+  /** IPython's `clear_output(wait)`. */
+  clearOutput?(wait: boolean): void;
+}
+
+/** What `IPython.display` publishes (modules/_gpubook_run_cell.py sends it as JSON text). */
+export interface PythonDisplayMessage {
+  data: MimeBundle;
+  metadata: OutputMetadata;
+  displayId: string | null;
+  update: boolean;
 }
 
 export type StartPython = (host: PythonSessionHost) => Promise<PythonKernel>;

@@ -14,6 +14,7 @@ import type {
 } from '../../kernel/client';
 import {
   appendOutputs,
+  clearRunningOutputs,
   findCell,
   finishExecution,
   notebookLanguage,
@@ -111,6 +112,7 @@ export function createKernelSlice(deps: KernelDeps): SliceCreator<KernelSlice> {
       output: (cellId, outputs) => edit((nb) => appendOutputs(nb, cellId, outputs), true),
       updateDisplay: (cellId, displayId, data) =>
         edit((nb) => updateDisplay(nb, cellId, displayId, data), true),
+      clearOutput: (cellId) => edit((nb) => clearRunningOutputs(nb, cellId), true),
       done: (event, executionCount) => {
         const status = event.status === 'ok' ? 'done' : 'error';
         edit((nb) => {

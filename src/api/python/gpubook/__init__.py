@@ -4,10 +4,11 @@ Every Python cell has them without an import (the kernel puts them in ``builtins
 ``from gpubook import display`` works too:
 
 - ``params``: the notebook link's settings (``?size=test`` gives ``params["size"] == "test"``).
-- ``display(value, **options)``: shows a value as the TypeScript cells' ``display`` does: a tensor
-  (an image grid with ``labels=``/``columns=``), a list of dicts as a table, a chart; a dict of
-  equal-length lists (what ``pd.DataFrame(history)`` takes) as the same table; anything else as
-  its ``repr``.
+- ``display(*values, display_id=None, clear=False, **options)``: ``IPython.display.display``. An
+  object with ``_repr_html_``, ``_repr_png_``, ... (IPython's display protocol) shows as its MIME
+  bundle; otherwise as the TypeScript cells' ``display`` shows it: a tensor (an image grid with
+  ``labels=``/``columns=``), a list of dicts as a table, a chart; a dict of equal-length lists
+  (what ``pd.DataFrame(history)`` takes) as the same table; anything else as its ``repr``.
 - ``timeit(fn, repeat=5, warmup=1)``: times ``fn()`` until the GPU has finished its work, prints
   the median and spread, returns the median in seconds.
 - ``compare_devices(fn, repeat=3)``: times ``fn(device)`` on the CPU and on each GPU and shows the
@@ -20,6 +21,7 @@ Every Python cell has them without an import (the kernel puts them in ``builtins
 They are not PyTorch's: a script exported for real PyTorch replaces them with plain Python.
 """
 
+from IPython import display as _ipython_display
 from pyodide.ffi import create_proxy
 
 from torch import _bridge as b
@@ -61,14 +63,22 @@ def _shown(value):
         return None
 
 
-def display(value, **options):
+def _display_own(value, **options):
+    """A value without rich representations, shown as TypeScript cells show it."""
     shown = _shown(value)
     if shown is None:
         # Anything else shows as its repr, as Jupyter shows it (the cell's text, in call order).
         print(repr(value))
     else:
         b.call(_globals.display, shown, **options)
-    return None
+    return True
+
+
+_ipython_display.install_fallback(_display_own)
+
+
+def display(*values, **options):
+    return _ipython_display.display(*values, **options)
 
 
 def _timing(timer, fn, **options):

@@ -9,6 +9,7 @@ One of the kernel's own modules (src/kernel/python/modules/, defined by pyodide-
 
 import asyncio
 import builtins
+import json
 import os
 import traceback
 import types
@@ -82,6 +83,42 @@ def _error(error):
     }
 
 
+def bundle_json(data, metadata, display_id=None, update=False):
+    """One display bundle as the JSON text the kernel reads (python-kernel.ts's
+    PythonDisplayMessage); ``text/plain`` is always there, as in every MIME bundle we keep."""
+    data = dict(data)
+    data.setdefault("text/plain", "")
+    message = {"data": data, "metadata": metadata or {}, "displayId": display_id, "update": update}
+    return json.dumps(message, default=repr)
+
+
+def install_display(publish, clear):
+    """IPython's display protocol reaches the running cell: ``publish`` takes a bundle's JSON text,
+    ``clear`` the ``wait`` flag of ``clear_output``. Called by pyodide-loader.ts once our packages
+    (``IPython``) are importable."""
+    from IPython import display as ipython_display
+
+    ipython_display.install(
+        lambda data, metadata, display_id, update: publish(bundle_json(data, metadata, display_id, update)),
+        lambda wait: clear(wait),
+    )
+
+
+def _result(value):
+    """The last expression's value as the kernel shows it: its display bundle when it offers more
+    than its repr (``_repr_html_``, ``_repr_png_``, ...: IPython's formatter), else its repr."""
+    from IPython.core.formatters import format_display_data, has_rich_repr
+
+    own = getattr(value, "_ipython_display_", None)
+    if callable(own) and not isinstance(value, type):
+        own()
+        return {"status": "ok"}
+    if has_rich_repr(value):
+        data, metadata = format_display_data(value)
+        return {"status": "ok", "bundle": bundle_json(data, metadata)}
+    return {"status": "ok", "repr": repr(value)}
+
+
 # The task running the current cell, and whether the user interrupted it while it waited.
 _task = None
 _interrupted = False
@@ -128,7 +165,7 @@ async def run_cell(source, filename):
         builtins._ = value
         if isinstance(value, JsProxy):
             return {"status": "ok", "js": value}
-        return {"status": "ok", "repr": repr(value)}
+        return _result(value)
     except asyncio.CancelledError as cancelled:
         if not _interrupted:
             return _error(cancelled)
