@@ -52,7 +52,7 @@ describe('.ipynb', () => {
     ]);
   });
 
-  it('reads a notebook written by Jupyter, keeping HTML only as text', () => {
+  it('reads a notebook written by Jupyter, keeping its HTML beside the text (shown sanitised)', () => {
     const jupyter = {
       nbformat: 4,
       nbformat_minor: 4,
@@ -80,7 +80,10 @@ describe('.ipynb', () => {
     expect(nb.cells.map((c) => c.type)).toEqual(['markdown', 'code']);
     expect(nb.cells[1].source).toBe('x = 1\nx');
     const result = nb.cells[1].outputs[0];
-    expect(result.kind === 'result' && result.data).toEqual({ 'text/plain': '1' });
+    expect(result.kind === 'result' && result.data).toEqual({
+      'text/html': '<b onclick="x()">1</b>',
+      'text/plain': '1',
+    });
     // A Python kernel opens as a Python notebook (issue 15), keeping Jupyter's kernelspec.
     expect(nb.metadata.kernelspec.name).toBe('python3');
     expect(nb.metadata.kernelspec.language).toBe('python');

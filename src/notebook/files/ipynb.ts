@@ -1,8 +1,9 @@
 /**
  * Reads and writes nbformat 4 `.ipynb` JSON (shared/TESTING.md): the same notebook opens in
- * Jupyter and in gpubook. Reading validates as it goes and names the first thing that is wrong;
- * HTML outputs from other tools are kept only as their plain-text form, since we never render
- * markup from a notebook.
+ * Jupyter and in gpubook. Reading validates as it goes and names the first thing that is wrong.
+ * Rich outputs (IPython's display protocol: HTML, markdown, SVG, PNG, JPEG, LaTeX, JSON) keep every
+ * MIME type of their bundle and their per-type metadata both ways; markup is only ever shown
+ * sanitised (src/notebook/security/sanitize.ts).
  *
  * Outputs are written as Jupyter writes them, so `nbformat.validate` accepts every export: text
  * types (and SVG) as lists of lines, JSON types as JSON, execution counts integers or null. What
@@ -14,7 +15,12 @@
  */
 import { chartSvg } from '../../kernel/outputs/chart-svg';
 import { isChartData } from '../../kernel/outputs/chart-data';
-import { CHART_MIME, type CellOutput, type MimeBundle } from '../../kernel/protocol';
+import {
+  CHART_MIME,
+  type CellOutput,
+  type MimeBundle,
+  type OutputMetadata,
+} from '../../kernel/protocol';
 import {
   createNotebook,
   GPUBOOK_KERNELSPEC,
@@ -131,13 +137,16 @@ function outputToIpynb(output: CellOutput, pictures: boolean): JsonObject {
         output_type: 'execute_result',
         execution_count: executionCount(output.executionCount),
         data: bundleToIpynb(output.data, pictures),
-        metadata: {},
+        metadata: { ...(output.metadata as JsonObject | undefined) },
       };
     case 'display':
       return {
         output_type: 'display_data',
         data: bundleToIpynb(output.data, pictures),
-        metadata: output.displayId ? { [OWN_METADATA]: { display_id: output.displayId } } : {},
+        metadata: {
+          ...(output.metadata as JsonObject | undefined),
+          ...(output.displayId ? { [OWN_METADATA]: { display_id: output.displayId } } : {}),
+        },
       };
     case 'error':
       return {
@@ -267,6 +276,7 @@ function outputFromIpynb(value: Json, where: string): CellOutput {
         kind: 'result',
         executionCount: typeof output.execution_count === 'number' ? output.execution_count : 0,
         data: bundleFromIpynb(output.data, where),
+        ...mimeMetadataOf(output),
       };
     case 'display_data': {
       const displayId = displayIdOf(output);
@@ -274,6 +284,7 @@ function outputFromIpynb(value: Json, where: string): CellOutput {
         kind: 'display',
         data: bundleFromIpynb(output.data, where),
         ...(displayId ? { displayId } : {}),
+        ...mimeMetadataOf(output),
       };
     }
     case 'error':
@@ -302,7 +313,24 @@ function displayIdOf(output: JsonObject): string | undefined {
   return typeof id === 'string' && id ? id : undefined;
 }
 
-/** Keeps the MIME types we render; markup from elsewhere survives only as its plain text. */
+/** An output's per-MIME metadata (`{"image/png": {"width": 100}}`), without our own key. */
+function mimeMetadataOf(output: JsonObject): { metadata?: OutputMetadata } {
+  if (!isJsonObject(output.metadata)) return {};
+  const { [OWN_METADATA]: _own, ...rest } = output.metadata;
+  return Object.keys(rest).length > 0 ? { metadata: rest } : {};
+}
+
+/** Text types of IPython's display protocol, kept as text (shown sanitised, never run). */
+const TEXT_MIMES = new Set([
+  'text/html',
+  'text/markdown',
+  'text/latex',
+  'image/png',
+  'image/jpeg',
+  'image/svg+xml',
+]);
+
+/** Keeps the MIME types we render (markup only ever shown sanitised) and our own types. */
 function bundleFromIpynb(value: Json | undefined, where: string): MimeBundle {
   const data = expectObject(value ?? {}, `${where}: "data" must be an object`);
   const bundle: MimeBundle = {
@@ -310,17 +338,16 @@ function bundleFromIpynb(value: Json | undefined, where: string): MimeBundle {
       data['text/plain'] === undefined ? '' : joinText(data['text/plain'], `${where}: text/plain`),
   };
   for (const [mime, content] of Object.entries(data)) {
-    if (mime === 'image/png' || mime === 'image/svg+xml') {
-      bundle[mime] = joinText(content, `${where}: ${mime}`);
+    if (TEXT_MIMES.has(mime)) {
+      bundle[mime as 'text/html'] = joinText(content, `${where}: ${mime}`);
+    } else if (mime === 'application/json') {
+      bundle[mime] = content;
     } else if (/^application\/vnd\.gpubook\.[a-z0-9-]+\+json$/.test(mime)) {
       bundle[mime as `application/vnd.gpubook.${string}+json`] = content;
     }
   }
   // A chart's picture is ours, made from its JSON on save: the app draws the chart itself.
   if (isChartData(bundle[CHART_MIME])) delete bundle['image/svg+xml'];
-  if (!bundle['text/plain'] && typeof data['text/html'] !== 'undefined') {
-    bundle['text/plain'] = '[HTML output not shown: gpubook displays no markup from notebooks]';
-  }
   return bundle;
 }
 

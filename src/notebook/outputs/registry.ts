@@ -33,13 +33,17 @@ interface Entry {
 
 const renderers = new Map<string, Entry>();
 
-/** Rich types default above text/plain, which is the fallback of every bundle. */
+/**
+ * Rich types default above every standard type (our own `application/vnd.gpubook.*` renderings
+ * win over the HTML or SVG beside them); the standard ones are ranked as Jupyter orders them
+ * (builtins.ts); text/plain, the fallback of every bundle, is 0.
+ */
 export function registerOutputRenderer(
   mime: string,
   renderer: OutputRenderer,
   options: { rank?: number } = {},
 ): void {
-  renderers.set(mime, { renderer, rank: options.rank ?? (mime === PLAIN_MIME ? 0 : 50) });
+  renderers.set(mime, { renderer, rank: options.rank ?? (mime === PLAIN_MIME ? 0 : 100) });
 }
 
 export function rendererFor(mime: string): OutputRenderer | null {

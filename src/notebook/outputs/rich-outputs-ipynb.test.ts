@@ -53,3 +53,42 @@ describe('rich outputs in .ipynb', () => {
     expect(back.map((o) => (o.kind === 'display' ? o.data : null))).toEqual(bundles);
   });
 });
+
+describe('IPython display bundles in .ipynb', () => {
+  it('keep every MIME type and their metadata, as Jupyter writes them, and read back the same', () => {
+    const cell = createCell('code', 'HTML("<b>x</b>")');
+    cell.outputs = [
+      {
+        kind: 'result',
+        executionCount: 1,
+        data: { 'text/html': '<b>x</b>\n<i>y</i>', 'text/plain': '<HTML object>' },
+      },
+      {
+        kind: 'display',
+        data: { 'image/png': 'iVBORw0KGgo=', 'text/plain': '<Image object>' },
+        metadata: { 'image/png': { width: 20 } },
+      },
+      {
+        kind: 'display',
+        data: {
+          'text/markdown': '# t',
+          'application/json': { a: [1] },
+          'image/jpeg': '/9j/',
+          'text/plain': 'x',
+        },
+      },
+    ];
+    const notebook = createNotebook({ title: 'rich', cells: [cell] });
+    const file = JSON.parse(JSON.stringify(toIpynb(notebook))) as {
+      cells: { outputs: { data: Record<string, unknown>; metadata: unknown }[] }[];
+    };
+    const saved = file.cells[0].outputs;
+    expect(saved[0].data['text/html']).toEqual(['<b>x</b>\n', '<i>y</i>']);
+    expect(saved[1]).toMatchObject({
+      data: { 'image/png': 'iVBORw0KGgo=' },
+      metadata: { 'image/png': { width: 20 } },
+    });
+    expect(saved[2].data['application/json']).toEqual({ a: [1] });
+    expect(fromIpynb(file).cells[0].outputs).toEqual(cell.outputs);
+  });
+});

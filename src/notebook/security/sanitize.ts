@@ -64,3 +64,30 @@ export function sanitizeHtml(html: string): string {
     ALLOW_UNKNOWN_PROTOCOLS: false,
   });
 }
+
+const SVG_FORBID_TAGS = FORBID_TAGS.filter((tag) => tag !== 'style').concat(['foreignObject']);
+
+/**
+ * An `image/svg+xml` output as a `data:` URL for an `<img>`: sanitised like every notebook markup
+ * (no script, no event handler, URLs as url-policy.ts allows), then shown as an image, where
+ * nothing in it could run or load anyway. Styles stay (matplotlib's SVGs need them; inside an
+ * image they cannot reach the page). Null when no `<svg>` element is left.
+ */
+export function svgDataUrl(svg: string): string | null {
+  const body = instance().sanitize(svg, {
+    USE_PROFILES: { svg: true, svgFilters: true },
+    FORBID_TAGS: SVG_FORBID_TAGS,
+    FORBID_ATTR: FORBID_ATTR.filter((attr) => attr !== 'style'),
+    SANITIZE_NAMED_PROPS: true,
+    ALLOW_UNKNOWN_PROTOCOLS: false,
+    RETURN_DOM: true,
+  });
+  const root = (body as Element).querySelector('svg');
+  if (!root) return null;
+  // XML, with its namespaces declared, as an image must be (the HTML serialisation is not).
+  const xml = new XMLSerializer().serializeToString(root);
+  const bytes = new TextEncoder().encode(xml);
+  let binary = '';
+  for (const byte of bytes) binary += String.fromCharCode(byte);
+  return `data:image/svg+xml;base64,${btoa(binary)}`;
+}
