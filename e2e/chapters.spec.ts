@@ -1,9 +1,13 @@
 /**
  * Each bundled chapter, opened by its link with the CI size, runs every cell without an error and
  * prints its key results; every hand-written training loop draws its live chart by itself
- * (metric reads, tqdm postfix values, printed epoch logs).
+ * (metric reads, tqdm postfix values, printed epoch logs). Once run, each chapter is exported as
+ * `.ipynb` and passes Jupyter's own validator (`nbformat.validate`), with a picture beside every
+ * chart.
  */
+import { readFileSync } from 'node:fs';
 import { expect, test as base, type BrowserContext, type Page } from '@playwright/test';
+import { nbformatErrors, nbformatMissing } from '../src/notebook/files/testing/nbformat.ts';
 import { waitForKernelIdle } from './helpers';
 
 /**
@@ -59,7 +63,35 @@ async function runChapter(page: Page, id: string): Promise<string> {
     .toBe('done');
   const text = await page.getByTestId('cell-output').allInnerTexts();
   expect(text.join('\n')).toContain('size: test');
+  await expectValidExport(page, id);
   return text.join('\n');
+}
+
+/**
+ * The run chapter, downloaded as `.ipynb` (the toolbar's export), passes `nbformat.validate`
+ * (Debian's python3-nbformat; without it the check is skipped and the test says so), and every
+ * chart in it carries its `image/svg+xml` picture.
+ */
+async function expectValidExport(page: Page, id: string): Promise<void> {
+  const downloading = page.waitForEvent('download');
+  await page.getByTestId('export-ipynb').click();
+  const path = test.info().outputPath(`${id}.ipynb`);
+  await (await downloading).saveAs(path);
+  const text = readFileSync(path, 'utf8');
+  const file = JSON.parse(text) as {
+    cells: { outputs?: { data?: Record<string, unknown> }[] }[];
+  };
+  const charts = file.cells
+    .flatMap((c) => c.outputs ?? [])
+    .filter((o) => o.data?.['application/vnd.gpubook.chart+json'] !== undefined);
+  expect(charts.length).toBeGreaterThan(0);
+  for (const chart of charts) expect(chart.data?.['image/svg+xml']).toBeDefined();
+  const missing = nbformatMissing();
+  if (missing) {
+    test.info().annotations.push({ type: 'skipped: nbformat.validate', description: missing });
+    return;
+  }
+  expect(nbformatErrors(text), `${id}.ipynb, checked by nbformat.validate`).toBeNull();
 }
 
 /**
