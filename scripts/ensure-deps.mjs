@@ -3,9 +3,9 @@
  * a fresh machine: npm packages (`npm ci`) when node_modules is absent or older than the lockfile;
  * from Debian (as root on Debian) the Fashion-MNIST files that scripts/build-data.mjs bundles (both
  * commands build the data), and with `--browser` what the tests need: a Chromium to drive, the
- * Vulkan loader for Dawn, real PyTorch to compare with, and Jupyter's nbformat to validate exports
- * with; elsewhere a message saying what to install, since browsers can't be downloaded by the test
- * tool here.
+ * Vulkan loader for Dawn, real PyTorch to compare with, Jupyter's nbformat to validate exports
+ * with, and numpy, matplotlib and pandas for the Python glue's CPython tests; elsewhere a message
+ * saying what to install, since browsers can't be downloaded by the test tool here.
  */
 import { execFileSync, execSync } from 'node:child_process';
 import { existsSync, statSync } from 'node:fs';
@@ -39,6 +39,14 @@ if (browser) {
   if (!hasRealTorch()) missing.push('python3-torch');
   // Jupyter's own validator: exported notebooks must pass nbformat.validate.
   if (!hasPythonModule('nbformat')) missing.push('python3-nbformat');
+  // The Python glue tests under CPython (IPython's display protocol with a real DataFrame, …).
+  for (const [module, pkg] of [
+    ['numpy', 'python3-numpy'],
+    ['matplotlib', 'python3-matplotlib'],
+    ['pandas', 'python3-pandas'],
+  ]) {
+    if (!hasPythonModule(module)) missing.push(pkg);
+  }
 }
 
 if (missing.length > 0 && debian) {
@@ -64,6 +72,11 @@ if (missing.length > 0 && debian) {
   if (missing.includes('python3-torch')) {
     console.warn(
       'No PyTorch at /usr/bin/python3: the tests that compare with it will say so and skip.',
+    );
+  }
+  if (missing.includes('python3-pandas')) {
+    console.warn(
+      'No pandas at /usr/bin/python3: the CPython display test of a DataFrame will say so and skip.',
     );
   }
   if (missing.includes('python3-nbformat')) {
