@@ -120,6 +120,44 @@ describe.skipIf(missing !== null)(
       expect(linked).not.toContain('image/svg+xml');
     });
 
+    it("IPython's rich outputs (Python cells: HTML, Markdown, LaTeX, JSON, images with size metadata, SVG) validate as saved and read back", () => {
+      const cell = { ...createCell('code', 'display(HTML("<b>x</b>"))'), executionCount: 1 };
+      cell.outputs = [
+        {
+          kind: 'display',
+          displayId: 'd1',
+          data: {
+            'text/plain': '<IPython.core.display.HTML object>',
+            'text/html': '<b>x</b>\n<i>y</i>',
+          },
+        },
+        { kind: 'display', data: { 'text/plain': 'md', 'text/markdown': '# T\n\ntext' } },
+        { kind: 'display', data: { 'text/plain': 'tex', 'text/latex': '$x^2$' } },
+        {
+          kind: 'result',
+          executionCount: 1,
+          data: { 'text/plain': '{}', 'application/json': { a: [1, null] } },
+        },
+        {
+          kind: 'display',
+          data: { 'text/plain': 'img', 'image/png': 'iVBORw0KGgo=', 'image/jpeg': '/9j/4AAQ' },
+          metadata: { 'image/png': { width: 100, height: 50 } },
+        },
+        {
+          kind: 'display',
+          data: {
+            'text/plain': 'svg',
+            'image/svg+xml': '<svg xmlns="http://www.w3.org/2000/svg">\n</svg>',
+          },
+        },
+      ];
+      const notebook = createNotebook({ title: 'rich', cells: [cell], language: 'python' });
+      const text = JSON.stringify(toIpynb(notebook));
+      expect(nbformatErrors(text)).toBeNull();
+      // A picture that is not a chart's is the output's own: it stays.
+      expect(fromIpynb(JSON.parse(text)).cells[0].outputs).toEqual(cell.outputs);
+    });
+
     it('reports what is wrong, as gpubook once wrote it (transient, a float count)', () => {
       const old = {
         nbformat: 4,
