@@ -2,30 +2,18 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { setAssetReader } from '../../engine/data/datasets';
 import { builtDataReader } from '../../engine/data/datasets/built-data.testing';
+import { FASHION_MNIST_CLASSES } from '../../engine/testing/fashion-mnist-classes';
 import { MNISTDataset, torchvision } from './torchvision';
 
 beforeAll(() => setAssetReader(builtDataReader()));
 afterAll(() => setAssetReader(null));
-
-const FASHION_CLASSES = [
-  'T-shirt/top',
-  'Trouser',
-  'Pullover',
-  'Dress',
-  'Coat',
-  'Sandal',
-  'Shirt',
-  'Sneaker',
-  'Bag',
-  'Ankle boot',
-];
 
 describe('torchvision.datasets', () => {
   it('FashionMNIST(root, train, transform, targetTransform, download) as MNIST, with its classes', async () => {
     const ds = await torchvision.datasets.FashionMNIST('data/', false, undefined, undefined, true);
     expect(ds).toBeInstanceOf(MNISTDataset);
     expect(ds.length).toBe(10000);
-    expect(ds.classes).toEqual(FASHION_CLASSES);
+    expect(ds.classes).toEqual(FASHION_MNIST_CLASSES);
     expect(String(ds)).toMatch(/^Dataset FashionMNIST\n {4}Number of datapoints: 10000/);
     const [image, label] = ds.get(0);
     expect(image.shape).toEqual([28, 28]);

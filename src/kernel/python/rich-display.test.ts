@@ -4,26 +4,10 @@
  * `IPython.display`'s) makes display outputs, a `display_id` handle updates its output, and
  * `clear_output` clears the cell (at once, or with `wait=True` when the next output comes).
  */
-import { createRequire } from 'node:module';
-import { dirname } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { CellOutput, DoneEvent, WorkerEvent } from '../protocol';
-import { KernelSession, type EngineSetup } from '../session';
-import { PythonKernel, type StartPython } from './python-kernel';
-
-const indexURL = `${dirname(createRequire(import.meta.url).resolve('pyodide/package.json'))}/`;
-
-const startNodePython: StartPython = (host) =>
-  PythonKernel.start({
-    ...host,
-    indexURL,
-    importLoader: async () => (await import('pyodide')).loadPyodide,
-  });
-
-const noEngine = async (): Promise<EngineSetup> => ({
-  info: { backend: 'cpu', adapter: null, cooperativeInterrupt: false },
-  globals: {},
-});
+import { KernelSession } from '../session';
+import { noEngine, startNodePython } from './testing/node-python';
 
 const events: WorkerEvent[] = [];
 const waiters = new Map<string, (event: DoneEvent) => void>();

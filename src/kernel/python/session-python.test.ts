@@ -3,8 +3,6 @@
  * node_modules, beside TypeScript cells: outputs, Out, errors, interrupt and done statuses as the
  * page receives them.
  */
-import { createRequire } from 'node:module';
-import { dirname } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import {
   CHART_MIME,
@@ -17,23 +15,10 @@ import {
   type DoneEvent,
   type WorkerEvent,
 } from '../protocol';
-import { KernelSession, type EngineSetup } from '../session';
-import { PythonKernel, type StartPython } from './python-kernel';
+import { KernelSession } from '../session';
+import { type StartPython } from './python-kernel';
+import { noEngine, startNodePython } from './testing/node-python';
 import { BOUNDED_BUSY_LOOP, interruptFromAnotherThread } from './testing/interrupt-thread';
-
-const indexURL = `${dirname(createRequire(import.meta.url).resolve('pyodide/package.json'))}/`;
-
-const startNodePython: StartPython = (host) =>
-  PythonKernel.start({
-    ...host,
-    indexURL,
-    importLoader: async () => (await import('pyodide')).loadPyodide,
-  });
-
-const noEngine = async (): Promise<EngineSetup> => ({
-  info: { backend: 'cpu', adapter: null, cooperativeInterrupt: false },
-  globals: {},
-});
 
 function startSession(options: { python?: StartPython; buffer?: SharedArrayBuffer } = {}) {
   const events: WorkerEvent[] = [];
