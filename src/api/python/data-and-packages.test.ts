@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { setAssetReader } from '../../engine/data/datasets';
 import { builtDataReader } from '../../engine/data/datasets/built-data.testing';
 import { testDevices } from '../../engine/testing/devices';
-import { FASHION_MNIST_CLASSES } from '../../engine/testing/fashion-mnist-classes';
+import { FASHION_MNIST } from '../../engine/data/datasets/mnist';
 import { createIoGlobals } from '../../kernel/globals';
 import { OutputSink } from '../../kernel/output-sink';
 import { PROGRESS_MIME, type CellOutput, type MimeBundle } from '../../kernel/protocol';
@@ -145,7 +145,7 @@ img, label = ds[0]
       dtype: 'torch.float32',
       label: 9,
       label_type: 'int',
-      classes: FASHION_MNIST_CLASSES,
+      classes: FASHION_MNIST.classes,
       name: 'Ankle boot',
       is_mnist: true,
       repr: 'Dataset FashionMNIST',

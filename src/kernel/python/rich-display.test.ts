@@ -5,29 +5,17 @@
  * `clear_output` clears the cell (at once, or with `wait=True` when the next output comes).
  */
 import { describe, expect, it } from 'vitest';
-import type { CellOutput, DoneEvent, WorkerEvent } from '../protocol';
-import { KernelSession } from '../session';
-import { noEngine, startNodePython } from './testing/node-python';
+import type { CellOutput } from '../protocol';
+import { startNodePython, startSession } from './testing/node-python';
 
-const events: WorkerEvent[] = [];
-const waiters = new Map<string, (event: DoneEvent) => void>();
-const session = new KernelSession(
-  (event) => {
-    events.push(event);
-    if (event.type === 'done') waiters.get(event.cellId)?.(event);
-  },
-  noEngine,
-  startNodePython,
-);
-session.handle({ type: 'init', params: {}, interruptFlag: null });
+const { events, run: runCell } = startSession({ python: startNodePython });
+/** The execution count of the last cell run (the session counts from 1). */
 let count = 0;
 
 /** Runs a Python cell; its outputs as the page would hold them (clears and updates applied). */
 async function run(code: string): Promise<{ status: string; outputs: CellOutput[] }> {
-  const cellId = `c${++count}`;
-  const done = new Promise<DoneEvent>((resolve) => waiters.set(cellId, resolve));
-  session.handle({ type: 'execute', cellId, code, executionCount: count, language: 'python' });
-  const { status } = await done;
+  count++;
+  const { status, cellId } = await runCell(code);
   let outputs: CellOutput[] = [];
   for (const e of events) {
     if (!('cellId' in e) || e.cellId !== cellId) continue;

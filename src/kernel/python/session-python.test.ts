@@ -9,40 +9,10 @@ import {
   INTERRUPT_BUFFER_BYTES,
   PYTHON_SIGINT,
   PYTHON_SIGNAL_SLOT,
-  type CellLanguage,
-  type CellOutput,
   type ChartData,
-  type DoneEvent,
-  type WorkerEvent,
 } from '../protocol';
-import { KernelSession } from '../session';
-import { type StartPython } from './python-kernel';
-import { noEngine, startNodePython } from './testing/node-python';
+import { startNodePython, startSession } from './testing/node-python';
 import { BOUNDED_BUSY_LOOP, interruptFromAnotherThread } from './testing/interrupt-thread';
-
-function startSession(options: { python?: StartPython; buffer?: SharedArrayBuffer } = {}) {
-  const events: WorkerEvent[] = [];
-  const waiters = new Map<string, (event: DoneEvent) => void>();
-  const session = new KernelSession(
-    (event) => {
-      events.push(event);
-      if (event.type === 'done') waiters.get(event.cellId)?.(event);
-    },
-    noEngine,
-    options.python,
-  );
-  session.handle({ type: 'init', params: {}, interruptFlag: options.buffer ?? null });
-  let count = 0;
-  const run = (code: string, language: CellLanguage = 'python') => {
-    const cellId = `c${++count}`;
-    const done = new Promise<DoneEvent>((resolve) => waiters.set(cellId, resolve));
-    session.handle({ type: 'execute', cellId, code, executionCount: count, language });
-    return done;
-  };
-  const outputsOf = (cellId: string): CellOutput[] =>
-    events.flatMap((e) => (e.type === 'output' && e.cellId === cellId ? e.outputs : []));
-  return { session, run, outputsOf };
-}
 
 describe('KernelSession with Python cells', () => {
   it('runs Python and TypeScript cells of one session, each in its own language', async () => {
