@@ -12,6 +12,7 @@ import builtins as _builtins
 import sys as _sys
 import time as _time
 
+from torch import _bridge as _b
 from torch._grad_mode import no_grad as _no_grad
 
 from . import _tensor
@@ -76,19 +77,10 @@ class device:
 # ---------------------------------------------------------------------- tensors
 def _inferred(value):
     """TensorFlow's dtype for Python data: int32 for ints, bool for bools, else float32."""
-    kinds = set()
-
-    def visit(v):
-        if isinstance(v, (list, tuple)):
-            for x in v:
-                visit(x)
-        else:
-            kinds.add(type(v))
-
-    visit(value)
-    if kinds == {_builtins.bool}:
+    kinds = _b.element_kinds(value)
+    if kinds == {"bool"}:
         return bool
-    if kinds and kinds <= {int}:
+    if kinds and kinds <= {"int"}:
         return int32
     return None
 

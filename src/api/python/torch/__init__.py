@@ -136,23 +136,8 @@ def arange(start, end=None, step=1, *, dtype=None, device=None, requires_grad=Fa
 
 def _infer_dtype(data):
     """PyTorch's inference for nested Python data: any float → float32, all bools → bool, else int64."""
-    kinds = set()
-
-    def walk(v):
-        if isinstance(v, (list, tuple)):
-            for x in v:
-                walk(x)
-        elif isinstance(v, Tensor):
-            kinds.add("float" if v.dtype.is_floating_point else "int")
-        elif isinstance(v, builtins.bool):
-            kinds.add("bool")
-        elif isinstance(v, builtins.int):
-            kinds.add("int")
-        else:
-            kinds.add("float")
-
-    walk(data)
-    if "float" in kinds:
+    kinds = b.element_kinds(data, lambda t: "other" if t.dtype.is_floating_point else "int")
+    if "other" in kinds:
         return float32
     if kinds == {"bool"}:
         return bool

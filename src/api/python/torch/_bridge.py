@@ -42,6 +42,28 @@ def camel(name):
     return head + "".join(part[:1].upper() + part[1:] for part in rest)
 
 
+def element_kinds(data, tensor_kind=None):
+    """The kinds of the leaves of nested lists and tuples, for dtype inference: "bool", "int",
+    ``tensor_kind(leaf)`` for a tensor when given, and "other" for anything else."""
+    kinds = set()
+
+    def walk(v):
+        if isinstance(v, (list, tuple)):
+            for x in v:
+                walk(x)
+        elif isinstance(v, bool):
+            kinds.add("bool")
+        elif isinstance(v, int):
+            kinds.add("int")
+        elif tensor_kind is not None and isinstance(v, _tensor_type):
+            kinds.add(tensor_kind(v))
+        else:
+            kinds.add("other")
+
+    walk(data)
+    return kinds
+
+
 def to_js_value(value, each=None):
     """A Python argument as the TS layer takes it: tensors unwrapped, lists as arrays, dicts as objects.
     ``each``: how the items of a list, tuple or dict are converted (a face's own rules; default this)."""
