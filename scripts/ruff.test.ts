@@ -41,3 +41,25 @@ it('lists every .py file in the repo but the verbatim chapter fixture', () => {
       .sort(),
   );
 });
+
+it("every .py file parses under Debian's CPython (3.11), where the Python glue is tested too", () => {
+  const python = '/usr/bin/python3';
+  const files = execFileSync(process.execPath, ['scripts/ruff.mjs', '--list'], {
+    cwd: ROOT,
+    encoding: 'utf8',
+  })
+    .split('\n')
+    .filter(Boolean);
+  // ast.parse, not py_compile: nothing is written beside the sources.
+  const check =
+    'import ast, sys\nfor f in sys.argv[1:]:\n    ast.parse(open(f, encoding="utf-8").read(), f)';
+  try {
+    execFileSync(python, ['--version']);
+  } catch {
+    console.warn(`skipped: no ${python} to parse the .py files with`);
+    return;
+  }
+  expect(() =>
+    execFileSync(python, ['-c', check, ...files], { cwd: ROOT, encoding: 'utf8' }),
+  ).not.toThrow();
+});

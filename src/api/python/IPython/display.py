@@ -173,7 +173,7 @@ class DisplayObject:
 def _is_file(text):
     try:
         return len(text) < 4096 and "\n" not in text and os.path.isfile(text)
-    except OSError, ValueError:
+    except (OSError, ValueError):
         return False
 
 
