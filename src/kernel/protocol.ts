@@ -111,7 +111,47 @@ export interface EmptyCacheRequest {
   type: 'empty-cache';
 }
 
-export type HostRequest = InitRequest | ExecuteRequest | InterruptRequest | EmptyCacheRequest;
+/**
+ * The page's answers to a FetchPackageFileEvent. Python packages are fetched by the page, not the
+ * worker: the package base URL is an app setting the worker never sees (so notebook code cannot
+ * point it elsewhere), and the worker's CSP keeps `connect-src 'self'`.
+ */
+export interface PackageProgressRequest {
+  type: 'package-progress';
+  requestId: number;
+  /** Bytes received so far, and the file's size when the response says it. */
+  loaded: number;
+  total: number | null;
+}
+export interface PackageFetchedRequest {
+  type: 'package-fetched';
+  requestId: number;
+  /** The whole file, sha256-checked by the page when the request named a hash. */
+  bytes: ArrayBuffer;
+  /** The absolute URL it came from (or would have), for messages. */
+  url: string;
+  /** Served from the page's package cache, not the network. */
+  fromCache: boolean;
+}
+export interface PackageFailedRequest {
+  type: 'package-failed';
+  requestId: number;
+  /** The absolute URL tried (empty when the name itself was refused). */
+  url: string;
+  /** Why: 'offline', 'http', 'integrity', 'refused'; `message` says it for people. */
+  reason: PackageFailureReason;
+  message: string;
+}
+export type PackageFailureReason = 'offline' | 'http' | 'integrity' | 'refused';
+
+export type HostRequest =
+  | InitRequest
+  | ExecuteRequest
+  | InterruptRequest
+  | EmptyCacheRequest
+  | PackageProgressRequest
+  | PackageFetchedRequest
+  | PackageFailedRequest;
 
 // ---------------------------------------------------------------------------------------------
 // worker → host
@@ -184,7 +224,22 @@ export interface DeviceLostEvent {
   recovered: string[];
 }
 
+/**
+ * The worker asks the page for one file of the package base (a wheel named in the lock, or the
+ * base's own `pyodide-lock.json`): a bare file name, which the page resolves against the base URL
+ * in its settings and refuses if it is anything else (a path, a URL). Answered by one
+ * `package-fetched` or `package-failed`, with `package-progress` before it.
+ */
+export interface FetchPackageFileEvent {
+  type: 'fetch-package-file';
+  requestId: number;
+  fileName: string;
+  /** Hex sha256 from the lock; null for the lock file itself. */
+  sha256: string | null;
+}
+
 export type WorkerEvent =
+  | FetchPackageFileEvent
   | ReadyEvent
   | StartedEvent
   | OutputEvent
