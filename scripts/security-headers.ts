@@ -4,10 +4,13 @@
  *
  * COOP/COEP make the page cross-origin isolated, which enables SharedArrayBuffer: the page uses it
  * to interrupt a running cell without killing the kernel. Two Content-Security-Policies:
- * - the page: only our own scripts, no inline script, no eval; `connect-src 'self'`.
+ * - the page: only our own scripts, no inline script, no eval. It runs only our code (outputs are
+ *   sanitised), and it fetches Python packages for the kernel from the package base the user set
+ *   (src/app/settings): any https: mirror, or a local server on http://localhost / 127.0.0.1.
  * - worker scripts (requested with `Sec-Fetch-Dest: worker`): the kernel compiles cells, so it
- *   needs `'unsafe-eval'`; it is where notebook code runs, so `connect-src 'self'` there is what
- *   stops a shared notebook from sending the user's other notebooks (same-origin IndexedDB) away.
+ *   needs `'unsafe-eval'`; it is where notebook code runs, so `connect-src 'self' blob:` there is
+ *   what stops a shared notebook from sending the user's other notebooks (same-origin IndexedDB)
+ *   away. `blob:` is the package bytes the page handed over, which Pyodide's installer fetches.
  */
 import type { Connect, Plugin } from 'vite';
 
@@ -15,7 +18,6 @@ const common = [
   "default-src 'self'",
   "img-src 'self' data: blob:",
   "font-src 'self' data:",
-  "connect-src 'self'",
   "object-src 'none'",
   "base-uri 'self'",
   "form-action 'none'",
@@ -23,6 +25,7 @@ const common = [
 
 export const pageContentSecurityPolicy = [
   ...common,
+  "connect-src 'self' https: http://localhost:* http://127.0.0.1:*",
   "script-src 'self' 'wasm-unsafe-eval'",
   "worker-src 'self' blob:",
   "style-src 'self' 'unsafe-inline'",
@@ -36,6 +39,7 @@ export const pageContentSecurityPolicy = [
  */
 export const workerContentSecurityPolicy = [
   ...common,
+  "connect-src 'self' blob:",
   "script-src 'self' 'unsafe-eval' 'wasm-unsafe-eval'",
   "worker-src 'self' blob:",
 ].join('; ');

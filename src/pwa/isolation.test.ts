@@ -70,3 +70,23 @@ describe('CSP meta element', () => {
     expect(plugin.apply).toBe('build');
   });
 });
+
+describe('what each policy may connect to', () => {
+  const connectSrc = (policy: string) =>
+    policy
+      .split('; ')
+      .filter((d) => d.startsWith('connect-src '))
+      .map((d) => d.split(' ').slice(1));
+
+  it('the worker, where notebook code runs: its own origin and the blob: URLs of package bytes', () => {
+    expect(connectSrc(workerContentSecurityPolicy)).toEqual([["'self'", 'blob:']]);
+  });
+
+  it('the page, which fetches packages from the base the user set: https and local servers', () => {
+    expect(connectSrc(pageContentSecurityPolicy)).toEqual([
+      ["'self'", 'https:', 'http://localhost:*', 'http://127.0.0.1:*'],
+    ]);
+    // The page still runs only our own scripts.
+    expect(pageContentSecurityPolicy).toContain("script-src 'self' 'wasm-unsafe-eval';");
+  });
+});
