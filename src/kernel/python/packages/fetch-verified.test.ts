@@ -41,7 +41,7 @@ async function failure(promise: Promise<unknown>): Promise<PackageFetchError> {
 
 describe('fetchVerified', () => {
   it('hashes as node:crypto does', async () => {
-    expect(await sha256Hex(body)).toBe(bodyHash);
+    expect(await sha256Hex(new Uint8Array(body))).toBe(bodyHash);
   });
 
   it('returns the bytes with progress when the hash matches', async () => {

@@ -29,7 +29,7 @@ export interface FetchVerifiedOptions {
 }
 
 /** Lower-case hex of the SHA-256 of `bytes` (Web Crypto: browsers, workers and Node 20). */
-export async function sha256Hex(bytes: Uint8Array): Promise<string> {
+export async function sha256Hex(bytes: Uint8Array<ArrayBuffer>): Promise<string> {
   const digest = await crypto.subtle.digest('SHA-256', bytes);
   return [...new Uint8Array(digest)].map((b) => b.toString(16).padStart(2, '0')).join('');
 }
@@ -53,7 +53,7 @@ export async function fetchVerified(
   sha256: string | null,
   onProgress: FetchProgress,
   options: FetchVerifiedOptions = {},
-): Promise<Uint8Array> {
+): Promise<Uint8Array<ArrayBuffer>> {
   const doFetch = options.fetch ?? fetch;
   let response: Response;
   try {
@@ -88,7 +88,7 @@ async function readAll(
   url: string,
   onProgress: FetchProgress,
   signal: AbortSignal | undefined,
-): Promise<Uint8Array> {
+): Promise<Uint8Array<ArrayBuffer>> {
   // Content-Length counts encoded bytes; with a Content-Encoding the decoded size is unknown.
   const length = Number(response.headers.get('content-length'));
   const encoded = (response.headers.get('content-encoding') ?? 'identity') !== 'identity';
