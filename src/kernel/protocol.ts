@@ -236,6 +236,14 @@ export interface FetchPackageFileEvent {
   fileName: string;
   /** Hex sha256 from the lock; null for the lock file itself. */
   sha256: string | null;
+  /**
+   * Set for `%pip install` of a pure-Python wheel: the file is `url` on PyPI instead of
+   * `fileName` in the package base. The page fetches only URLs under `https://pypi.org/` (the
+   * JSON API, sha256 null) and `https://files.pythonhosted.org/` (the wheel, its sha256 from
+   * that API), refusing any other; `fileName` is the URL's last part, for messages.
+   */
+  source?: 'pypi';
+  url?: string;
 }
 
 export type WorkerEvent =
