@@ -14,6 +14,7 @@ import { NotebookList } from './NotebookList';
 import { showError } from './notices';
 import { navigate } from './routing';
 import { repository } from './services';
+import { SettingsButton } from './settings/SettingsButton';
 import './persistence.css';
 
 export function HomePage() {
@@ -78,6 +79,7 @@ export function HomePage() {
               if (file) void importFile(file);
             }}
           />
+          <SettingsButton />
         </div>
         <BrowserCapabilities />
       </section>

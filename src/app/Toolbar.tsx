@@ -9,6 +9,7 @@ import { createKernelClient } from './kernelFactory';
 import { BackendBadge, KernelStatus } from './KernelStatus';
 import { LanguageBadge } from './LanguageBadge';
 import { navigate } from './routing';
+import { SettingsButton } from './settings/SettingsButton';
 
 export function Toolbar({ children }: { children?: ReactNode }) {
   const title = useAppStore((s) => s.notebook?.title ?? '');
@@ -64,6 +65,7 @@ export function Toolbar({ children }: { children?: ReactNode }) {
         <DevicePanelLauncher />
         <FilesPanelLauncher />
         <TimingPanelLauncher createKernel={createTimingKernel} />
+        <SettingsButton />
         {children}
       </div>
       <div className="toolbar-kernel">
