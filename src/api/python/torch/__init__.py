@@ -9,7 +9,11 @@ written out here are the TS layer's, reached by their snake_case name (``torch.z
 import builtins
 
 from . import _bridge as b
-from . import cuda  # noqa: F401  torch.cuda, re-exported
+from . import (
+    _out,
+    accelerator,  # noqa: F401  torch.accelerator, re-exported
+    cuda,  # noqa: F401  torch.cuda, re-exported
+)
 from ._grad_mode import (  # noqa: F401  re-exported: torch.no_grad, …
     enable_grad,
     inference_mode,
@@ -75,27 +79,33 @@ def _sized(name, size, dtype, device, requires_grad):
     return _marked(b.call(getattr(_t, name), shape, **_creation(dtype, device, requires_grad)), dtype)
 
 
-def zeros(*size, dtype=None, device=None, requires_grad=False, out=None, layout=None):
+@_out.takes_out
+def zeros(*size, dtype=None, device=None, requires_grad=False, layout=None):
     return _sized("zeros", size, dtype, device, requires_grad)
 
 
-def ones(*size, dtype=None, device=None, requires_grad=False, out=None, layout=None):
+@_out.takes_out
+def ones(*size, dtype=None, device=None, requires_grad=False, layout=None):
     return _sized("ones", size, dtype, device, requires_grad)
 
 
-def empty(*size, dtype=None, device=None, requires_grad=False, out=None, layout=None):
+@_out.takes_out
+def empty(*size, dtype=None, device=None, requires_grad=False, layout=None):
     return _sized("empty", size, dtype, device, requires_grad)
 
 
-def rand(*size, generator=None, dtype=None, device=None, requires_grad=False, out=None):
+@_out.takes_out
+def rand(*size, generator=None, dtype=None, device=None, requires_grad=False):
     return _sized("rand", size, dtype, device, requires_grad)
 
 
-def randn(*size, generator=None, dtype=None, device=None, requires_grad=False, out=None):
+@_out.takes_out
+def randn(*size, generator=None, dtype=None, device=None, requires_grad=False):
     return _sized("randn", size, dtype, device, requires_grad)
 
 
-def full(size, fill_value, *, dtype=None, device=None, requires_grad=False, out=None):
+@_out.takes_out
+def full(size, fill_value, *, dtype=None, device=None, requires_grad=False):
     shape = _shape_args((size,))
     return _marked(b.call(_t.full, shape, fill_value, **_creation(dtype, device, requires_grad)), dtype)
 
@@ -203,7 +213,8 @@ class _Generator:
         return f"<torch._C.Generator object at {hex(id(self))}>"
 
 
-def cat(tensors, dim=0, *, out=None):
+@_out.takes_out
+def cat(tensors, dim=0):
     return b.call(_t.cat, list(tensors), dim)
 
 
@@ -211,24 +222,26 @@ concat = cat
 concatenate = cat
 
 
-def stack(tensors, dim=0, *, out=None):
+@_out.takes_out
+def stack(tensors, dim=0):
     return b.call(_t.stack, list(tensors), dim)
 
 
-def max(input, dim=None, keepdim=False, *, out=None):
+@_out.takes_out
+def max(input, dim=None, keepdim=False):
     return input.max(dim, keepdim)
 
 
-def min(input, dim=None, keepdim=False, *, out=None):
+@_out.takes_out
+def min(input, dim=None, keepdim=False):
     return input.min(dim, keepdim)
 
 
 def _compare(name):
-    def fn(input, other, *, out=None):
+    def fn(input, other):
         return input._cmp(name, other)
 
-    fn.__name__ = name
-    return fn
+    return _out.takes_out(fn, name)
 
 
 eq = _compare("eq")
@@ -276,7 +289,7 @@ def __getattr__(name):
     fn = b.PYTORCH.function(_t, name)
     if fn is None:
         raise AttributeError(f"module 'torch' has no attribute '{name}'")
-    return fn
+    return _out.takes_out(fn, name)
 
 
 from . import nn, optim, utils  # noqa: E402, F401
