@@ -1,8 +1,10 @@
 /**
  * The physical GPUs (WebGPU adapters) with their main limits and features, and the logical GPUs
- * carved out of them — what `tf.config.listPhysicalDevices` and `listLogicalDevices` would show.
+ * carved out of them — what `tf.config.listPhysicalDevices` and `listLogicalDevices` would show
+ * (spelled in the notebook's language).
  */
 import type { DeviceReport, PhysicalGpuReport } from '../../kernel/protocol';
+import { useSnippets } from '../snippets/useSnippets';
 import { formatBytes } from './format-bytes';
 
 /** The limits that matter for compute, in this order; the rest sit behind "all limits". */
@@ -59,6 +61,7 @@ function Adapter({ gpu }: { gpu: PhysicalGpuReport }) {
 }
 
 export function AdapterList({ report }: { report: DeviceReport }) {
+  const snippets = useSnippets();
   if (report.physical.length === 0) {
     return (
       <p className="muted">
@@ -68,12 +71,19 @@ export function AdapterList({ report }: { report: DeviceReport }) {
   }
   return (
     <>
+      <p className="muted device-help">
+        <code>{snippets.listPhysicalDevices}</code> lists these.
+      </p>
       <ul className="adapters">
         {report.physical.map((gpu) => (
           <Adapter key={gpu.index} gpu={gpu} />
         ))}
       </ul>
       <h4>Logical GPUs</h4>
+      <p className="muted device-help">
+        <code>{snippets.listLogicalDevices}</code>; place tensors on one with{' '}
+        <code>{snippets.deviceScope}</code> or <code>{snippets.toDevice}</code>.
+      </p>
       {report.logical.length === 0 ? (
         <p className="muted">None: {report.unavailable}</p>
       ) : (

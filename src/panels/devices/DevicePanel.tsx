@@ -8,12 +8,14 @@ import { AdapterList } from './AdapterList';
 import { emptyKernelCache, useDeviceState } from './device-state';
 import { MemoryBars } from './MemoryBars';
 import { Drawer } from '../drawer/Drawer';
+import { useSnippets } from '../snippets/useSnippets';
 import './devices.css';
 
 export function DevicePanel({ onClose }: { onClose: () => void }) {
   const report = useDeviceState((s) => s.report);
   const memory = useDeviceState((s) => s.memory);
   const lost = useDeviceState((s) => s.lost);
+  const snippets = useSnippets();
   return (
     <Drawer name="device" label="Devices" onClose={onClose}>
       {lost && (
@@ -34,7 +36,8 @@ export function DevicePanel({ onClose }: { onClose: () => void }) {
           Empty cache
         </button>{' '}
         <span className="muted device-help">
-          returns freed buffers kept for reuse, as <code>torch.cuda.emptyCache()</code>
+          returns freed buffers kept for reuse, as <code>{snippets.emptyCache}</code>; a cell reads
+          the bytes in use with <code>{snippets.memoryAllocated}</code>
         </span>
       </section>
       <section>

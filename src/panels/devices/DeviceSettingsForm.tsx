@@ -12,6 +12,7 @@ import {
 } from '../../engine/devices/settings';
 import type { DeviceReport } from '../../kernel/protocol';
 import { useAppStore } from '../../notebook/store/context';
+import { useSnippets } from '../snippets/useSnippets';
 import { withDeviceSettings } from './notebook-settings';
 import { draftFrom, settingsFrom, withLogicalCount, type GpuDraft } from './settings-draft';
 
@@ -41,13 +42,14 @@ function GpuFields({
   onChange: (next: GpuDraft) => void;
 }) {
   const split = gpu.limits.length > 1;
+  const snippets = useSnippets();
   return (
     <fieldset className="device-gpu" data-testid="device-gpu-settings" data-physical={index}>
       <legend>
         GPU:{index} <span className="muted">{label}</span>
       </legend>
       <GpuCheck gpu={gpu} field="visible" testId="gpu-visible" onChange={onChange}>
-        Visible (<code>tf.config.setVisibleDevices</code>)
+        Visible (<code>{snippets.setVisibleDevices}</code>)
       </GpuCheck>
       <GpuCheck
         gpu={gpu}
@@ -56,10 +58,10 @@ function GpuFields({
         disabled={split}
         onChange={onChange}
       >
-        Memory growth (<code>setMemoryGrowth</code>): allocate as needed
+        Memory growth (<code>{snippets.setMemoryGrowth}</code>): allocate as needed
       </GpuCheck>
       <label className="device-field">
-        Logical GPUs
+        Logical GPUs (<code>{snippets.setLogicalDeviceConfiguration}</code>)
         <input
           type="number"
           data-testid="logical-gpu-count"
@@ -91,6 +93,11 @@ function GpuFields({
           </li>
         ))}
       </ol>
+      {split && (
+        <p className="muted device-help">
+          Each is a <code>{snippets.logicalDevice}</code>
+        </p>
+      )}
     </fieldset>
   );
 }

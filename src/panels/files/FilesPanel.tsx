@@ -9,11 +9,13 @@ import { formatBytes } from '../devices/format-bytes';
 import { downloadName, MAX_UPLOAD_BYTES } from './file-names';
 import { useStoredFiles } from './useStoredFiles';
 import { Drawer } from '../drawer/Drawer';
+import { useSnippets } from '../snippets/useSnippets';
 import './files.css';
 
 export function FilesPanel({ onClose }: { onClose: () => void }) {
   const { files, message, refresh, download, remove, upload } = useStoredFiles();
   useRefreshAfterRuns(refresh);
+  const snippets = useSnippets();
 
   return (
     <Drawer
@@ -27,8 +29,9 @@ export function FilesPanel({ onClose }: { onClose: () => void }) {
       onClose={onClose}
     >
       <p className="muted files-help">
-        What <code>await torch.save(obj, name)</code> wrote, kept in this browser. Files are
-        safetensors: in Python, <code>safetensors.torch.load_file(path)</code> reads a download.
+        What <code>{snippets.save}</code> wrote, kept in this browser; <code>{snippets.load}</code>{' '}
+        reads one back. Files are safetensors: outside the browser,{' '}
+        <code>safetensors.torch.load_file(path)</code> reads a download.
       </p>
       <label className="files-upload">
         Upload files (up to {MAX_UPLOAD_BYTES / 2 ** 20} MB each):{' '}

@@ -6,6 +6,7 @@ import { useCallback, useEffect, useState } from 'react';
 import type { TensorStore } from '../../engine/serialization';
 import { indexedDbTensorStore } from '../../kernel/idb-tensor-store';
 import { downloadText } from '../../notebook/files/notebook-files';
+import { useSnippets } from '../snippets/useSnippets';
 import { downloadName, uploadProblem } from './file-names';
 
 export interface StoredFile {
@@ -30,6 +31,7 @@ async function listFiles(): Promise<StoredFile[]> {
 export function useStoredFiles() {
   const [files, setFiles] = useState<StoredFile[] | null>(null);
   const [message, setMessage] = useState<{ text: string; error: boolean } | null>(null);
+  const { load } = useSnippets();
 
   const fail = (error: unknown) =>
     setMessage({ text: error instanceof Error ? error.message : String(error), error: true });
@@ -91,7 +93,7 @@ export function useStoredFiles() {
       }
     }
     const done = stored.length
-      ? `Stored ${stored.map((n) => `“${n}”`).join(', ')}: load with torch.load(name).`
+      ? `Stored ${stored.map((n) => `“${n}”`).join(', ')}: load with ${load}.`
       : '';
     setMessage({ text: [...problems, done].filter(Boolean).join(' '), error: problems.length > 0 });
     await refresh();

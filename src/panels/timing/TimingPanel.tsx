@@ -10,6 +10,7 @@ import { PanelOutputs } from './PanelOutputs';
 import { useDeviceBenchmark } from './useDeviceBenchmark';
 import { useTimingRun, type RunStatus, type TimingKernel } from './useTimingRun';
 import { Drawer } from '../drawer/Drawer';
+import { useSnippets } from '../snippets/useSnippets';
 import './timing-panel.css';
 
 const STATUS_TEXT: Record<RunStatus, string> = {
@@ -54,6 +55,7 @@ export function TimingPanel({
 }) {
   const run = useTimingRun(createKernel, true);
   const benchmark = useDeviceBenchmark(run.kernel);
+  const snippets = useSnippets();
   return (
     <Drawer
       name="timing"
@@ -85,7 +87,9 @@ export function TimingPanel({
       <DeviceBenchmarkSection benchmark={benchmark} ready={run.ready} />
       <p className="timing-help muted">
         Each comparison runs once untimed (compiling kernels, moving data), then several timed runs
-        that wait for the device to finish; the table shows the median.
+        that wait for the device to finish; the table shows the median. A cell times its own code
+        the same way with <code>{snippets.compareDevices}</code>; a clock alone (
+        <code>{snippets.clock}</code>) stops before queued GPU work is done.
       </p>
       {run.runs.map((r) => (
         <section
