@@ -10,6 +10,10 @@
  * Interrupt is cooperative first (a shared flag the rewritten cell checks in every loop and after
  * every await); if the cell does not stop within `hardInterruptAfterMs`, the worker is terminated
  * and a fresh one started, and listeners are told that the kernel's state was reset.
+ *
+ * Python package files the worker asks for (`fetch-package-file`) are fetched by the page through
+ * the `fetchPackageFile` option, which the app supplies with its package base setting: the kernel
+ * layer knows no settings, and the worker, where notebook code runs, reaches no other origin.
  */
 import {
   INTERRUPT_BUFFER_BYTES,
@@ -22,10 +26,12 @@ import {
   type DeviceReport,
   type DeviceSettings,
   type DoneEvent,
+  type FetchPackageFileEvent,
   type HostRequest,
   type KernelInfo,
   type MemorySnapshot,
   type MimeBundle,
+  type PackageFailureReason,
   type WorkerEvent,
 } from './protocol';
 
@@ -71,9 +77,10 @@ interface Running extends Pending {
   executionCount: number;
 }
 
-/** What the client needs of a worker; `openKernelWorker` adapts a real `Worker` to it. */
+/** What the client needs of a worker; `workerPort` adapts a real `Worker` to it. */
 export interface WorkerPort {
-  post(request: HostRequest): void;
+  /** `transfer`: buffers handed over rather than copied (a package file's bytes). */
+  post(request: HostRequest, transfer?: Transferable[]): void;
   terminate(): void;
 }
 
@@ -91,10 +98,24 @@ export function workerPort(worker: Worker, events: WorkerPortEvents): WorkerPort
     events.crash();
   };
   return {
-    post: (request) => worker.postMessage(request),
+    post: (request, transfer = []) => worker.postMessage(request, transfer),
     terminate: () => worker.terminate(),
   };
 }
+
+/** The file the worker asked for: a bare file name of the package base, and the lock's hash. */
+export type PackageFileRequest = Pick<FetchPackageFileEvent, 'fileName' | 'sha256'>;
+
+/** What the page's fetcher found: the whole (verified) file, or why not. */
+export type PackageFileAnswer =
+  | { ok: true; bytes: ArrayBuffer; url: string; fromCache: boolean }
+  | { ok: false; url: string; reason: PackageFailureReason; message: string };
+
+/** Fetches one package file for the worker, reporting bytes as they arrive; never rejects. */
+export type PackageFileFetcher = (
+  request: PackageFileRequest,
+  onProgress: (loaded: number, total: number | null) => void,
+) => Promise<PackageFileAnswer>;
 
 export interface KernelClientOptions {
   openWorker: (events: WorkerPortEvents) => WorkerPort;
@@ -102,6 +123,8 @@ export interface KernelClientOptions {
   hardInterruptAfterMs?: number;
   /** The device settings each new worker starts with (read at every start and restart). */
   deviceSettings?: () => DeviceSettings | null;
+  /** Answers the worker's `fetch-package-file`; without it every such request is refused. */
+  fetchPackageFile?: PackageFileFetcher;
 }
 
 export class KernelClient {
@@ -280,6 +303,49 @@ export class KernelClient {
       case 'device-lost':
         for (const l of this.listeners) l.deviceLost?.(event);
         break;
+      case 'fetch-package-file':
+        void this.answerPackageFile(event);
+        break;
+    }
+  }
+
+  /** Fetches the file the worker asked for and answers that worker (if it is still the one). */
+  private async answerPackageFile(event: FetchPackageFileEvent): Promise<void> {
+    const worker = this.worker;
+    const { requestId, fileName, sha256 } = event;
+    const post = (request: HostRequest, transfer?: Transferable[]) => {
+      if (worker && this.worker === worker) worker.post(request, transfer);
+    };
+    const fetcher = this.options.fetchPackageFile;
+    let answer: PackageFileAnswer;
+    if (!fetcher) {
+      answer = {
+        ok: false,
+        url: '',
+        reason: 'refused',
+        message: 'this page does not fetch Python packages',
+      };
+    } else {
+      try {
+        answer = await fetcher({ fileName, sha256 }, (loaded, total) =>
+          post({ type: 'package-progress', requestId, loaded, total }),
+        );
+      } catch (error) {
+        // The fetcher says why in its answer; anything thrown is a bug there, reported as such.
+        answer = {
+          ok: false,
+          url: '',
+          reason: 'offline',
+          message: `fetching ${fileName} failed: ${error instanceof Error ? error.message : String(error)}`,
+        };
+      }
+    }
+    if (answer.ok) {
+      const { bytes, url, fromCache } = answer;
+      post({ type: 'package-fetched', requestId, bytes, url, fromCache }, [bytes]);
+    } else {
+      const { url, reason, message } = answer;
+      post({ type: 'package-failed', requestId, url, reason, message });
     }
   }
 
