@@ -1,0 +1,96 @@
+/**
+ * PyTorch's tensors tutorial (tensorqs_tutorial.py) and the GPU chapter (seed 004) without their
+ * numpy lines, under our `torch` and real PyTorch (Debian's python3-torch, 1.13, CPU): the same
+ * printouts (random values masked where the tutorial prints torch.rand's), the same values on
+ * seeded random data, and device printouts as each side's GPUs say. The program is
+ * testing/tensorqs_program.py.
+ */
+import { expect } from 'vitest';
+import { gpuDevices } from '../../engine';
+import { testDevices } from '../../engine/testing/devices';
+import { rng } from '../../engine/testing/harness';
+import { describeAgainstRealTorch, expectNear } from './testing/peer-program';
+import { startPython } from './testing/pyodide';
+// Runs in both Pythons: INPUT, and DEVICE under ours, are defined before it; it leaves RESULT.
+import PROGRAM from './testing/tensorqs_program.py?raw';
+
+const devices = (await testDevices()).map((d) => (d.kind === 'gpu' ? 'cuda:0' : 'cpu'));
+const python = await startPython();
+
+const rand = rng(35);
+const matrix = (rows: number, cols: number, next: () => number) =>
+  Array.from({ length: rows }, () => Array.from({ length: cols }, next));
+const uniform = (low: number, high: number) => () => low + (high - low) * rand();
+const int = (low: number, high: number) => () => Math.floor(low + (high - low) * rand());
+const INPUT = {
+  data: matrix(2, 2, int(-9, 10)),
+  matrix: matrix(4, 4, uniform(-3, 3)),
+  a: matrix(5, 7, uniform(-1, 1)),
+  b: matrix(7, 3, uniform(-1, 1)),
+  x: matrix(12, 2, uniform(0, 1)),
+  noise: matrix(12, 1, uniform(-2, 2)),
+  w: matrix(1, 2, uniform(-1, 1)),
+  b0: [[0.25]],
+};
+
+interface Result {
+  device: string;
+  tutorial: string;
+  data: string;
+  chapter: string;
+  values: Record<string, number[]>;
+}
+
+/** torch.rand's values in a printout (4 decimals in [0, 1)), masked. */
+const RANDOM = /0\.\d{4}/g;
+
+/** What the chapter's device lines print with `gpus` GPUs (PyTorch's rules; 0 or 1 here). */
+function chapterPrintout(gpus: number): string {
+  const cuda = gpus > 0 ? 'True' : 'False';
+  const device = gpus > 0 ? 'cuda:0' : 'cpu';
+  const ids = `[${Array.from({ length: gpus }, (_, i) => i).join(', ')}]`;
+  return [
+    `if_cuda= ${cuda} gpu_count= ${gpus}`,
+    `${device} ${cuda} cpu`,
+    'False',
+    `${cuda} ${device}`,
+    `${ids} ${device}`,
+    '<All keys matched successfully>',
+    'True',
+    'torch.Size([5, 3]) True',
+    'torch.Size([12, 1])',
+    'torch.Size([1, 2]) [[0.0]]',
+    `if on cuda: ${cuda}`,
+    '',
+  ].join('\n');
+}
+
+describeAgainstRealTorch<Result>(
+  'tensorqs.test.ts',
+  'the tensors tutorial and the GPU chapter against real PyTorch (Debian python3-torch)',
+  'print and compute the same on %s',
+  { python, program: PROGRAM, input: INPUT, devices },
+  (ours, real) => {
+    // The tutorial verbatim: the same text but torch.rand's values, which lie in [0, 1).
+    expect(ours.tutorial.replace(RANDOM, '0.####')).toBe(real.tutorial.replace(RANDOM, '0.####'));
+    const drawn = [...ours.tutorial.matchAll(RANDOM)].map((m) => Number(m[0]));
+    expect(drawn.length).toBe(4 + 6); // x_rand (2×2) and rand_tensor (2×3);
+    expect(ours.tutorial).toContain("12.0 <class 'float'>");
+
+    // On random data, on each device: printouts of copied values are PyTorch's exactly.
+    const onGpu = ours.device.startsWith('cuda');
+    const suffix = ", device='cuda:0')";
+    if (onGpu) expect(ours.data.split(suffix).length - 1).toBe(6);
+    expect(onGpu ? ours.data.replaceAll(suffix, ')') : ours.data).toBe(real.data);
+    expect(Object.keys(ours.values).sort()).toEqual(Object.keys(real.values).sort());
+    for (const [name, want] of Object.entries(real.values)) {
+      if (name === 'x_rand') continue; // torch.rand_like's draws: checked for range below
+      expectNear(ours.values[name], want, name === 'losses' || name === 'w' ? 2e-5 : 1e-6, name);
+    }
+    for (const v of ours.values.x_rand) expect(v >= 0 && v < 1).toBe(true);
+
+    // The chapter's device lines follow each side's GPUs (real PyTorch here has none).
+    expect(real.chapter).toBe(chapterPrintout(0));
+    expect(ours.chapter).toBe(chapterPrintout(gpuDevices().length));
+  },
+);
