@@ -117,11 +117,11 @@ describe('PythonKernel', () => {
 
   it('prints a note for shell and magic lines and runs the rest, keeping line numbers', async () => {
     const { result, out } = await run(
-      '!pip install torchkeras\n%matplotlib inline\nz = 5\nz / 0',
+      '!pip install torchkeras\n%load_ext autoreload\nz = 5\nz / 0',
       4,
     );
     expect(out).toMatch(/^stdout:\[gpubook\] skipped `!pip install torchkeras`.*\n/);
-    expect(out).toContain('skipped `%matplotlib inline`');
+    expect(out).toContain('skipped `%load_ext autoreload`');
     expect(result.status === 'error' && result.traceback.join('\n')).toContain(
       'File "Cell In[4]", line 4',
     );

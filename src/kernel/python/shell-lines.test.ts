@@ -5,15 +5,15 @@ const lineCount = (text: string) => text.split('\n').length;
 
 describe('rewriteShellLines', () => {
   it('replaces shell and magic lines by a note, line for line, and keeps the rest', () => {
-    const source = '!pip install torchkeras\n%matplotlib inline\nimport torch\nx = 1';
+    const source = '!pip install torchkeras\n%load_ext autoreload\nimport torch\nx = 1';
     const { code, replaced } = rewriteShellLines(source);
-    expect(replaced).toEqual(['!pip install torchkeras', '%matplotlib inline']);
+    expect(replaced).toEqual(['!pip install torchkeras', '%load_ext autoreload']);
     const lines = code.split('\n');
     expect(lines).toHaveLength(4);
     expect(lines[0]).toMatch(
       /^__import__\("sys"\)\.stdout\.write\(".*!pip install torchkeras.*\\n"\)$/,
     );
-    expect(lines[1]).toContain('%matplotlib inline');
+    expect(lines[1]).toContain('%load_ext autoreload');
     expect(lines.slice(2)).toEqual(['import torch', 'x = 1']);
   });
 

@@ -26,6 +26,17 @@ function noteStatement(indent: string, note: string): string {
   return `${indent}__import__("sys").stdout.write(${JSON.stringify(`${note}\n`)})`;
 }
 
+/**
+ * `%matplotlib …` and `%config InlineBackend.…` run: figures are shown inline by our matplotlib
+ * backend, which these set up (src/api/python/_gpubook_matplotlib/, imported without matplotlib).
+ */
+function inlineMagicStatement(indent: string, line: string): string | null {
+  const magic = /^%(matplotlib|config)(?:\s+(.*))?$/.exec(line.trim());
+  if (!magic || (magic[1] === 'config' && !magic[2]?.startsWith('InlineBackend.'))) return null;
+  const [name, args] = [JSON.stringify(magic[1]), JSON.stringify(magic[2] ?? '')];
+  return `${indent}__import__("_gpubook_matplotlib").run_line_magic(${name}, ${args})`;
+}
+
 export function noteFor(line: string): string {
   const command = line.trim();
   if (command.startsWith('!')) {
@@ -89,7 +100,7 @@ export function rewriteShellLines(source: string): ShellLineRewrite {
     const match = /^(\s*)[!%]/.exec(lines[i]);
     if (!starts[i] || !match) continue;
     replaced.push(lines[i]);
-    out[i] = noteStatement(match[1], noteFor(lines[i]));
+    out[i] = inlineMagicStatement(match[1], lines[i]) ?? noteStatement(match[1], noteFor(lines[i]));
     // A backslash at the end continues the shell line; its continuation lines go with it.
     while (lines[i].endsWith('\\') && i + 1 < lines.length) {
       i++;

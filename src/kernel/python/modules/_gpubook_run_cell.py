@@ -11,6 +11,7 @@ import asyncio
 import builtins
 import json
 import os
+import sys
 import traceback
 import types
 
@@ -98,6 +99,10 @@ def install_display(publish, clear):
     (``IPython``) are importable."""
     from IPython import display as ipython_display
 
+    import _gpubook_matplotlib
+
+    # matplotlib's inline backend, picked when a cell imports matplotlib (figures as images).
+    _gpubook_matplotlib.install()
     ipython_display.install(
         lambda data, metadata, display_id, update: publish(bundle_json(data, metadata, display_id, update)),
         lambda wait: clear(wait),
@@ -144,13 +149,10 @@ def _keyboard_interrupt(cancelled):
     return error
 
 
-async def run_cell(source, filename):
-    """Runs one cell in the notebook's namespace (``__main__``); python-kernel.ts calls it from
-    JavaScript and awaits the coroutine, which Pyodide runs as an asyncio task on its event loop,
-    where ``run_sync`` can block (JSPI)."""
-    global _task, _interrupted
-    _task = asyncio.current_task()
-    _interrupted = False
+async def _evaluate(source, filename):
+    """The cell's last value; then, even when the cell raised, its open matplotlib figures become
+    images (matplotlib-inline's post-execute hook). A figure that is the last value is ``Out``."""
+    value = None
     try:
         value = await eval_code_async(
             source,
@@ -160,6 +162,23 @@ async def run_cell(source, filename):
             filename=filename,
             dont_inherit=True,
         )
+        return value
+    finally:
+        # Nothing to do (not even an import) for a cell that never made a figure.
+        inline = sys.modules.get("_gpubook_matplotlib")
+        if inline is not None:
+            inline.flush_figures(value)
+
+
+async def run_cell(source, filename):
+    """Runs one cell in the notebook's namespace (``__main__``); python-kernel.ts calls it from
+    JavaScript and awaits the coroutine, which Pyodide runs as an asyncio task on its event loop,
+    where ``run_sync`` can block (JSPI)."""
+    global _task, _interrupted
+    _task = asyncio.current_task()
+    _interrupted = False
+    try:
+        value = await _evaluate(source, filename)
         if value is None:
             return {"status": "ok"}
         builtins._ = value
