@@ -1,9 +1,14 @@
 /**
  * Makes the page's KernelClient: the one place that names the kernel worker's file, so the
- * bundler emits the worker and everything else deals only with KernelClient.
+ * bundler emits the worker and everything else deals only with KernelClient. Each client fetches
+ * the Python package files its worker asks for from the package base in the settings, read at
+ * each request (so a changed setting applies to the next import).
  */
-import { KernelClient, workerPort } from '../kernel/client';
+import { KernelClient, workerPort, type PackageFileFetcher } from '../kernel/client';
 import type { DeviceSettings } from '../kernel/protocol';
+import { fetchPackageFile } from './python-packages/fetch-package-file';
+import { openPackageCache } from './python-packages/package-cache';
+import { readPackageBase } from './settings/package-base';
 import { workerReserve } from './worker-reserve';
 
 const kernelWorkers = workerReserve(
@@ -19,6 +24,12 @@ export function prewarmKernelWorker(): void {
   kernelWorkers.prewarm();
 }
 
+const pagePackageFetcher: PackageFileFetcher = async (request, onProgress) =>
+  fetchPackageFile(request, onProgress, {
+    base: readPackageBase(),
+    cache: await openPackageCache(),
+  });
+
 /** `deviceSettings` is read at every (re)start: the notebook's device panel settings. */
 export function createKernelClient(
   params: Record<string, string>,
@@ -28,5 +39,6 @@ export function createKernelClient(
     openWorker: (events) => workerPort(kernelWorkers.take(), events),
     params,
     deviceSettings,
+    fetchPackageFile: pagePackageFetcher,
   });
 }

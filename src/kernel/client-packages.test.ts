@@ -65,6 +65,22 @@ describe('KernelClient: package files for the worker', () => {
       },
     ]);
     expect(answers[2].transfer).toEqual([bytes]);
+
+    ports[0].event({
+      type: 'fetch-package-file',
+      requestId: 8,
+      fileName: 'json',
+      sha256: null,
+      source: 'pypi',
+      url: 'https://pypi.org/pypi/six/json',
+    });
+    await settle();
+    expect(asked[1]).toEqual({
+      fileName: 'json',
+      sha256: null,
+      source: 'pypi',
+      url: 'https://pypi.org/pypi/six/json',
+    });
   });
 
   it('answers a failure with its url, reason and message', async () => {

@@ -103,8 +103,14 @@ export function workerPort(worker: Worker, events: WorkerPortEvents): WorkerPort
   };
 }
 
-/** The file the worker asked for: a bare file name of the package base, and the lock's hash. */
-export type PackageFileRequest = Pick<FetchPackageFileEvent, 'fileName' | 'sha256'>;
+/**
+ * The file the worker asked for: a bare file name of the package base and the lock's hash, or
+ * (`source: 'pypi'`, `%pip install`) a PyPI URL, which the fetcher checks itself.
+ */
+export type PackageFileRequest = Pick<
+  FetchPackageFileEvent,
+  'fileName' | 'sha256' | 'source' | 'url'
+>;
 
 /** What the page's fetcher found: the whole (verified) file, or why not. */
 export type PackageFileAnswer =
@@ -312,7 +318,7 @@ export class KernelClient {
   /** Fetches the file the worker asked for and answers that worker (if it is still the one). */
   private async answerPackageFile(event: FetchPackageFileEvent): Promise<void> {
     const worker = this.worker;
-    const { requestId, fileName, sha256 } = event;
+    const { requestId, fileName, sha256, source, url } = event;
     const post = (request: HostRequest, transfer?: Transferable[]) => {
       if (worker && this.worker === worker) worker.post(request, transfer);
     };
@@ -327,7 +333,10 @@ export class KernelClient {
       };
     } else {
       try {
-        answer = await fetcher({ fileName, sha256 }, (loaded, total) =>
+        const request: PackageFileRequest = source
+          ? { fileName, sha256, source, url }
+          : { fileName, sha256 };
+        answer = await fetcher(request, (loaded, total) =>
           post({ type: 'package-progress', requestId, loaded, total }),
         );
       } catch (error) {
