@@ -5,7 +5,15 @@
  * through Pyodide's JsProxy; nothing here computes what the engine already does.
  */
 import type { PyCallable } from 'pyodide/ffi';
-import { getDevice, isGradEnabled, setGradEnabled, Tensor, ValuesIndices } from '../../engine';
+import {
+  defaultDevice,
+  getDevice,
+  isGradEnabled,
+  ops,
+  setGradEnabled,
+  Tensor,
+  ValuesIndices,
+} from '../../engine';
 import { formatSummary, moveInPlace, Module, Parameter } from '../../engine/nn';
 import { randperm } from '../../engine/data';
 import { getTensorStore } from '../../engine/serialization';
@@ -101,6 +109,15 @@ export function createBridge(globals: Record<string, unknown>) {
     /** A permutation of 0..n-1 from the engine's seeded generator, as a plain array. */
     randpermList: (n: number): number[] => Array.from(randperm(n)),
     formatTensor: formatForPython,
+    /**
+     * A tensor of `shape` from one typed array (a NumPy array's values, torch/_numpy_engine.py):
+     * one bulk copy. `device`: a device name, or 'tf' for TensorFlow's default device.
+     */
+    fromTyped: (data: Float32Array | Int32Array, shape: number[], device: string): Tensor =>
+      ops.fromHost(data, shape, {
+        device: device === 'tf' ? defaultDevice('tf') : getDevice(device),
+        dtype: data instanceof Int32Array ? 'int32' : 'float32',
+      }),
     /** Writes raw bytes into the kernel's file store (where torch.save writes): exports. */
     storeFile: (name: string, bytes: Uint8Array): Promise<void> =>
       getTensorStore().put(name, bytes),

@@ -13,6 +13,7 @@ import sys as _sys
 import time as _time
 
 from torch import _bridge as _b
+from torch import _numpy, _numpy_engine
 from torch._grad_mode import no_grad as _no_grad
 
 from . import _tensor
@@ -87,6 +88,9 @@ def _inferred(value):
 
 def constant(value, dtype=None, shape=None, name=None):
     d = as_dtype(dtype)
+    array = _numpy.as_array(value)
+    if array is not None:  # an ndarray or a NumPy scalar: its dtype, as TensorFlow keeps it
+        return _from_array(array, d, shape)
     if d is None and not isinstance(value, Tensor):
         d = _inferred(value)
     if isinstance(value, Tensor):
@@ -96,6 +100,17 @@ def constant(value, dtype=None, shape=None, name=None):
     out = _call(_tf.constant, value, None if d is None else d.engine, None if shape is None else list(shape))
     if d is bool:
         out._bool = True
+    return out
+
+
+def _from_array(array, d, shape):
+    _numpy.check_convertible(array, byte_order=False)  # TensorFlow converts the byte order
+    if d is not None:
+        array = array.astype(d.name)
+    if shape is not None:
+        array = array.reshape(shape)
+    out = Tensor._wrap(_numpy.to_engine(_numpy_engine, array, "tf"), True, array.dtype.name == "bool")
+    out._np = _numpy.Shared(array.dtype.name)
     return out
 
 

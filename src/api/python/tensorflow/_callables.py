@@ -148,6 +148,8 @@ class Proxies:
 
         if isinstance(value, Callback):
             return self.callback(value)
+        if type(value).__module__ == "numpy":  # fit/predict/from_tensor_slices of ndarrays
+            return b.numpy_to_js(value, "tf")
         if (
             callable(value)
             and not isinstance(value, (type, JsProxy, _tensor._TorchTensor))

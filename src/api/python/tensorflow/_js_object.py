@@ -13,6 +13,7 @@ import js
 from pyodide.ffi import JsException, JsProxy, create_once_callable, jsnull, to_js
 
 from torch import _bridge as b
+from torch import _numpy
 
 from . import _tensor
 from ._callables import Proxies, take_pending
@@ -108,12 +109,38 @@ def call_settled(fn, this, js_args):
     return value
 
 
+# Keras methods that return NumPy arrays (tensors here when NumPy is not loaded).
+_NUMPY_RESULT = {"predict", "predictOnBatch"}
+
+
+def as_numpy(value):
+    """Tensors in a result (nested in lists, tuples, dicts) as ndarrays, as Keras returns them."""
+    if isinstance(value, _tensor._TorchTensor):
+        return value.numpy()
+    if isinstance(value, (list, tuple)):
+        return type(value)(as_numpy(v) for v in value)
+    if isinstance(value, dict):
+        return {k: as_numpy(v) for k, v in value.items()}
+    return value
+
+
+def _as_numpy_tuples(value):
+    """A dataset element as ``as_numpy_iterator`` yields it: arrays, tuples for tuples."""
+    if isinstance(value, list):
+        return tuple(_as_numpy_tuples(v) for v in value)
+    if isinstance(value, dict):
+        return {k: _as_numpy_tuples(v) for k, v in value.items()}
+    return as_numpy(value)
+
+
 def invoke(fn, args, kwargs, method=None, receiver=None):
     proxies = Proxies()
     take_pending()
     try:
         result = call_settled(fn, receiver, proxies.args(args, kwargs))
         value = wrap(result)
+        if method in _NUMPY_RESULT and _numpy.loaded() is not None:
+            value = as_numpy(value)
     except JsException as error:
         raise translate(error) from None
     finally:
@@ -156,6 +183,8 @@ class JsObject:
             method = getattr(_weights, name)
             return lambda *args, **kwargs: method(self, *args, **kwargs)
         js_name = b.camel(name)
+        if js_name == "asNumpyIterator" and _numpy.loaded() is not None and hasattr(self._js, js_name):
+            return lambda: (_as_numpy_tuples(element) for element in self)
         try:
             member = getattr(self._js, js_name)
         except AttributeError:

@@ -8,6 +8,8 @@ It is the ``torch`` package's Tensor handle (same engine tensor, same ownership:
 import builtins
 
 from torch import _bridge as b
+from torch import _numpy
+from torch import _numpy_engine as _engine
 from torch._tensor import Tensor as _TorchTensor
 
 host = b.host
@@ -194,6 +196,8 @@ class Tensor(_TorchTensor):
 
     @property
     def dtype(self):
+        if self._np is not None and self._np.dtype in _DTYPES:  # made from a NumPy array
+            return _DTYPES[self._np.dtype]
         if self._bool:
             return bool
         return float32 if self._js.dtype == "float32" else int32
@@ -205,9 +209,18 @@ class Tensor(_TorchTensor):
         return f"/job:localhost/replica:0/task:0/device:{kind.upper()}:{index or 0}"
 
     def numpy(self):
-        """The values as plain Python values: a number (or bool) for a 0-d tensor, nested lists
-        otherwise. gpubook's Python has no NumPy, so this is not an ``ndarray``."""
-        return self.tolist()
+        """An ndarray of the values (a NumPy scalar for a 0-d tensor), a copy, once NumPy is
+        imported; before that (or offline, where it cannot load) plain Python values: a number
+        (or bool) for a 0-d tensor, nested lists otherwise."""
+        if _numpy.loaded() is None:
+            return self.tolist()
+        out = _numpy.to_array(_engine, self._js, self.dtype.name)
+        return out[()] if out.ndim == 0 else out
+
+    def __array__(self, dtype=None, copy=None):
+        """``np.asarray(t)``: the values as an ndarray (0-d for a scalar)."""
+        out = _numpy.to_array(_engine, self._js, self.dtype.name)
+        return out if dtype is None else out.astype(dtype, copy=False)
 
     def __repr__(self):
         shape = tuple(self.shape)
@@ -217,7 +230,8 @@ class Tensor(_TorchTensor):
         is_float = self.dtype.is_floating
         if isinstance(values, list):
             body = _numpy_text(values, is_float, len("array("))
-            suffix = ", dtype=float32)" if is_float else ", dtype=int32)" if not self._bool else ")"
+            # NumPy names every dtype but its defaults (float64, int64) and bool.
+            suffix = ")" if name in ("float64", "int64", "bool") else f", dtype={name})"
             if not values:
                 body = "[]"
             numpy = f"array({body}{suffix}"

@@ -8,12 +8,13 @@ written out here are the TS layer's, reached by their snake_case name (``torch.z
 
 import builtins
 
-from . import _bridge as b
 from . import (
+    _arrays,
     _out,
     accelerator,  # noqa: F401  torch.accelerator, re-exported
     cuda,  # noqa: F401  torch.cuda, re-exported
 )
+from . import _bridge as b
 from ._grad_mode import (  # noqa: F401  re-exported: torch.no_grad, …
     enable_grad,
     inference_mode,
@@ -166,6 +167,9 @@ def _plain(data):
 
 
 def tensor(data, *, dtype=None, device=None, requires_grad=False, pin_memory=False):
+    from_array = None if isinstance(data, Tensor) else _arrays.tensor(data, dtype, device, requires_grad)
+    if from_array is not None:  # an ndarray or a NumPy scalar
+        return from_array
     if isinstance(data, Tensor):
         out = b.call(_t.tensor, data, **_creation(dtype, device, requires_grad))
         return _marked(out, dtype if dtype is not None else (bool if data._bool else None))
@@ -174,11 +178,11 @@ def tensor(data, *, dtype=None, device=None, requires_grad=False, pin_memory=Fal
     return _marked(b.call(_t.tensor, _plain(data), **_creation(dtype, device, requires_grad)), dtype)
 
 
-as_tensor = tensor
+def as_tensor(data, dtype=None, device=None):
+    return _arrays.as_tensor(data, dtype, device)
 
 
-def from_numpy(array):
-    raise RuntimeError("numpy is not available in gpubook's Python: use torch.tensor(list)")
+from_numpy = _arrays.from_numpy
 
 
 def is_tensor(obj):

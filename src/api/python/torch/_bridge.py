@@ -70,7 +70,11 @@ def to_js_value(value, each=None):
     if isinstance(value, (bool, int, float, str)) or value is None:
         return value
     if isinstance(value, _tensor_type):
+        if value._np is not None:
+            value._sync()  # an array tied to it may have changed (torch/_numpy.py)
         return value._js
+    if type(value).__module__ == "numpy":
+        return numpy_to_js(value)
     js_value = getattr(value, "_js_value", None)
     if js_value is not None:
         return js_value()
@@ -88,6 +92,20 @@ def to_js_value(value, each=None):
     if hasattr(value, "__iter__") and not hasattr(value, "__len__"):
         return to_js([to_js_value(v) for v in value], create_pyproxies=False)
     raise TypeError(f"cannot pass {type(value).__name__} to the engine")
+
+
+def numpy_to_js(value, device="cpu"):
+    """A NumPy scalar as its Python number; an ndarray as a new engine tensor on ``device`` (the
+    CPU, as PyTorch takes one in ``t + a``; 'tf': TensorFlow's default device), which the engine's
+    lifetimes cover (ownership.ts)."""
+    from . import _numpy
+    from . import _numpy_engine as engine
+
+    a = _numpy.as_array(value)
+    if a.ndim == 0 and not isinstance(value, _numpy.loaded().ndarray):
+        return a.item()
+    _numpy.check_convertible(a, byte_order=device == "cpu")  # TensorFlow converts byte orders
+    return _numpy.to_engine(engine, a, device)
 
 
 def options(kwargs, each=to_js_value):

@@ -10,7 +10,8 @@ import builtins
 from collections import namedtuple
 
 from . import _bridge as b
-from . import _types
+from . import _numpy, _types
+from . import _numpy_engine as _engine
 
 host = b.host
 
@@ -52,7 +53,10 @@ def _shape_args(args):
 
 
 class Tensor:
-    __slots__ = ("_js", "_bool", "__weakref__")
+    # _np: None, or the _numpy.Shared record of the NumPy arrays this tensor is tied to and the
+    # NumPy dtype it stands for (torch.from_numpy, t.numpy()).
+    __slots__ = ("_js", "_bool", "_np", "__weakref__")
+    __array_priority__ = 1000  # NumPy's operators defer to ours (ndarray + tensor is a tensor)
 
     def __new__(cls, *args, device=None):
         """PyTorch's legacy constructor: ``torch.Tensor([1, 2])`` (float data) or
@@ -74,6 +78,7 @@ class Tensor:
         t = object.__new__(cls)
         t._js = js
         t._bool = is_bool
+        t._np = None
         return t
 
     def __del__(self):
@@ -82,7 +87,25 @@ class Tensor:
             host.release(js)
 
     def _op(self, name, *args, **kwargs):
-        return b.call(getattr(self._js, name), *args, **kwargs)
+        shared = self._np
+        if shared is None:
+            return b.call(getattr(self._js, name), *args, **kwargs)
+        shared.before_read(_engine, self._js)
+        out = b.call(getattr(self._js, name), *args, **kwargs)
+        if name[-1] == "_" and shared.tied:  # in place: the tied arrays see it, as in PyTorch
+            shared.after_write(_engine, self._js)
+        return out
+
+    def _sync(self):
+        """Copies in what NumPy wrote into an array tied to this tensor (torch/_numpy.py)."""
+        if self._np is not None:
+            self._np.before_read(_engine, self._js)
+
+    def _same_dtype(self, out):
+        """``out`` (a copy or view of this tensor's values) stands for the same NumPy dtype."""
+        if self._np is not None and self._np.dtype is not None:
+            out._np = _numpy.Shared(self._np.dtype)
+        return out
 
     def _cmp(self, name, other):
         out = self._op(name, other)
@@ -100,6 +123,8 @@ class Tensor:
 
     @property
     def dtype(self):
+        if self._np is not None and self._np.dtype is not None:
+            return _types._ALL[self._np.dtype]
         return _types.from_engine(self._js.dtype, self._bool)
 
     @property
@@ -172,6 +197,7 @@ class Tensor:
 
     # ------------------------------------------------------------------ reading values
     def tolist(self):
+        self._sync()
         values = b.wait(self._js.tolist())
         if self.ndim == 0:
             return self._scalar(values)
@@ -184,10 +210,21 @@ class Tensor:
         return builtins.float(v) if self._js.dtype == "float32" else builtins.int(v)
 
     def item(self):
+        self._sync()
         return self._scalar(b.wait(self._js.item()))
 
     def __repr__(self):
-        return b.wait(host.formatTensor(self._js, self._bool))
+        self._sync()
+        text = b.wait(host.formatTensor(self._js, self._bool))
+        name = self.dtype.name
+        if name in ("float32", "int64", "bool"):
+            return text
+        # PyTorch's order: device, dtype, then grad_fn or requires_grad.
+        for marker in (", grad_fn=<", ", requires_grad=True"):
+            i = text.rfind(marker)
+            if i >= 0:
+                return f"{text[:i]}, dtype=torch.{name}{text[i:]}"
+        return f"{text[:-1]}, dtype=torch.{name})"
 
     def __format__(self, spec):
         if spec and self.numel() == 1:
@@ -221,8 +258,34 @@ class Tensor:
         for i in range(len(self)):
             yield self[i]
 
-    def numpy(self):
-        raise RuntimeError("numpy is not available in gpubook's Python: use t.tolist() or t.item() instead")
+    def numpy(self, *, force=False):
+        """The values as an ndarray tied to this CPU tensor (shared memory, emulated: see
+        torch/_numpy.py). ``force``: detach and copy to the CPU first, as PyTorch's."""
+        if force:
+            return self.detach().cpu().numpy()
+        if self._js.device != "cpu":
+            raise TypeError(
+                f"can't convert {self.device} device type tensor to numpy. "
+                "Use Tensor.cpu() to copy the tensor to host memory first."
+            )
+        if self.requires_grad:
+            raise RuntimeError("Can't call numpy() on Tensor that requires grad. Use tensor.detach().numpy() instead.")
+        default = "bool" if self._bool else "float32" if self._js.dtype == "float32" else "int64"
+        array, self._np = _numpy.numpy_of(_engine, self._js, self._np, default)
+        return array
+
+    def __array__(self, dtype=None, copy=None):
+        """``np.asarray(t)``, ``np.array(t)``: ``numpy()``, as PyTorch's."""
+        array = self.numpy()
+        return array if dtype is None else array.astype(dtype, copy=False)
+
+    def __array_wrap__(self, array, context=None, return_scalar=False):
+        """A NumPy ufunc of a tensor (``np.sin(t)``) is a tensor, as in PyTorch (bools as uint8)."""
+        import torch
+
+        if array.dtype == bool:
+            array = array.astype("uint8")
+        return torch.from_numpy(array)
 
     # ------------------------------------------------------------------ autograd
     def backward(self, gradient=None, retain_graph=None, create_graph=False, inputs=None):
@@ -232,7 +295,7 @@ class Tensor:
             b.call(self._js.backward, gradient, retain_graph=retain_graph, inputs=inputs)
 
     def detach(self):
-        return self._op("detach")
+        return self._same_dtype(self._op("detach"))
 
     def detach_(self):
         raise RuntimeError("detach_() is not supported: use t = t.detach()")
@@ -240,7 +303,7 @@ class Tensor:
     def clone(self):
         out = self._op("clone")
         out._bool = self._bool
-        return out
+        return self._same_dtype(out)
 
     # ------------------------------------------------------------------ devices and dtypes
     def to(self, *args, **kwargs):
@@ -271,7 +334,7 @@ class Tensor:
     def cpu(self):
         out = self._op("cpu")
         out._bool = self._bool
-        return out
+        return out if out is self else self._same_dtype(out)
 
     def type(self, dtype=None):
         if dtype is None:
@@ -422,7 +485,10 @@ class Tensor:
     def __setitem__(self, index, value):
         from ._indexing import setitem
 
+        self._sync()
         setitem(self, index, value)
+        if self._np is not None and self._np.tied:
+            self._np.after_write(_engine, self._js)
 
     # ------------------------------------------------------------------ shapes (varargs or a tuple)
     def view(self, *shape):

@@ -1,0 +1,100 @@
+/**
+ * The NumPy conversions' engine side in Pyodide, where Node has no NumPy (Pyodide's numpy comes
+ * from the CDN, which tests cannot reach): torch/_numpy_engine.py's export / import_ / assign
+ * move values as one buffer (checked with the standard library's `array`, against values read
+ * independently with `tolist()`), and without NumPy the faces keep working and say how NumPy gets
+ * loaded. The NumPy side is tested under CPython (numpy-conversions.test.ts).
+ */
+import { describe, expect, it } from 'vitest';
+import { tf } from '../tf';
+import { startPython } from './testing/pyodide';
+
+const python = await startPython({ tf });
+
+describe('NumPy conversions without NumPy (Pyodide in Node)', () => {
+  it('export, import_ and assign move a tensor as one buffer, float32 and int32', async () => {
+    const r = (await python.run(`
+import array, random, struct
+import torch
+from torch import _numpy_engine as engine
+random.seed(5)
+values = [random.uniform(-3, 3) for _ in range(12)]
+ints = [random.randint(-1000, 1000) for _ in range(6)]
+t = torch.tensor(values).reshape(3, 4).t()  # a transposed view: export reads it row-major
+buf, dtype, shape = engine.export(t._js)
+exported = list(struct.unpack(f"{buf.nbytes // 4}f", bytes(buf)))
+h = engine.import_(memoryview(array.array("i", ints)), "int32", (2, 3), "cpu")
+imported = torch.Tensor._wrap(h, True)
+engine.assign(imported._js, memoryview(array.array("i", [7] * 6)))
+empty = torch.Tensor._wrap(engine.import_(memoryview(array.array("f")), "float32", (0, 3), "cpu"), True)
+{'values': values, 'ints': ints, 'exported': exported, 'dtype': dtype, 'shape': list(shape),
+ 'expected': t.tolist(),
+ 'assigned': imported.tolist(), 'importedShape': list(imported.shape), 'empty': list(empty.shape)}
+`)) as Record<string, unknown>;
+    const values = r.values as number[];
+    const expected = (r.expected as number[][]).flat();
+    expect(r.dtype).toBe('float32');
+    expect(r.shape).toEqual([4, 3]);
+    // Row-major order of the transposed 3x4: element (i, j) is values[j * 4 + i].
+    const transposed = Array.from(
+      { length: 12 },
+      (_, k) => values[(k % 3) * 4 + Math.floor(k / 3)],
+    );
+    (r.exported as number[]).forEach((v, k) => {
+      expect(v).toBe(expected[k]);
+      expect(v).toBeCloseTo(transposed[k], 5);
+    });
+    expect(r.importedShape).toEqual([2, 3]);
+    expect(r.assigned).toEqual([
+      [7, 7, 7],
+      [7, 7, 7],
+    ]);
+    expect(r.empty).toEqual([0, 3]);
+  });
+
+  it('import_ keeps int32 values exactly (before any assign)', async () => {
+    const r = (await python.run(`
+import array
+ints = [-2147483647, 0, 5, 2147483647]
+t = torch.Tensor._wrap(engine.import_(memoryview(array.array("i", ints)), "int32", (4,), "cpu"), True)
+[ints, t.tolist(), str(t.dtype)]
+`)) as [number[], number[], string];
+    expect(r[1]).toEqual(r[0]);
+    expect(r[2]).toBe('torch.int64');
+  });
+
+  it('without NumPy: numpy() and from_numpy say so; tf numpy() stays Python values', async () => {
+    const r = (await python.run(`
+import sys
+import tensorflow as tf
+assert 'numpy' not in sys.modules
+def error(f):
+    try:
+        f()
+    except Exception as e:
+        return f"{type(e).__name__}: {e}"
+t = torch.ones(3)
+{'numpy': error(t.numpy), 'from_numpy': error(lambda: torch.from_numpy([1.0])),
+ 'asarray_like': error(lambda: t.__array__()),
+ 'tf': tf.constant([[1.5, 2.0]]).numpy(), 'tf0': tf.constant(3).numpy(),
+ 'tensor': torch.tensor([1, 2]).tolist(), 'as_tensor': torch.as_tensor([1.5]).tolist()}
+`)) as Record<string, unknown>;
+    expect(r.numpy).toMatch(/^RuntimeError: Numpy is not available: .*import numpy.*online/);
+    expect(r.asarray_like).toBe(r.numpy);
+    expect(r.from_numpy).toBe('TypeError: expected np.ndarray (got list)');
+    expect(r.tf).toEqual([[1.5, 2]]);
+    expect(r.tf0).toBe(3);
+    expect(r.tensor).toEqual([1, 2]);
+    expect(r.as_tensor).toEqual([1.5]);
+  });
+
+  it('numpy() of a GPU-placed or grad-requiring tensor fails first with PyTorch’s errors', async () => {
+    const r = (await python.run(`
+w = torch.ones(2, requires_grad=True)
+[error(w.numpy)]
+`)) as string[];
+    expect(r[0]).toBe(
+      "RuntimeError: Can't call numpy() on Tensor that requires grad. Use tensor.detach().numpy() instead.",
+    );
+  });
+});

@@ -1,0 +1,211 @@
+"""Tensors ⇄ NumPy arrays for the ``torch`` and ``tensorflow`` faces.
+
+The engine is reached through a narrow interface (an object with three functions), so this module
+runs unchanged under CPython with a pure-Python stand-in for the engine (the tests do that):
+
+- ``export(handle) -> (buffer, engine_dtype, shape)``: the values, row-major, as one buffer of
+  float32 or int32 ("float32"/"int32");
+- ``import_(buffer, engine_dtype, shape, device) -> handle``: a new engine tensor from such a buffer;
+- ``assign(handle, buffer)``: overwrites an engine tensor's values in place.
+
+Every conversion is one bulk copy each way (never a Python loop over elements).
+
+Shared memory. PyTorch's CPU tensor and the array from ``t.numpy()`` / ``torch.from_numpy(a)``
+are one piece of memory; ours are not (the engine's memory is not NumPy's), so a tensor keeps a
+:class:`Shared` record of the arrays it is tied to: the array it was made from (strongly, as
+PyTorch keeps it alive) and the arrays it exported (weakly). Before its values are read they are
+compared with the bytes last synchronised, and an array that changed is copied into the tensor;
+after an in-place op on the tensor its values are copied into the arrays.
+"""
+
+import sys
+import weakref
+
+NO_NUMPY = (
+    "Numpy is not available: gpubook's Python loads NumPy when a cell runs `import numpy` in a "
+    "browser that is online (it is not bundled). Use t.tolist() or t.item() instead."
+)
+
+# The dtypes PyTorch converts, in its own error message's order (complex ones are named by
+# PyTorch, but the engine has no complex numbers, so they fail below with their own message).
+TORCH_NAMES = ("float64", "float32", "float16", "int64", "int32", "int16", "int8", "uint8", "bool")
+_PYTORCH_LIST = "float64, float32, float16, complex64, complex128, int64, int32, int16, int8, uint8, and bool"
+
+
+def loaded():
+    """NumPy if a cell (or a package) imported it, else None: faces that have a NumPy-free
+    answer (tf's ``numpy()``) use arrays only then, without trying an import."""
+    return sys.modules.get("numpy")
+
+
+def require():
+    """NumPy, imported now if it is installed; PyTorch's RuntimeError (with how to get it) if not."""
+    np = loaded()
+    if np is not None:
+        return np
+    try:
+        import numpy as np
+    except ImportError:
+        raise RuntimeError(NO_NUMPY) from None
+    return np
+
+
+def is_numpy(value):
+    """An ndarray or a NumPy scalar (without importing NumPy: none exists unless it is loaded)."""
+    return type(value).__module__ == "numpy"
+
+
+def is_ndarray(value):
+    np = loaded()
+    return np is not None and isinstance(value, np.ndarray)
+
+
+def engine_dtype_of(name):
+    """How the engine stores a NumPy dtype: floats as float32, integers and bools as int32."""
+    return "float32" if name.startswith("float") else "int32"
+
+
+def check_convertible(a, *, byte_order=True):
+    """PyTorch's errors for arrays it cannot convert (``byte_order``: non-native byte order too)."""
+    name = a.dtype.name
+    if a.dtype.kind == "c":
+        raise TypeError(f"can't convert np.ndarray of type numpy.{name}: gpubook's engine has no complex numbers.")
+    if name not in TORCH_NAMES:
+        raise TypeError(
+            f"can't convert np.ndarray of type numpy.{a.dtype.type.__name__}. "
+            f"The only supported types are: {_PYTORCH_LIST}."
+        )
+    if byte_order and not a.dtype.isnative:
+        raise ValueError(
+            "given numpy array has byte order different from the native byte order. "
+            "Conversion between byte orders is currently not supported."
+        )
+
+
+def as_array(value):
+    """An ndarray for an ndarray or a NumPy scalar (0-d), else None."""
+    if not is_numpy(value):
+        return None
+    np = loaded()
+    return np.asarray(value)
+
+
+def _engine_buffer(np, a):
+    """``a``'s values as one flat, native, C-ordered buffer of the engine's element type (one
+    bulk copy, none when ``a`` already is that)."""
+    dt = np.float32 if a.dtype.kind == "f" else np.int32
+    flat = np.ascontiguousarray(a, dtype=dt).reshape(-1)
+    return memoryview(flat)
+
+
+def to_engine(engine, a, device):
+    """A new engine tensor holding ``a``'s values (``a`` checked by the caller)."""
+    np = loaded()
+    name = a.dtype.name
+    return engine.import_(_engine_buffer(np, a), engine_dtype_of(name), tuple(int(d) for d in a.shape), device)
+
+
+def to_array(engine, handle, dtype_name):
+    """A new ndarray (NumPy dtype ``dtype_name``) of an engine tensor's values."""
+    np = require()
+    buffer, engine_dtype, shape = engine.export(handle)
+    flat = np.frombuffer(buffer, dtype=np.float32 if engine_dtype == "float32" else np.int32)
+    out = flat.reshape(tuple(shape))
+    if out.dtype.name != dtype_name or not out.flags.writeable:
+        out = out.astype(dtype_name)  # a copy the caller owns (the buffer was a fresh one)
+    return out
+
+
+def _bytes(a):
+    return a.tobytes()  # C order whatever the strides: one bulk copy
+
+
+class Shared:
+    """What one tensor shares with NumPy: ``dtype`` (the NumPy dtype name it stands for, None for
+    the face's default), the array it was made from (``source``, held), arrays it exported (held
+    weakly) and ``snapshot``, their bytes as last synchronised with the tensor."""
+
+    __slots__ = ("dtype", "source", "exports", "snapshot")
+
+    def __init__(self, dtype=None, source=None):
+        self.dtype = dtype
+        self.source = source
+        self.exports = []
+        self.snapshot = None if source is None else _bytes(source)
+
+    def arrays(self):
+        out = [] if self.source is None else [self.source]
+        alive = []
+        for ref in self.exports:
+            a = ref()
+            if a is not None:
+                alive.append(ref)
+                out.append(a)
+        self.exports = alive
+        return out
+
+    @property
+    def tied(self):
+        return self.source is not None or bool(self.exports)
+
+    def before_read(self, engine, handle):
+        """Copies into the tensor an array changed since the last synchronisation (NumPy wrote
+        it), and into the other arrays."""
+        if self.snapshot is None:
+            return
+        arrays = self.arrays()
+        for a in arrays:
+            now = _bytes(a)
+            if now != self.snapshot:
+                np = loaded()
+                engine.assign(handle, _engine_buffer(np, a))
+                self.snapshot = now
+                for other in arrays:
+                    if other is not a:
+                        other[...] = a
+                return
+        if not arrays:
+            self.snapshot = None
+
+    def after_write(self, engine, handle):
+        """The tensor changed in place: its values into every tied array."""
+        arrays = self.arrays()
+        if not arrays:
+            self.snapshot = None
+            return
+        fresh = to_array(engine, handle, arrays[0].dtype.name)
+        for a in arrays:
+            if a.shape == fresh.shape:
+                a[...] = fresh
+        self.snapshot = _bytes(fresh)
+
+    def exported(self, a):
+        """``a`` (a new array of the tensor's values) is now tied to the tensor."""
+        self.exports.append(weakref.ref(a))
+        if self.snapshot is None:
+            self.snapshot = _bytes(a)
+
+
+def from_numpy(engine, a, device="cpu"):
+    """PyTorch's ``torch.from_numpy(a)``: (engine handle, :class:`Shared` tying it to ``a``)."""
+    np = loaded()
+    if np is None or not isinstance(a, np.ndarray):
+        raise TypeError(f"expected np.ndarray (got {type(a).__name__})")
+    check_convertible(a)
+    return to_engine(engine, a, device), Shared(a.dtype.name, a)
+
+
+def numpy_of(engine, handle, shared, default_dtype):
+    """``t.numpy()`` of a CPU tensor: ``(array, shared)``, the array tied to the tensor through
+    ``shared`` (made when None): the array it was made from, as a new view, when there is one."""
+    if shared is not None and shared.source is not None:
+        shared.before_read(engine, handle)
+        return shared.source.view(), shared
+    if shared is not None:
+        shared.before_read(engine, handle)
+    name = default_dtype if shared is None or shared.dtype is None else shared.dtype
+    out = to_array(engine, handle, name)
+    if shared is None:
+        shared = Shared()
+    shared.exported(out)
+    return out, shared
