@@ -5,7 +5,7 @@
  * seeded random data, and device printouts as each side's GPUs say. The program is
  * testing/tensorqs_program.py.
  */
-import { expect } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { gpuDevices } from '../../engine';
 import { testDevices } from '../../engine/testing/devices';
 import { rng } from '../../engine/testing/harness';
@@ -94,3 +94,58 @@ describeAgainstRealTorch<Result>(
     expect(ours.chapter).toBe(chapterPrintout(gpuDevices().length));
   },
 );
+
+/**
+ * Newer names the tutorial and the chapter use that real PyTorch 1.13 lacks: torch.accelerator
+ * (PyTorch 2.6+; the tutorial's current version moves its tensor with it) and accelerate's
+ * Accelerator (the chapter prints its device), checked against their documented answers for the
+ * GPUs this machine has.
+ */
+describe('torch.accelerator and accelerate.Accelerator', () => {
+  it('answer for the GPUs here, and prepare moves models and batches', async () => {
+    const gpus = gpuDevices().length;
+    const cuda = gpus > 0 ? 'True' : 'False';
+    const printed = await python.output(`
+import accelerate
+import torch
+from torch import nn
+print(torch.accelerator.is_available(), torch.accelerator.device_count(), torch.accelerator.current_device_index())
+print(repr(torch.accelerator.current_accelerator()), torch.accelerator.current_accelerator(check_available=True))
+tensor = torch.ones(2)
+if torch.accelerator.is_available():
+    tensor = tensor.to(torch.accelerator.current_accelerator())
+print(tensor.device)
+accelerator = accelerate.Accelerator()
+print(accelerator.device, accelerate.Accelerator(cpu=True).device, accelerator.num_processes)
+net = nn.Linear(2, 1)
+optimizer = torch.optim.SGD(net.parameters(), lr=0.1)
+ds = torch.utils.data.TensorDataset(torch.rand(3, 2), torch.rand(3, 1))
+net, optimizer, dl = accelerator.prepare(net, optimizer, torch.utils.data.DataLoader(ds, batch_size=2))
+before = net.weight.detach().clone()
+for x, y in dl:
+    print(x.device, y.device, x.shape[0])
+    accelerator.backward(nn.MSELoss()(net(x), y))
+    optimizer.step()
+    optimizer.zero_grad()
+print(net.weight.device, len(dl), not torch.equal(net.weight.detach(), before))
+try:
+    accelerate.Accelerator(mixed_precision="fp16")
+except ValueError as error:
+    print("ValueError", "float32 only" in str(error))
+`);
+    const device = gpus > 0 ? 'cuda:0' : 'cpu';
+    expect(printed).toBe(
+      [
+        `${cuda} ${gpus} 0`,
+        `device(type='cuda') ${gpus > 0 ? 'cuda' : 'None'}`,
+        device,
+        `${gpus > 0 ? 'cuda' : 'cpu'} cpu 1`,
+        `${device} ${device} 2`,
+        `${device} ${device} 1`,
+        `${device} 2 True`,
+        'ValueError True',
+        '',
+      ].join('\n'),
+    );
+  });
+});

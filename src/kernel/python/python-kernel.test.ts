@@ -69,7 +69,7 @@ describe('PythonKernel', () => {
   });
 
   it('refuses modules gpubook does not ship, with a message that says so', async () => {
-    for (const name of ['numpy', 'pandas', 'matplotlib', 'accelerate', 'no_such_module']) {
+    for (const name of ['numpy', 'pandas', 'matplotlib', 'no_such_module']) {
       const { result } = await run(`import ${name}`);
       expect(result.status === 'error' && result.ename).toBe('ModuleNotFoundError');
       expect(result.status === 'error' && result.evalue).toMatch(
