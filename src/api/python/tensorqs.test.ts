@@ -38,6 +38,7 @@ interface Result {
   tutorial: string;
   data: string;
   chapter: string;
+  out: string;
   values: Record<string, number[]>;
 }
 
@@ -88,6 +89,10 @@ describeAgainstRealTorch<Result>(
       expectNear(ours.values[name], want, name === 'losses' || name === 'w' ? 2e-5 : 1e-6, name);
     }
     for (const v of ours.values.x_rand) expect(v >= 0 && v < 1).toBe(true);
+
+    // out='s rules: the same errors, casts, resizing (and its warning) and writes through views.
+    expect(ours.out).toBe(real.out);
+    expect(real.out).toContain('UserWarning An output with one or more elements was resized');
 
     // The chapter's device lines follow each side's GPUs (real PyTorch here has none).
     expect(real.chapter).toBe(chapterPrintout(0));

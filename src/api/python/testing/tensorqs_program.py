@@ -13,6 +13,7 @@ import contextlib
 import io
 import os
 import tempfile
+import warnings
 
 import torch
 from torch import nn
@@ -206,6 +207,45 @@ def chapter(values):
     values["w"] = linear.w.flatten().tolist() + linear.b.flatten().tolist()
 
 
+def out_rules():
+    """PyTorch's rules for ``out=`` beyond the tutorial's use: errors, casts, resizing, views."""
+
+    def error(fn):
+        try:
+            fn()
+        except Exception as e:  # noqa: BLE001  the test compares the type and message
+            print(type(e).__name__, e)
+
+    a = torch.ones(2, 2, requires_grad=True)
+    c = torch.zeros(2, 2)
+    error(lambda: torch.mul(a, a, out=c))
+    error(lambda: torch.cat([a, a], out=c))
+    error(lambda: torch.exp(a, out=c))
+    with torch.no_grad():
+        print(torch.mul(a, a, out=c) is c, c.requires_grad, c)
+    error(lambda: torch.mul(torch.ones(2, 2), 2.5, out=torch.zeros(2, 2, dtype=torch.long)))
+    error(lambda: torch.mul(torch.ones(2, 2), 2, out=torch.ones(2, 2, dtype=torch.bool)))
+    error(lambda: torch.mul(torch.ones(2), 2, out=[1]))
+    print(torch.mul(torch.ones(2, 2, dtype=torch.long), 3, out=torch.zeros(2, 2)))
+    print(torch.eq(torch.ones(2), 1, out=torch.zeros(2)))
+    print(torch.add(torch.ones(2), torch.ones(2), alpha=2, out=torch.zeros(2)))
+    print(torch.sum(torch.ones(2, 3), 0, out=torch.zeros(3)))
+    print(torch.zeros(2, out=torch.ones(2)), torch.cat([torch.ones(1), torch.zeros(1)], out=torch.zeros(2)))
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        o = torch.zeros(3)
+        r = torch.matmul(torch.ones(2, 2), torch.ones(2, 2), out=o)
+        print(r is o, o)
+        e = torch.empty(0)
+        torch.mul(torch.ones(2), 2, out=e)
+        print(e)
+    for w in caught:
+        print(w.category.__name__, str(w.message).split(" (Triggered internally")[0])
+    v = torch.zeros(3, 4)
+    torch.mul(torch.ones(4), 3, out=v[1])
+    print(v)
+
+
 def run():
     values = {}
     return {
@@ -213,6 +253,7 @@ def run():
         "tutorial": printed(tutorial),
         "data": printed(lambda: on_data(values)),
         "chapter": printed(lambda: chapter(values)),
+        "out": printed(out_rules),
         "values": values,
     }
 
