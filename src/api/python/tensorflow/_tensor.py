@@ -222,6 +222,10 @@ class Tensor(_TorchTensor):
         out = _numpy.to_array(_engine, self._js, self.dtype.name)
         return out if dtype is None else out.astype(dtype, copy=False)
 
+    def __array_wrap__(self, array, context=None, return_scalar=False):
+        """A NumPy ufunc of a tf Tensor (``np.sin(t)``) is an ndarray, as in TensorFlow."""
+        return array[()] if return_scalar else array
+
     def __repr__(self):
         shape = tuple(self.shape)
         shape_text = str(shape) if len(shape) != 1 else f"({shape[0]},)"

@@ -546,7 +546,7 @@ class Tensor:
 
     # ------------------------------------------------------------------ everything else
     def __getattr__(self, name):
-        if name.startswith("__") or name in ("_js", "_bool"):
+        if name.startswith("__") or name in ("_js", "_bool", "_np"):
             raise AttributeError(name)
         js_name = b.camel(name)
         try:
