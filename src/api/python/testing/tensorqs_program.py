@@ -118,7 +118,7 @@ def on_data(values):
     tensor[:, 1] = 0
     print(tensor)
     t1 = torch.cat([tensor, tensor, tensor], dim=1)
-    print(t1.shape, torch.equal(t1[:, 4:8], tensor))
+    print(t1.shape, t1[:, 4:8].equal(tensor), t1[:, :4].allclose(tensor))
 
     y1 = tensor @ tensor.T
     y2 = tensor.matmul(tensor.T)

@@ -544,6 +544,16 @@ class Tensor:
             return self._op("minimum", dim)
         return self._op("min", dim, keepdim=keepdim or None)
 
+    def equal(self, other):
+        import torch
+
+        return torch.equal(self, other)
+
+    def allclose(self, other, rtol=1e-05, atol=1e-08, equal_nan=False):
+        import torch
+
+        return torch.allclose(self, other, rtol, atol, equal_nan)
+
     # ------------------------------------------------------------------ everything else
     def __getattr__(self, name):
         if name.startswith("__") or name in ("_js", "_bool", "_np"):
