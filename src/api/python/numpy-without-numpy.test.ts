@@ -6,10 +6,12 @@
  * loaded. The NumPy side is tested under CPython (numpy-conversions.test.ts).
  */
 import { describe, expect, it } from 'vitest';
+import { testDevices } from '../../engine/testing/devices';
 import { tf } from '../tf';
 import { startPython } from './testing/pyodide';
 
 const python = await startPython({ tf });
+const hasGpu = (await testDevices()).some((d) => d.kind === 'gpu');
 
 describe('NumPy conversions without NumPy (Pyodide in Node)', () => {
   it('export, import_ and assign move a tensor as one buffer, float32 and int32', async () => {
@@ -88,13 +90,20 @@ t = torch.ones(3)
     expect(r.as_tensor).toEqual([1.5]);
   });
 
-  it('numpy() of a GPU-placed or grad-requiring tensor fails first with PyTorch’s errors', async () => {
+  it('numpy() of a tensor that requires grad gives PyTorch’s RuntimeError', async () => {
     const r = (await python.run(`
 w = torch.ones(2, requires_grad=True)
 [error(w.numpy)]
 `)) as string[];
     expect(r[0]).toBe(
       "RuntimeError: Can't call numpy() on Tensor that requires grad. Use tensor.detach().numpy() instead.",
+    );
+  });
+
+  it.skipIf(!hasGpu)('numpy() of a GPU tensor gives PyTorch’s TypeError', async () => {
+    const r = (await python.run(`error(torch.ones(2, device='cuda').numpy)`)) as string;
+    expect(r).toBe(
+      "TypeError: can't convert cuda:0 device type tensor to numpy. Use Tensor.cpu() to copy the tensor to host memory first.",
     );
   });
 });
