@@ -57,6 +57,8 @@ def element_kinds(data, tensor_kind=None):
             kinds.add("int")
         elif tensor_kind is not None and isinstance(v, _tensor_type):
             kinds.add(tensor_kind(v))
+        elif type(v).__module__ == "numpy" and v.dtype.kind in "biu":  # NumPy's bool and int scalars
+            kinds.add("bool" if v.dtype.kind == "b" else "int")
         else:
             kinds.add("other")
 
