@@ -7,7 +7,7 @@ import { loader } from '@monaco-editor/react';
 import * as monaco from 'monaco-editor/editor';
 import 'monaco-editor/features/register.all';
 import 'monaco-editor/languages/definitions/markdown/register';
-// Highlighting only (Monarch): Python notebooks get no language service, as in Jupyter.
+// Highlighting (Monarch), plus completions and hovers for the Python faces (python/monacoPython.ts).
 import 'monaco-editor/languages/definitions/python/register';
 import 'monaco-editor/languages/definitions/typescript/register';
 import {
@@ -20,6 +20,7 @@ import cellApiDts, { cellGlobals } from 'virtual:cell-api-dts';
 import { CELL_COMPILER_OPTIONS, IGNORED_CELL_DIAGNOSTICS } from './cellCompilerOptions';
 import { crossCellDeclarations } from './crossCellDeclarations';
 import { connectMonaco } from './monacoBridge';
+import { registerPythonFeatures } from './python/monacoPython';
 
 globalThis.MonacoEnvironment = {
   getWorker(_workerId: string, label: string): Worker {
@@ -47,6 +48,10 @@ typescriptDefaults.addExtraLib(cellApiDts, 'file:///gpubook/cell-api.d.ts');
 const reservedNames = new Set(cellGlobals);
 const NOTEBOOK_LIB = 'file:///gpubook/notebook-cells.d.ts';
 let notebookLibText = '';
+let notebookSources: readonly string[] = [];
+
+// Python cells: the Python faces' names after `tf.`, `torch.nn.`, … and their signatures on hover.
+registerPythonFeatures(monaco, () => notebookSources);
 
 export const THEME = 'gpubook-light';
 
@@ -76,6 +81,7 @@ connectMonaco({
     }, 0);
   },
   setNotebookSources(sources) {
+    notebookSources = sources;
     const text = crossCellDeclarations(sources, reservedNames);
     if (text === notebookLibText) return;
     notebookLibText = text;
