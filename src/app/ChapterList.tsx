@@ -8,6 +8,7 @@ import { OPEN_PARAM } from '../notebook/links/incoming-link';
 import { groupChapterEditions, isChapter, LANGUAGE_NAMES, type Chapter } from './chapter-editions';
 import { CopyChapterLink } from './CopyChapterLink';
 import { OfflineData } from './OfflineData';
+import { OfflinePythonPackages } from './OfflinePythonPackages';
 
 function isChapterList(value: unknown): value is { chapters: Chapter[] } {
   const chapters = (value as { chapters?: unknown } | null)?.chapters;
@@ -76,6 +77,7 @@ export function ChapterList() {
         ))}
       </ul>
       <OfflineData />
+      <OfflinePythonPackages />
     </section>
   );
 }

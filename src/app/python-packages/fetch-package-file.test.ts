@@ -8,22 +8,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fetchPackageFile, PACKAGE_FILE_NAME, packageFileUrl } from './fetch-package-file';
-import type { PackageCache } from './package-cache';
-
-/** Cache Storage's contract over a Map (Node has no Cache Storage): bodies kept as bytes. */
-class MemoryCache implements PackageCache {
-  readonly entries = new Map<string, ArrayBuffer>();
-  async match(url: string) {
-    const bytes = this.entries.get(url);
-    return bytes ? new Response(bytes.slice(0)) : undefined;
-  }
-  async put(url: string, response: Response) {
-    this.entries.set(url, await response.arrayBuffer());
-  }
-  async delete(url: string) {
-    return this.entries.delete(url);
-  }
-}
+import { MemoryCache } from './testing/memory-cache';
 
 const wheel = randomBytes(300_000);
 const wheelSha = createHash('sha256').update(wheel).digest('hex');
