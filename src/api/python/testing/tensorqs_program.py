@@ -10,6 +10,7 @@ ours, ``DEVICE``. It leaves ``RESULT``.
 """
 
 import contextlib
+import functools
 import io
 import os
 import tempfile
@@ -221,6 +222,9 @@ def out_rules():
     error(lambda: torch.mul(a, a, out=c))
     error(lambda: torch.cat([a, a], out=c))
     error(lambda: torch.exp(a, out=c))
+    for left, right in (((3,), (3,)), ((2, 3), (3,)), ((3,), (3, 2)), ((2, 3), (3, 2)), ((4, 2, 3), (4, 3, 2))):
+        x, y = torch.ones(*left, requires_grad=True), torch.ones(*right)
+        error(functools.partial(torch.matmul, x, y, out=torch.empty(0)))
     with torch.no_grad():
         print(torch.mul(a, a, out=c) is c, c.requires_grad, c)
     error(lambda: torch.mul(torch.ones(2, 2), 2.5, out=torch.zeros(2, 2, dtype=torch.long)))

@@ -31,8 +31,19 @@ def _tensors(values):
             yield v
 
 
+def _matmul_kernel(a, b):
+    """The ATen op ``torch.matmul`` runs for these operand ranks (its name is in the messages)."""
+    if a.ndim == 1 and b.ndim == 1:
+        return "dot"
+    if b.ndim == 1 or (a.ndim == 1 and b.ndim >= 3):
+        return "mv"
+    return "bmm" if a.ndim >= 3 and b.ndim >= 3 else "mm"
+
+
 def check(name, out, args):
     """Before computing ``name(*args, out=out)``: PyTorch's argument checks."""
+    if name == "matmul" and len(args) == 2 and all(isinstance(a, b._tensor_type) for a in args):
+        name = _matmul_kernel(*args)
     outs = out if isinstance(out, tuple) else (out,)
     for o in outs:
         if not isinstance(o, b._tensor_type):
