@@ -35,6 +35,7 @@ const CASES = [
   'tensorflow_numpy_values',
   'without_numpy_the_error_says_how_to_get_it',
   'seed_004_numpy_and_pandas',
+  'repr_dtype_suffix_as_real_pytorch',
 ];
 
 describe.skipIf(probe.status !== 0)('tensors ⇄ NumPy under CPython (torch/_numpy.py)', () => {

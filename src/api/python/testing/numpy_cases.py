@@ -366,4 +366,34 @@ def seed_004_numpy_and_pandas():
     assert df["epoch"].dtype == np.int64 and df["val_acc"].dtype == np.float64
 
 
+@case
+def repr_dtype_suffix_as_real_pytorch():
+    """repr_with_dtype: the engine's repr (what real PyTorch prints for the same values as float32
+    or int64, which format.ts matches) plus the dtype, equals real PyTorch's repr of the array's own
+    dtype: every dtype, small and summarised (long) tensors, 0-d, empty, requires_grad."""
+    # A GPU tensor (no CUDA here): PyTorch prints the device first.
+    cuda = g.repr_with_dtype("tensor([1., 2.], device='cuda:0', grad_fn=<MulBackward0>)", "float64")
+    assert cuda == "tensor([1., 2.], device='cuda:0', dtype=torch.float64, grad_fn=<MulBackward0>)", cuda
+    if real_torch is None:
+        return
+    for dtype in ["float64", "float16", "int32", "int16", "int8", "uint8", "float32", "int64", "bool"]:
+        for shape in [(), (5,), (0,), (3, 4), (2000,)]:
+            a = np.asarray(random_array(dtype, shape))
+            if dtype.startswith("float"):
+                a = np.asarray((a / 8).astype(np.float16).astype(dtype))  # values every float dtype holds exactly
+            engine_kind = real_torch.float32 if dtype.startswith("float") else real_torch.int64
+            engine_text = repr(real_torch.tensor(a.astype(np.float32 if dtype.startswith("float") else np.int64)))
+            if dtype == "bool":
+                engine_text = repr(real_torch.from_numpy(a.copy()))
+            expected = repr(real_torch.from_numpy(a.copy()))
+            assert g.repr_with_dtype(engine_text, dtype) == expected, (dtype, shape, engine_text, expected)
+            if dtype.startswith("float") and shape:
+                grad_engine = repr(real_torch.tensor(a, dtype=engine_kind, requires_grad=True))
+                grad_expected = repr(real_torch.tensor(a, requires_grad=True))
+                assert g.repr_with_dtype(grad_engine, dtype) == grad_expected, (grad_engine, grad_expected)
+                fn_engine = repr(real_torch.tensor(a, dtype=engine_kind, requires_grad=True) * 2)
+                fn_expected = repr(real_torch.tensor(a, requires_grad=True) * 2)
+                assert g.repr_with_dtype(fn_engine, dtype) == fn_expected, (fn_engine, fn_expected)
+
+
 print(json.dumps(results))

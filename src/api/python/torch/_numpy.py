@@ -18,6 +18,7 @@ compared with the bytes last synchronised, and an array that changed is copied i
 after an in-place op on the tensor its values are copied into the arrays.
 """
 
+import re
 import sys
 import weakref
 
@@ -114,6 +115,36 @@ def to_array(engine, handle, dtype_name):
     if out.dtype.name != dtype_name or not out.flags.writeable:
         out = out.astype(dtype_name)  # a copy the caller owns (the buffer was a fresh one)
     return out
+
+
+_SUFFIX = re.compile(r",\s+(device='[^']*'|size=\([^)]*\)|dtype=torch\.\w+|grad_fn=<\w+>|requires_grad=True)$")
+
+
+def repr_with_dtype(text, name, linewidth=80):
+    """A tensor's repr as the engine prints it (float32, int64 and bool print no dtype) with the
+    ``dtype=torch.<name>`` PyTorch adds for other dtypes: after the device (and an empty tensor's
+    size), before grad_fn or requires_grad, each suffix on a new line when the line would pass
+    ``linewidth``, as PyTorch's ``_add_suffixes``."""
+    if name in ("float32", "int64", "bool"):
+        return text
+    body, suffixes = text[:-1], []
+    while (m := _SUFFIX.search(body)) is not None:
+        if not m.group(1).startswith("dtype="):  # the engine's own dtype is replaced
+            suffixes.insert(0, m.group(1))
+        body = body[: m.start()]
+    at = max((i + 1 for i, s in enumerate(suffixes) if s.startswith(("device=", "size="))), default=0)
+    suffixes.insert(at, f"dtype=torch.{name}")
+    indent = len("tensor(")
+    parts = [body]
+    last_line = len(body) - body.rfind("\n") + 1
+    for suffix in suffixes:
+        if last_line + len(suffix) + 2 > linewidth:
+            parts.append(",\n" + " " * indent + suffix)
+            last_line = indent + len(suffix)
+        else:
+            parts.append(", " + suffix)
+            last_line += len(suffix) + 2
+    return "".join(parts) + ")"
 
 
 def _bytes(a):

@@ -216,15 +216,7 @@ class Tensor:
     def __repr__(self):
         self._sync()
         text = b.wait(host.formatTensor(self._js, self._bool))
-        name = self.dtype.name
-        if name in ("float32", "int64", "bool"):
-            return text
-        # PyTorch's order: device, dtype, then grad_fn or requires_grad.
-        for marker in (", grad_fn=<", ", requires_grad=True"):
-            i = text.rfind(marker)
-            if i >= 0:
-                return f"{text[:i]}, dtype=torch.{name}{text[i:]}"
-        return f"{text[:-1]}, dtype=torch.{name})"
+        return _numpy.repr_with_dtype(text, self.dtype.name)
 
     def __format__(self, spec):
         if spec and self.numel() == 1:
