@@ -12,6 +12,7 @@ _PACKAGES = {
     "torchmetrics": "torchmetrics",
     "torchkeras": "torchkeras",
     "tqdm": "tqdm",
+    "accelerate": "accelerate",
     "tensorflow": "tensorflow",
 }
 
