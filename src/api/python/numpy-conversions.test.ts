@@ -36,6 +36,8 @@ const CASES = [
   'without_numpy_the_error_says_how_to_get_it',
   'seed_004_numpy_and_pandas',
   'repr_dtype_suffix_as_real_pytorch',
+  'arguments_for_keras_and_operators',
+  'results_as_arrays_for_predict_and_as_numpy_iterator',
 ];
 
 describe.skipIf(probe.status !== 0)('tensors ⇄ NumPy under CPython (torch/_numpy.py)', () => {

@@ -113,26 +113,6 @@ def call_settled(fn, this, js_args):
 _NUMPY_RESULT = {"predict", "predictOnBatch"}
 
 
-def as_numpy(value):
-    """Tensors in a result (nested in lists, tuples, dicts) as ndarrays, as Keras returns them."""
-    if isinstance(value, _tensor._TorchTensor):
-        return value.numpy()
-    if isinstance(value, (list, tuple)):
-        return type(value)(as_numpy(v) for v in value)
-    if isinstance(value, dict):
-        return {k: as_numpy(v) for k, v in value.items()}
-    return value
-
-
-def _as_numpy_tuples(value):
-    """A dataset element as ``as_numpy_iterator`` yields it: arrays, tuples for tuples."""
-    if isinstance(value, list):
-        return tuple(_as_numpy_tuples(v) for v in value)
-    if isinstance(value, dict):
-        return {k: _as_numpy_tuples(v) for k, v in value.items()}
-    return as_numpy(value)
-
-
 def invoke(fn, args, kwargs, method=None, receiver=None):
     proxies = Proxies()
     take_pending()
@@ -140,7 +120,7 @@ def invoke(fn, args, kwargs, method=None, receiver=None):
         result = call_settled(fn, receiver, proxies.args(args, kwargs))
         value = wrap(result)
         if method in _NUMPY_RESULT and _numpy.loaded() is not None:
-            value = as_numpy(value)
+            value = _numpy.results_as_arrays(value, _tensor._TorchTensor)
     except JsException as error:
         raise translate(error) from None
     finally:
@@ -184,7 +164,7 @@ class JsObject:
             return lambda *args, **kwargs: method(self, *args, **kwargs)
         js_name = b.camel(name)
         if js_name == "asNumpyIterator" and _numpy.loaded() is not None and hasattr(self._js, js_name):
-            return lambda: (_as_numpy_tuples(element) for element in self)
+            return lambda: (_numpy.results_as_arrays(e, _tensor._TorchTensor, tuples=True) for e in self)
         try:
             member = getattr(self._js, js_name)
         except AttributeError:

@@ -396,4 +396,42 @@ def repr_dtype_suffix_as_real_pytorch():
                 assert g.repr_with_dtype(fn_engine, dtype) == fn_expected, (fn_engine, fn_expected)
 
 
+@case
+def arguments_for_keras_and_operators():
+    """NumPy values passed to the engine (``t + a``, Keras ``fit(x, y)``, ``from_tensor_slices``):
+    scalars as Python numbers of their kind, arrays (0-d too) as engine tensors on the device asked
+    for with NumPy's values; TensorFlow takes other byte orders, PyTorch refuses them."""
+    for value, kind in ((np.int64(3), int), (np.float32(1.5), float), (np.bool_(True), bool), (np.uint8(7), int)):
+        out = g.argument(Engine, value, "cpu")
+        assert type(out) is kind and out == value, (out, value)
+    zero_d = g.argument(Engine, np.array(2.5), "cpu")
+    assert isinstance(zero_d, Handle) and zero_d.shape == () and list(zero_d.values) == [2.5]
+    x = rng.standard_normal((8, 3))
+    h = g.argument(Engine, x, "tf")
+    assert h.device == "tf" and h.dtype == "float32" and h.shape == (8, 3)
+    np.testing.assert_array_equal(np.array(h.values, dtype=np.float32).reshape(8, 3), x.astype(np.float32))
+    y = rng.integers(0, 10, size=8)  # int64 labels
+    hy = g.argument(Engine, y, "tf")
+    assert hy.dtype == "int32" and list(hy.values) == y.tolist()
+    big = x.astype(">f8")
+    np.testing.assert_array_equal(
+        np.array(g.argument(Engine, big, "tf").values, dtype=np.float32), x.astype(np.float32).ravel()
+    )
+    assert error_of(lambda: g.argument(Engine, big, "cpu")).startswith("ValueError: given numpy array has byte order")
+
+
+@case
+def results_as_arrays_for_predict_and_as_numpy_iterator():
+    """Keras's predict returns arrays (a list of them for several outputs); as_numpy_iterator yields
+    an element's tuples as tuples of arrays and dicts as dicts, 0-d values as NumPy scalars."""
+    a = Tensor(Handle(array.array("f", [1.5, 2.5]), "float32", (2,), "cpu"))
+    b = Tensor(Handle(array.array("i", [4]), "int32", (), "cpu"))
+    out = g.results_as_arrays([a, {"k": b}], Tensor)
+    assert isinstance(out, list) and isinstance(out[0], np.ndarray) and out[0].tolist() == [1.5, 2.5]
+    assert out[1]["k"] == 4
+    element = g.results_as_arrays([a, [b, a]], Tensor, tuples=True)
+    assert isinstance(element, tuple) and isinstance(element[1], tuple) and element[1][0] == 4
+    assert g.results_as_arrays("text", Tensor) == "text"
+
+
 print(json.dumps(results))

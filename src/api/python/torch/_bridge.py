@@ -103,11 +103,7 @@ def numpy_to_js(value, device="cpu"):
     from . import _numpy
     from . import _numpy_engine as engine
 
-    a = _numpy.as_array(value)
-    if a.ndim == 0 and not isinstance(value, _numpy.loaded().ndarray):
-        return a.item()
-    _numpy.check_convertible(a, byte_order=device == "cpu")  # TensorFlow converts byte orders
-    return _numpy.to_engine(engine, a, device)
+    return _numpy.argument(engine, value, device)
 
 
 def options(kwargs, each=to_js_value):

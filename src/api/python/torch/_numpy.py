@@ -106,6 +106,31 @@ def to_engine(engine, a, device):
     return engine.import_(_engine_buffer(np, a), engine_dtype_of(name), tuple(int(d) for d in a.shape), device)
 
 
+def argument(engine, value, device):
+    """A NumPy value passed to the engine: a scalar as its Python number, an ndarray as a new
+    engine tensor on ``device`` ('tf': TensorFlow's default device; TensorFlow converts other
+    byte orders, PyTorch refuses them)."""
+    a = as_array(value)
+    if a.ndim == 0 and not isinstance(value, loaded().ndarray):
+        return a.item()
+    check_convertible(a, byte_order=device != "tf")
+    return to_engine(engine, a, device)
+
+
+def results_as_arrays(value, tensor_type, tuples=False):
+    """Tensors in a result (nested in lists, tuples, dicts) as ndarrays, as Keras's ``predict``
+    returns them; ``tuples``: lists become tuples, as ``as_numpy_iterator`` yields dataset
+    elements (the TS layer's arrays are TensorFlow's tuples)."""
+    if isinstance(value, tensor_type):
+        return value.numpy()
+    if isinstance(value, (list, tuple)):
+        items = (results_as_arrays(v, tensor_type, tuples) for v in value)
+        return tuple(items) if tuples else type(value)(items)
+    if isinstance(value, dict):
+        return {k: results_as_arrays(v, tensor_type, tuples) for k, v in value.items()}
+    return value
+
+
 def to_array(engine, handle, dtype_name):
     """A new ndarray (NumPy dtype ``dtype_name``) of an engine tensor's values."""
     np = require()
