@@ -42,14 +42,13 @@ function GpuFields({
   onChange: (next: GpuDraft) => void;
 }) {
   const split = gpu.limits.length > 1;
-  const snippets = useSnippets();
   return (
     <fieldset className="device-gpu" data-testid="device-gpu-settings" data-physical={index}>
       <legend>
         GPU:{index} <span className="muted">{label}</span>
       </legend>
       <GpuCheck gpu={gpu} field="visible" testId="gpu-visible" onChange={onChange}>
-        Visible (<code>{snippets.setVisibleDevices}</code>)
+        Visible
       </GpuCheck>
       <GpuCheck
         gpu={gpu}
@@ -58,10 +57,10 @@ function GpuFields({
         disabled={split}
         onChange={onChange}
       >
-        Memory growth (<code>{snippets.setMemoryGrowth}</code>): allocate as needed
+        Memory growth: allocate as needed
       </GpuCheck>
       <label className="device-field">
-        Logical GPUs (<code>{snippets.setLogicalDeviceConfiguration}</code>)
+        Logical GPUs
         <input
           type="number"
           data-testid="logical-gpu-count"
@@ -93,11 +92,6 @@ function GpuFields({
           </li>
         ))}
       </ol>
-      {split && (
-        <p className="muted device-help">
-          Each is a <code>{snippets.logicalDevice}</code>
-        </p>
-      )}
     </fieldset>
   );
 }
@@ -113,6 +107,7 @@ export function DeviceSettingsForm({ report }: { report: DeviceReport }) {
     draftFrom(saved ?? report.settings, report.physical.length),
   );
   const [problem, setProblem] = useState<string | null>(null);
+  const snippets = useSnippets();
 
   const apply = (settings: DeviceSettings | null): void => {
     changeNotebook((nb) => withDeviceSettings(nb, settings));
@@ -142,6 +137,21 @@ export function DeviceSettingsForm({ report }: { report: DeviceReport }) {
           onChange={(next) => setDraft(draft.map((g, i) => (i === index ? next : g)))}
         />
       ))}
+      <div className="muted device-help">
+        The same settings in a cell, before its first GPU tensor:
+        <ul className="device-snippets" data-testid="device-snippets">
+          <li>
+            <code>{snippets.setVisibleDevices}</code>
+          </li>
+          <li>
+            <code>{snippets.setMemoryGrowth}</code>
+          </li>
+          <li>
+            <code>{snippets.setLogicalDeviceConfiguration}</code>, each a{' '}
+            <code>{snippets.logicalDevice}</code>
+          </li>
+        </ul>
+      </div>
       {problem && (
         <p className="device-problem" role="alert">
           {problem}
