@@ -19,6 +19,7 @@ import {
   type KernelInfo,
   type WorkerEvent,
 } from './protocol';
+import { ProtocolPackageFiles } from './python/packages/protocol-files';
 import { runPythonCell, showPythonDisplay } from './python/python-cell';
 import type { PythonKernel, StartPython } from './python/python-kernel';
 
@@ -65,6 +66,8 @@ export class KernelSession {
   private python: Promise<PythonKernel> | null = null;
   /** The same kernel once it has started (interrupt must reach it synchronously). */
   private pythonStarted: PythonKernel | null = null;
+  /** Python's package files, asked of the page (fetch-package-file → package-*). */
+  private readonly packageFiles = new ProtocolPackageFiles((event) => this.post(event));
 
   constructor(
     private readonly post: (event: WorkerEvent) => void,
@@ -89,6 +92,12 @@ export class KernelSession {
         break;
       case 'empty-cache':
         this.monitor?.emptyCache();
+        break;
+      case 'package-progress':
+      case 'package-fetched':
+      case 'package-failed':
+        // Not queued: the cell that asked is waiting for it.
+        this.packageFiles.answer(request);
         break;
     }
   }
@@ -246,6 +255,7 @@ export class KernelSession {
       write: (name, text) => this.active?.sink.add({ kind: 'stream', name, text }),
       display: (message) => this.active && showPythonDisplay(this.active.sink, message),
       clearOutput: (wait) => this.active?.sink.clear(wait),
+      packageFiles: this.packageFiles,
     });
     this.python.then(
       (kernel) => (this.pythonStarted = kernel),

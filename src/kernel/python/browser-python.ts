@@ -4,6 +4,7 @@
  * TypeScript notebook never downloads it. The worker's CSP allows this: `script-src 'self'` for
  * the import and `'wasm-unsafe-eval'` for compiling the interpreter.
  */
+import type { StageFile } from './packages/package-loader';
 import type { LoadPyodide } from './pyodide-loader';
 import { PYODIDE_FOLDER } from './pyodide-files';
 import { PythonKernel, type StartPython } from './python-kernel';
@@ -14,6 +15,7 @@ export const startBrowserPython: StartPython = (host) => {
   return PythonKernel.start({
     ...host,
     indexURL,
+    stageFile: stageAsBlob,
     importLoader: async () => {
       // A runtime URL, not a bundled module: Vite must leave this import alone.
       const loader = (await import(/* @vite-ignore */ `${indexURL}pyodide.mjs`)) as {
@@ -21,5 +23,18 @@ export const startBrowserPython: StartPython = (host) => {
       };
       return loader.loadPyodide;
     },
+  });
+};
+
+/**
+ * A package file as a Blob URL for `pyodide.loadPackage`, which takes the package's name and
+ * version from the URL's last part: the file name goes after `#/` (fetch ignores the fragment).
+ * The worker's CSP allows `blob:` in connect-src for this.
+ */
+const stageAsBlob: StageFile = (fileName, bytes) => {
+  const url = URL.createObjectURL(new Blob([bytes as Uint8Array<ArrayBuffer>]));
+  return Promise.resolve({
+    url: `${url}#/${fileName}`,
+    release: () => URL.revokeObjectURL(url),
   });
 };

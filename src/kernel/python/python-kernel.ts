@@ -10,6 +10,9 @@
  */
 import type { PyAwaitable, PyCallable, PyProxy } from 'pyodide/ffi';
 import type { MimeBundle, OutputMetadata, StreamName } from '../protocol';
+import { PackageFetchError } from './packages/fetch-verified';
+import { PackageLoader, type ImportGuard, type StageFile } from './packages/package-loader';
+import type { PackageFiles } from './packages/package-files';
 import { KERNEL_MODULES, startPyodide, type PyodideLoadOptions } from './pyodide-loader';
 import { rewriteShellLines } from './shell-lines';
 
@@ -37,7 +40,25 @@ export interface PythonSessionHost {
   display?(message: PythonDisplayMessage): void;
   /** IPython's `clear_output(wait)`. */
   clearOutput?(wait: boolean): void;
+  /** Where Pyodide's packages (numpy, pandas, …) come from: the page, over the protocol. */
+  packageFiles?: PackageFiles;
 }
+
+/** Where the kernel gets package files and how it hands them to Pyodide's installer. */
+export interface PackageOptions {
+  packageFiles?: PackageFiles;
+  /** Puts a file where `pyodide.loadPackage` reads it (a Blob URL, a temp file). */
+  stageFile?: StageFile;
+}
+
+/** A kernel with no package source: every package import says so. */
+const NO_PACKAGE_FILES: PackageFiles = {
+  fetch: (fileName) =>
+    Promise.reject(
+      new PackageFetchError('', 'refused', `this kernel has no package source to get ${fileName}`),
+    ),
+};
+const NO_STAGING: StageFile = () => Promise.reject(new Error('this kernel cannot install files'));
 
 /** What `IPython.display` publishes (modules/_gpubook_run_cell.py sends it as JSON text). */
 export interface PythonDisplayMessage {
@@ -53,6 +74,10 @@ export type StartPython = (host: PythonSessionHost) => Promise<PythonKernel>;
 export const cellFilename = (executionCount: number): string => `Cell In[${executionCount}]`;
 
 export class PythonKernel {
+  /** Aborts the package loading before a cell (an interrupt while it fetches). */
+  private loading: AbortController | null = null;
+  private displays = 0;
+
   private constructor(
     /**
      * `run_cell(source, filename)`, an async Python function: called plainly, not with
@@ -65,10 +90,19 @@ export class PythonKernel {
     private readonly interruptBuffer: Int32Array | null,
     /** Cancels the running cell's task when it waits on an await (modules/_gpubook_run_cell.py). */
     private readonly interruptAwait: PyCallable,
+    private readonly packages: PackageLoader,
+    private readonly display: ((message: PythonDisplayMessage) => void) | undefined,
   ) {}
 
-  static async start(options: PyodideLoadOptions): Promise<PythonKernel> {
+  static async start(options: PyodideLoadOptions & PackageOptions): Promise<PythonKernel> {
     const py = await startPyodide(options);
+    const guard = py.pyimport(KERNEL_MODULES.importGuard) as PyProxy & ImportGuard;
+    const packages = new PackageLoader(
+      py,
+      options.packageFiles ?? NO_PACKAGE_FILES,
+      options.stageFile ?? NO_STAGING,
+      guard,
+    );
     const module = py.pyimport(KERNEL_MODULES.runCell) as PyProxy & {
       run_cell: PyCallable;
       interrupt: PyCallable;
@@ -77,7 +111,13 @@ export class PythonKernel {
     const runCell = module.run_cell.copy() as PyCallable;
     const interruptAwait = module.interrupt.copy() as PyCallable;
     module.destroy();
-    return new PythonKernel(runCell, options.interruptBuffer, interruptAwait);
+    return new PythonKernel(
+      runCell,
+      options.interruptBuffer,
+      interruptAwait,
+      packages,
+      options.display,
+    );
   }
 
   /**
@@ -86,6 +126,13 @@ export class PythonKernel {
    * It can only be called then: while Python runs, the worker handles no messages.
    */
   interrupt(): void {
+    if (this.loading) {
+      // Loading packages: no Python runs yet. The cell ends interrupted without running, and
+      // the buffer the page set must not stop the next cell.
+      if (this.interruptBuffer) Atomics.store(this.interruptBuffer, 0, 0);
+      this.loading.abort();
+      return;
+    }
     // The page set the buffer too. Held back during the call, or it would raise
     // KeyboardInterrupt inside the call itself instead of in the cell.
     const buffer = this.interruptBuffer;
@@ -100,12 +147,46 @@ export class PythonKernel {
     // An interrupt meant for an earlier (e.g. TypeScript) cell must not stop this one.
     if (this.interruptBuffer) Atomics.store(this.interruptBuffer, 0, 0);
     const { code } = rewriteShellLines(source);
+    if (!(await this.loadPackages(code))) {
+      return {
+        status: 'interrupted',
+        ename: 'KeyboardInterrupt',
+        evalue: '',
+        traceback: ['KeyboardInterrupt'],
+      };
+    }
     const cell = this.runCell(code, cellFilename(executionCount)) as PyAwaitable;
     const proxy = (await cell) as PyProxy;
     try {
       return proxy.toJs({ dict_converter: Object.fromEntries }) as PythonCellResult;
     } finally {
       proxy.destroy();
+    }
+  }
+
+  /**
+   * Loads the Pyodide packages the cell imports, showing their progress as one display output
+   * of the cell (before anything the cell prints). False when an interrupt stopped it.
+   */
+  private async loadPackages(code: string): Promise<boolean> {
+    const modules = this.packages.importsOf(code);
+    if (modules.length === 0) return true;
+    const displayId = `gpubook-packages-${++this.displays}`;
+    let shown = false;
+    const show = (text: string) => {
+      this.display?.({ data: { 'text/plain': text }, metadata: {}, displayId, update: shown });
+      shown = true;
+    };
+    const controller = new AbortController();
+    this.loading = controller;
+    try {
+      await this.packages.prepare(modules, show, controller.signal);
+      return true;
+    } catch (error) {
+      if (controller.signal.aborted) return false;
+      throw error;
+    } finally {
+      this.loading = null;
     }
   }
 }
