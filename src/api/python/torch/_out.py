@@ -8,6 +8,7 @@ PyTorch's deprecation warning unless it had no elements. The engine cannot resiz
 place, so a resized ``out`` takes the result's storage (earlier views of it no longer alias it).
 """
 
+import inspect
 import warnings
 
 from . import _bridge as b
@@ -106,4 +107,14 @@ def takes_out(fn, name=None):
     wrapper.__name__ = name
     wrapper.__qualname__ = name
     wrapper.__doc__ = fn.__doc__
+    wrapper.__signature__ = _with_out(fn)  # what help() and the editor's hovers show
     return wrapper
+
+
+def _with_out(fn):
+    """``fn``'s signature with PyTorch's keyword-only ``out=None`` added."""
+    sig = inspect.signature(fn)
+    params = list(sig.parameters.values())
+    at = next((i for i, p in enumerate(params) if p.kind is p.VAR_KEYWORD), len(params))
+    params.insert(at, inspect.Parameter("out", inspect.Parameter.KEYWORD_ONLY, default=None))
+    return sig.replace(parameters=params)
