@@ -434,4 +434,28 @@ def results_as_arrays_for_predict_and_as_numpy_iterator():
     assert g.results_as_arrays("text", Tensor) == "text"
 
 
+@case
+def row_reads_compare_only_their_row():
+    """t[i] (a DataLoader's dataset[i]) checks row i only: a change in another row is not copied
+    then, but by the next whole read; a change in row i is copied at once (the whole array)."""
+    n = rng.standard_normal((4, 3))
+    t = from_numpy(n)
+    imports = Engine.imports
+    n[2, 1] = 99.0
+    t.np.before_row_read(Engine, t.h, 0)
+    assert Engine.imports == imports  # row 0 unchanged: nothing copied
+    t.np.before_row_read(Engine, t.h, 2)
+    assert Engine.imports == imports + 1 and t.values()[2 * 3 + 1] == 99.0
+    n[3, 0] = -5.0
+    t.np.before_row_read(Engine, t.h, 1)
+    assert Engine.imports == imports + 1
+    assert t.values()[3 * 3 + 0] == -5.0 and Engine.imports == imports + 2  # the whole read sees it
+    t.np.before_row_read(Engine, t.h, 10)  # out of range: left to the read's IndexError
+    nan = np.array([np.nan, 1.0])
+    tn = from_numpy(nan)
+    before = Engine.imports
+    tn.values()
+    assert Engine.imports == before  # NaN equals NaN: not taken as a change
+
+
 print(json.dumps(results))

@@ -13,9 +13,10 @@ Every conversion is one bulk copy each way (never a Python loop over elements).
 Shared memory. PyTorch's CPU tensor and the array from ``t.numpy()`` / ``torch.from_numpy(a)``
 are one piece of memory; ours are not (the engine's memory is not NumPy's), so a tensor keeps a
 :class:`Shared` record of the arrays it is tied to: the array it was made from (strongly, as
-PyTorch keeps it alive) and the arrays it exported (weakly). Before its values are read they are
-compared with the bytes last synchronised, and an array that changed is copied into the tensor;
-after an in-place op on the tensor its values are copied into the arrays.
+PyTorch keeps it alive) and the arrays it exported (weakly). Before its values are read the arrays
+are compared with a copy of the values last synchronised (only the row read, for ``t[i]``), and an
+array that changed is copied into the tensor; after an in-place op on the tensor its values are
+copied into the arrays.
 """
 
 import re
@@ -172,22 +173,34 @@ def repr_with_dtype(text, name, linewidth=80):
     return "".join(parts) + ")"
 
 
-def _bytes(a):
-    return a.tobytes()  # C order whatever the strides: one bulk copy
+def _copy(a):
+    return loaded().array(a, order="C")  # one bulk copy, whatever the strides
+
+
+def _same(a, b):
+    """Equal values (NaN equal to NaN, so an array holding NaN is not taken as changed)."""
+    np = loaded()
+    if a.shape != b.shape:
+        return False
+    if np.array_equal(a, b):
+        return True
+    return a.dtype.kind in "fc" and np.array_equal(a, b, equal_nan=True)
 
 
 class Shared:
     """What one tensor shares with NumPy: ``dtype`` (the NumPy dtype name it stands for, None for
     the face's default), the array it was made from (``source``, held), arrays it exported (held
-    weakly) and ``snapshot``, their bytes as last synchronised with the tensor."""
+    weakly) and ``snapshot``, a copy of their values as last synchronised with the tensor.
+    ``skip``: the read under way was already checked (``before_row_read``)."""
 
-    __slots__ = ("dtype", "source", "exports", "snapshot")
+    __slots__ = ("dtype", "source", "exports", "snapshot", "skip")
 
     def __init__(self, dtype=None, source=None):
         self.dtype = dtype
         self.source = source
         self.exports = []
-        self.snapshot = None if source is None else _bytes(source)
+        self.snapshot = None if source is None else _copy(source)
+        self.skip = False
 
     def arrays(self):
         out = [] if self.source is None else [self.source]
@@ -206,22 +219,34 @@ class Shared:
 
     def before_read(self, engine, handle):
         """Copies into the tensor an array changed since the last synchronisation (NumPy wrote
-        it), and into the other arrays."""
-        if self.snapshot is None:
+        it), and into the other arrays. Costs a comparison of the whole array."""
+        if self.snapshot is None or self.skip:
             return
         arrays = self.arrays()
         for a in arrays:
-            now = _bytes(a)
-            if now != self.snapshot:
-                np = loaded()
-                engine.assign(handle, _engine_buffer(np, a))
-                self.snapshot = now
+            if not _same(a, self.snapshot):
+                engine.assign(handle, _engine_buffer(loaded(), a))
+                self.snapshot = _copy(a)
                 for other in arrays:
                     if other is not a:
                         other[...] = a
                 return
         if not arrays:
             self.snapshot = None
+
+    def before_row_read(self, engine, handle, i):
+        """Before a read of row ``i`` only (``t[i]``: a DataLoader's ``dataset[i]``): compares that
+        row, and the whole array only if the row changed; the rows not read are checked by the
+        next whole read. The caller sets ``skip`` for the read itself."""
+        if self.snapshot is None or self.snapshot.ndim == 0:
+            return
+        n = self.snapshot.shape[0]
+        if not -n <= i < n:
+            return  # the read raises IndexError
+        for a in self.arrays():
+            if a.shape != self.snapshot.shape or not _same(a[i], self.snapshot[i]):
+                self.before_read(engine, handle)
+                return
 
     def after_write(self, engine, handle):
         """The tensor changed in place: its values into every tied array."""
@@ -233,13 +258,13 @@ class Shared:
         for a in arrays:
             if a.shape == fresh.shape:
                 a[...] = fresh
-        self.snapshot = _bytes(fresh)
+        self.snapshot = fresh
 
     def exported(self, a):
         """``a`` (a new array of the tensor's values) is now tied to the tensor."""
         self.exports.append(weakref.ref(a))
         if self.snapshot is None:
-            self.snapshot = _bytes(a)
+            self.snapshot = _copy(a)
 
 
 def from_numpy(engine, a, device="cpu"):

@@ -472,7 +472,16 @@ class Tensor:
     def __getitem__(self, index):
         from ._indexing import getitem
 
-        return getitem(self, index)
+        shared = self._np
+        if shared is None or type(index) is not builtins.int:
+            return getitem(self, index)
+        # One row (a DataLoader's dataset[i]): only that row of the tied arrays is compared.
+        shared.before_row_read(_engine, self._js, index)
+        shared.skip = True
+        try:
+            return getitem(self, index)
+        finally:
+            shared.skip = False
 
     def __setitem__(self, index, value):
         from ._indexing import setitem
