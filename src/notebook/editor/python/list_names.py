@@ -22,6 +22,7 @@ NAMESPACES = [
     "torch.nn.functional",
     "torch.nn.init",
     "torch.cuda",
+    "torch.accelerator",
     "torch.optim",
     "torch.optim.lr_scheduler",
     "torch.utils.data",
@@ -47,9 +48,10 @@ NAMESPACES = [
     "tensorflow.keras.backend",
     "tensorflow.keras.preprocessing",
     "gpubook",
+    "accelerate",
 ]
 
-PACKAGES = ("torch", "torchvision", "tensorflow", "gpubook")
+PACKAGES = ("torch", "torchvision", "tensorflow", "gpubook", "accelerate")
 DOC_LIMIT = 240
 
 
