@@ -46,6 +46,9 @@ group('completions', () => {
     expect(memberContext('torch.')).toEqual({ namespace: 'torch', prefix: '' });
     expect(memberContext('print(x')).toBeNull();
     expect(memberContext('"a".')).toBeNull();
+    expect(memberContext('x = 1  # see tf.')).toBeNull();
+    expect(memberContext('print("tf.')).toBeNull();
+    expect(memberContext("print(\"#\", 'a\\'b', tf.")).toEqual({ namespace: 'tf', prefix: '' });
   });
 
   it("lists a namespace's Python names, written out and from the TypeScript layer", () => {

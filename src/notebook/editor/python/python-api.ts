@@ -25,20 +25,16 @@ export type PythonNamespaces = Readonly<Record<string, Readonly<Record<string, E
 export const PYTHON_NAMES = listing as unknown as PythonNamespaces;
 
 /**
- * Names a Python cell usually has without importing them here: the conventional aliases (as in
- * the chapters) and gpubook's helpers, which the kernel makes every cell's names.
+ * The chapters' aliases, for a cell written before the cell that imports them (imports the cells
+ * do write win), and gpubook's helpers, which the kernel makes every cell's names.
  */
 const CONVENTIONAL: Readonly<Record<string, string>> = {
   torch: 'torch',
   nn: 'torch.nn',
   F: 'torch.nn.functional',
-  optim: 'torch.optim',
   torchvision: 'torchvision',
-  transforms: 'torchvision.transforms',
   tf: 'tensorflow',
   tensorflow: 'tensorflow',
-  keras: 'tensorflow.keras',
-  layers: 'tensorflow.keras.layers',
   gpubook: 'gpubook',
 };
 
@@ -114,8 +110,26 @@ export function describe(written: string, aliases: Map<string, string>): PythonN
   return path === null ? null : entry(path, written);
 }
 
-/** The completion context at the end of `before` (text up to the cursor): `tf.con|` → tf, con. */
+/** Whether the end of a line's text is inside a string or a comment (one line's view of it). */
+function inStringOrComment(line: string): boolean {
+  let quote: string | null = null;
+  for (let i = 0; i < line.length; i++) {
+    const c = line[i];
+    if (quote) {
+      if (c === '\\') i++;
+      else if (c === quote) quote = null;
+    } else if (c === '#') return true;
+    else if (c === '"' || c === "'") quote = c;
+  }
+  return quote !== null;
+}
+
+/**
+ * The completion context at the end of `before` (the line up to the cursor): `tf.con|` → tf,
+ * con; none inside a string or a comment.
+ */
 export function memberContext(before: string): { namespace: string; prefix: string } | null {
+  if (inStringOrComment(before)) return null;
   const match = new RegExp(`(?:^|[^\\w.])(${IDENT}(?:\\.${IDENT})*)\\.(\\w*)$`).exec(before);
   return match ? { namespace: match[1], prefix: match[2] } : null;
 }
