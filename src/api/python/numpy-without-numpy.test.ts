@@ -100,6 +100,46 @@ w = torch.ones(2, requires_grad=True)
     );
   });
 
+  it('a tensor standing for a NumPy dtype (as from_numpy makes) prints it and keeps it where PyTorch does', async () => {
+    const r = (await python.run(`
+from torch import _numpy
+def labelled(values, name, **kw):
+    t = torch.tensor(values, **kw)
+    t._np = _numpy.Shared(name)
+    return t
+f = labelled([1.5, 2.0], "float64")
+i = labelled([[1, 2], [3, 4]], "int32")
+g = labelled([0.5, -1.0], "float64", requires_grad=True)
+long = labelled([1000.5] * 12, "float64", requires_grad=True)
+{'f': repr(f), 'i': repr(i), 'g': repr(g), 'fn': repr(g * 2), 'long': repr(long),
+ 'dtypes': [str(x.dtype) for x in (f, i, f.detach(), f.clone(), f.to('cpu'), f.cpu())],
+ 'dropped': [str(x.dtype) for x in (f.float(), f.to(torch.float32), f + 1)],
+ 'gpu': repr(f.cuda()) if torch.cuda.is_available() else None}
+`)) as Record<string, unknown>;
+    // PyTorch 1.13's reprs of the same tensors (float64 / int32).
+    expect(r.f).toBe('tensor([1.5000, 2.0000], dtype=torch.float64)');
+    expect(r.i).toBe('tensor([[1, 2],\n        [3, 4]], dtype=torch.int32)');
+    expect(r.g).toBe('tensor([ 0.5000, -1.0000], dtype=torch.float64, requires_grad=True)');
+    // A result of an op is float32 here (the engine's), so it prints no dtype.
+    expect(r.fn).toBe('tensor([ 1., -2.], grad_fn=<MulBackward0>)');
+    expect(r.long).toBe(
+      'tensor([1000.5000, 1000.5000, 1000.5000, 1000.5000, 1000.5000, 1000.5000,\n' +
+        '        1000.5000, 1000.5000, 1000.5000, 1000.5000, 1000.5000, 1000.5000],\n' +
+        '       dtype=torch.float64, requires_grad=True)',
+    );
+    expect(r.dtypes).toEqual([
+      'torch.float64',
+      'torch.int32',
+      'torch.float64',
+      'torch.float64',
+      'torch.float64',
+      'torch.float64',
+    ]);
+    expect(r.dropped).toEqual(['torch.float32', 'torch.float32', 'torch.float32']);
+    if (hasGpu)
+      expect(r.gpu).toBe("tensor([1.5000, 2.0000], device='cuda:0', dtype=torch.float64)");
+  });
+
   it.skipIf(!hasGpu)('numpy() of a GPU tensor gives PyTorch’s TypeError', async () => {
     const r = (await python.run(`error(torch.ones(2, device='cuda').numpy)`)) as string;
     expect(r).toBe(

@@ -318,10 +318,14 @@ class Tensor:
                 is_bool = a._bool
         out = self._op("to", *js_args)
         out._bool = is_bool
-        return out
+        names_dtype = dtype is not None or any(
+            isinstance(a, (_types.dtype, Tensor)) or (isinstance(a, str) and a.removeprefix("torch.") in _types._ALL)
+            for a in args
+        )
+        return out if names_dtype else self._same_dtype(out)
 
     def cuda(self, device=None, non_blocking=False):
-        return self._op("cuda", _types.device_arg(device if device is not None else 0))
+        return self._same_dtype(self._op("cuda", _types.device_arg(device if device is not None else 0)))
 
     def cpu(self):
         out = self._op("cpu")
