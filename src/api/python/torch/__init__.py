@@ -57,7 +57,7 @@ FloatTensor = Tensor
 
 def LongTensor(*args, device=None):
     """PyTorch's legacy ``torch.LongTensor([1, 2])``: int64 data (or a size)."""
-    if len(args) == 1 and isinstance(args[0], (list, tuple)):
+    if len(args) == 1 and (isinstance(args[0], (list, tuple)) or _arrays._numpy.is_ndarray(args[0])):
         return tensor(args[0], dtype=int64, device=device)
     return zeros(*args, dtype=int64, device=device)
 

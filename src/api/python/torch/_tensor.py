@@ -63,7 +63,7 @@ class Tensor:
         ``torch.Tensor(2, 3)`` (a tensor of that size; zeros here)."""
         import torch
 
-        if len(args) == 1 and isinstance(args[0], (list, tuple)):
+        if len(args) == 1 and (isinstance(args[0], (list, tuple)) or _numpy.is_ndarray(args[0])):
             return torch.tensor(args[0], dtype=torch.float32, device=device)
         return torch.zeros(*args, device=device)
 
