@@ -9,6 +9,9 @@
  *   describes the build being served; offline it comes from the same cache.
  * - Every response it serves gets the isolation headers (isolation.ts), so an offline page is
  *   still cross-origin isolated and the kernel worker still has its own CSP.
+ * - Cross-origin requests (Python packages from the package base, PyPI) match no route, so they go
+ *   to the network untouched: the page keeps verified packages in its own cache
+ *   (src/app/python-packages/package-cache.ts), which this worker neither fills nor cleans.
  */
 import { clientsClaim, type WorkboxPlugin } from 'workbox-core';
 import {

@@ -49,7 +49,7 @@ export function SettingsDialog({ onClose }: { onClose: () => void }) {
       <p className="muted settings-help">
         Where this page downloads Python packages (numpy, pandas, matplotlib, …) when a Python cell
         imports one: the folder holding Pyodide&apos;s <code>pyodide-lock.json</code> and its
-        wheels. Every file is checked against the lock&apos;s SHA-256 and kept in this browser. The
+        wheels. Every wheel is checked against the lock&apos;s SHA-256 and kept in this browser. The
         default is Pyodide&apos;s CDN; a mirror or a local server works too. Notebook code cannot
         change this.
       </p>
