@@ -139,7 +139,7 @@ export function DeviceSettingsForm({ report }: { report: DeviceReport }) {
       ))}
       <div className="muted device-help">
         The same settings in a cell, before its first GPU tensor:
-        <ul className="device-snippets" data-testid="device-snippets">
+        <ul className="device-snippets">
           <li>
             <code>{snippets.setVisibleDevices}</code>
           </li>
