@@ -23,5 +23,5 @@ def _tensorflow_error(name, message):
     return RuntimeError(message)
 
 
-TENSORFLOW = b.Face(_tensorflow_error, _tensor._relabel)
+TENSORFLOW = b.Face(_tensorflow_error, _tensor._relabel, arrays="tf")
 translate, call, new, wait = TENSORFLOW.translate, TENSORFLOW.call, TENSORFLOW.new, TENSORFLOW.wait

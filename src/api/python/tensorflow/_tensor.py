@@ -260,6 +260,12 @@ class Tensor(_TorchTensor):
             )
         return builtins.bool(self.item())
 
+    def _op(self, name, *args, **kwargs):
+        # NumPy operands (t + a, a * t) go to this tensor's device, as TensorFlow converts them.
+        if any(type(a).__module__ == "numpy" for a in args):
+            args = [b.numpy_to_js(a, str(self._js.device), False) if type(a).__module__ == "numpy" else a for a in args]
+        return _TorchTensor._op(self, name, *args, **kwargs)
+
     def __getattr__(self, name):
         member = _TorchTensor.__getattr__(self, name)
         if callable(member):

@@ -415,9 +415,11 @@ def arguments_for_keras_and_operators():
     assert hy.dtype == "int32" and list(hy.values) == y.tolist()
     big = x.astype(">f8")
     np.testing.assert_array_equal(
-        np.array(g.argument(Engine, big, "tf").values, dtype=np.float32), x.astype(np.float32).ravel()
+        np.array(g.argument(Engine, big, "tf", byte_order=False).values, dtype=np.float32), x.astype(np.float32).ravel()
     )
     assert error_of(lambda: g.argument(Engine, big, "cpu")).startswith("ValueError: given numpy array has byte order")
+    on_gpu = g.argument(Engine, big, "gpu:0", byte_order=False)  # a tf Tensor's operand goes to its device
+    assert on_gpu.device == "gpu:0" and on_gpu.shape == (8, 3)
 
 
 @case

@@ -96,14 +96,15 @@ def to_js_value(value, each=None):
     raise TypeError(f"cannot pass {type(value).__name__} to the engine")
 
 
-def numpy_to_js(value, device="cpu"):
+def numpy_to_js(value, device="cpu", byte_order=None):
     """A NumPy scalar as its Python number; an ndarray as a new engine tensor on ``device`` (the
     CPU, as PyTorch takes one in ``t + a``; 'tf': TensorFlow's default device), which the engine's
-    lifetimes cover (ownership.ts)."""
+    lifetimes cover (ownership.ts). ``byte_order``: refuse other byte orders (PyTorch does,
+    TensorFlow converts; by default only for devices other than 'tf')."""
     from . import _numpy
     from . import _numpy_engine as engine
 
-    return _numpy.argument(engine, value, device)
+    return _numpy.argument(engine, value, device, device != "tf" if byte_order is None else byte_order)
 
 
 def options(kwargs, each=to_js_value):
@@ -143,13 +144,20 @@ class Face:
 
     ``error(name, message)``: the Python exception to raise for an engine error, from the JS
     error's ``name`` and ``message`` (its error-mapping policy). ``result``: what a ``call``'s
-    result (as :func:`from_js` gives it) becomes in this package; None keeps it as it is."""
+    result (as :func:`from_js` gives it) becomes in this package; None keeps it as it is.
+    ``arrays``: the device NumPy arrays passed as arguments go to (:func:`numpy_to_js`)."""
 
-    __slots__ = ("error", "result")
+    __slots__ = ("error", "result", "arrays")
 
-    def __init__(self, error, result=None):
+    def __init__(self, error, result=None, arrays="cpu"):
         self.error = error
         self.result = result
+        self.arrays = arrays
+
+    def _arg(self, value):
+        if type(value).__module__ == "numpy":
+            return numpy_to_js(value, self.arrays)
+        return to_js_value(value)
 
     def translate(self, error):
         """A ``JsException`` from the engine as this package's Python exception."""
@@ -158,7 +166,7 @@ class Face:
 
     def call(self, fn, *args, **kwargs):
         """Calls a JS function with Python arguments; returns its result as Python."""
-        js_args = [to_js_value(a) for a in args]
+        js_args = [self._arg(a) for a in args]
         if kwargs and any(v is not None for v in kwargs.values()):
             js_args.append(options(kwargs))
         try:
@@ -171,7 +179,7 @@ class Face:
 
     def new(self, cls, *args, **kwargs):
         """``new cls(...)`` with Python arguments."""
-        js_args = [to_js_value(a) for a in args]
+        js_args = [self._arg(a) for a in args]
         if kwargs:
             js_args.append(options(kwargs))
         try:

@@ -107,14 +107,14 @@ def to_engine(engine, a, device):
     return engine.import_(_engine_buffer(np, a), engine_dtype_of(name), tuple(int(d) for d in a.shape), device)
 
 
-def argument(engine, value, device):
+def argument(engine, value, device, byte_order=True):
     """A NumPy value passed to the engine: a scalar as its Python number, an ndarray as a new
-    engine tensor on ``device`` ('tf': TensorFlow's default device; TensorFlow converts other
-    byte orders, PyTorch refuses them)."""
+    engine tensor on ``device`` ('tf': TensorFlow's default device). ``byte_order``: refuse
+    other byte orders, as PyTorch does (TensorFlow converts them)."""
     a = as_array(value)
     if a.ndim == 0 and not isinstance(value, loaded().ndarray):
         return a.item()
-    check_convertible(a, byte_order=device != "tf")
+    check_convertible(a, byte_order=byte_order)
     return to_engine(engine, a, device)
 
 
