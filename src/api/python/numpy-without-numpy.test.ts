@@ -140,6 +140,44 @@ long = labelled([1000.5] * 12, "float64", requires_grad=True)
       expect(r.gpu).toBe("tensor([1.5000, 2.0000], device='cuda:0', dtype=torch.float64)");
   });
 
+  it('Keras fit/evaluate/predict and from_tensor_slices take the engine tensors NumPy arrays become', async () => {
+    // What numpy_to_js hands the TS layer for x and y (import_ on TensorFlow's device, owned by
+    // no Python wrapper) trains exactly as tf.constant of the same values does.
+    const r = (await python.run(`
+import array, random
+import tensorflow as tf
+from tensorflow.keras import layers, models
+random.seed(3)
+xs = [random.uniform(-1, 1) for _ in range(32 * 3)]
+ys = [random.randint(0, 3) for _ in range(32)]
+def build():
+    tf.keras.backend.clear_session()
+    tf.random.set_seed(4)
+    m = models.Sequential()
+    m.add(layers.Dense(4, input_shape=(3,)))
+    m.compile(optimizer="sgd", loss=tf.keras.losses.SparseCategoricalCrossentropy(from_logits=True))
+    return m
+def run(x, y):
+    m = build()
+    h = m.fit(x, y, validation_data=(x, y), epochs=2, batch_size=8, verbose=0, shuffle=False)
+    return h.history, m.evaluate(x, y, verbose=0), m.predict(x, verbose=0).numpy()
+hx = engine.import_(memoryview(array.array("f", xs)), "float32", (32, 3), "tf")
+hy = engine.import_(memoryview(array.array("i", ys)), "int32", (32,), "tf")
+imported = run(hx, hy)
+constant = run(tf.constant([xs[i * 3:i * 3 + 3] for i in range(32)]), tf.constant(ys))
+xb, yb = next(iter(tf.data.Dataset.from_tensor_slices((hx, hy)).batch(8)))
+{'imported': list(imported), 'constant': list(constant), 'xb': xb.numpy(), 'yb': yb.numpy(),
+ 'xs': xs[:24], 'ys': ys[:8]}
+`)) as Record<string, unknown>;
+    expect(r.imported).toEqual(r.constant);
+    const [history] = r.imported as [Record<string, number[]>];
+    expect(history.loss).toHaveLength(2);
+    expect(history.val_loss).toHaveLength(2);
+    expect(r.yb).toEqual(r.ys);
+    const xs = r.xs as number[];
+    (r.xb as number[][]).flat().forEach((v, k) => expect(v).toBeCloseTo(xs[k], 6));
+  });
+
   it.skipIf(!hasGpu)('numpy() of a GPU tensor gives PyTorch’s TypeError', async () => {
     const r = (await python.run(`error(torch.ones(2, device='cuda').numpy)`)) as string;
     expect(r).toBe(
