@@ -4,8 +4,9 @@ TensorFlow's snake_case names and keyword arguments. Everything runs eagerly; no
 computed here that the engine computes.
 
 Differences from TensorFlow: the engine has float32 and int32 only (float64 is stored as float32,
-int64 as int32); ``Tensor.numpy()`` returns plain Python values (a number or nested lists), as
-gpubook's Python has no NumPy; strings (``tf.strings``) are host-side Python strings.
+int64 as int32); ``Tensor.numpy()`` returns plain Python values (a number or nested lists) until
+NumPy is imported (then ndarrays, torch/_numpy.py); strings (``tf.strings``) are host-side Python
+strings.
 """
 
 import builtins as _builtins

@@ -3,9 +3,12 @@
 layer's weights in Keras's order: kernel then bias) and its ``saveWeights``/``loadWeights``
 (engine serialization into the kernel's file store).
 
-``get_weights`` returns plain nested lists (what ``Tensor.numpy()`` returns here; Keras returns
-NumPy arrays). ``set_weights`` takes nested lists, numbers or ``tf.Tensor`` values, one per
-weight, and checks each shape against the weight's as Keras does."""
+``get_weights`` returns what ``Tensor.numpy()`` returns: NumPy arrays once NumPy is imported, as
+Keras, else plain nested lists. ``set_weights`` takes arrays, nested lists, numbers or
+``tf.Tensor`` values, one per weight, and checks each shape against the weight's as Keras does."""
+
+from torch import _bridge as b
+from torch import _numpy
 
 from .. import _tensor
 
@@ -58,6 +61,9 @@ def set_weights(handle, weights):
         if isinstance(value, _tensor._TorchTensor):
             given = tuple(value.shape)
             js_value = value._js
+        elif _numpy.is_ndarray(value):
+            given = tuple(value.shape)
+            js_value = b.numpy_to_js(value, "tf")
         else:
             given = _shape_of(value)
             js_value = to_js(_flat(value, []))
