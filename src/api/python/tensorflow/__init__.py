@@ -134,7 +134,10 @@ def range(start, limit=None, delta=1, dtype=None, name="range"):  # noqa: A001  
     """``tf.range(n)``, ``tf.range(start, limit, delta)``: int32 for int arguments, as TF."""
     if limit is None:
         start, limit = 0, start
-    start, limit, delta = (v.numpy() if isinstance(v, Tensor) else v for v in (start, limit, delta))
+    # Python numbers (.numpy() is a NumPy scalar once NumPy is imported, not an int).
+    start, limit, delta = (
+        v.item() if isinstance(v, Tensor) or _numpy.is_numpy(v) else v for v in (start, limit, delta)
+    )
     if all(isinstance(v, int) for v in (start, limit, delta)):
         values = list(_range(start, limit, delta))
     else:
