@@ -9,10 +9,13 @@
  * `print(tensor)`), which a plain synchronous call cannot.
  */
 import type { PyAwaitable, PyCallable, PyProxy } from 'pyodide/ffi';
+import type { PyodideAPI } from 'pyodide';
 import type { MimeBundle, OutputMetadata, StreamName } from '../protocol';
 import { PackageFetchError } from './packages/fetch-verified';
 import { PackageLoader, type ImportGuard, type StageFile } from './packages/package-loader';
 import type { PackageFiles } from './packages/package-files';
+import { PipInstaller } from './packages/pip';
+import { pipInstallOf, type PipInstall } from './packages/pip-line';
 import { KERNEL_MODULES, startPyodide, type PyodideLoadOptions } from './pyodide-loader';
 import { rewriteShellLines } from './shell-lines';
 
@@ -92,17 +95,16 @@ export class PythonKernel {
     private readonly interruptAwait: PyCallable,
     private readonly packages: PackageLoader,
     private readonly display: ((message: PythonDisplayMessage) => void) | undefined,
+    private readonly write: (name: StreamName, text: string) => void,
+    private readonly py: PyodideAPI,
+    private readonly files: PackageFiles,
   ) {}
 
   static async start(options: PyodideLoadOptions & PackageOptions): Promise<PythonKernel> {
     const py = await startPyodide(options);
     const guard = py.pyimport(KERNEL_MODULES.importGuard) as PyProxy & ImportGuard;
-    const packages = new PackageLoader(
-      py,
-      options.packageFiles ?? NO_PACKAGE_FILES,
-      options.stageFile ?? NO_STAGING,
-      guard,
-    );
+    const files = options.packageFiles ?? NO_PACKAGE_FILES;
+    const packages = new PackageLoader(py, files, options.stageFile ?? NO_STAGING, guard);
     const module = py.pyimport(KERNEL_MODULES.runCell) as PyProxy & {
       run_cell: PyCallable;
       interrupt: PyCallable;
@@ -117,6 +119,9 @@ export class PythonKernel {
       interruptAwait,
       packages,
       options.display,
+      (name, text) => options.write(name, text),
+      py,
+      files,
     );
   }
 
@@ -146,8 +151,9 @@ export class PythonKernel {
   async run(source: string, executionCount: number): Promise<PythonCellResult> {
     // An interrupt meant for an earlier (e.g. TypeScript) cell must not stop this one.
     if (this.interruptBuffer) Atomics.store(this.interruptBuffer, 0, 0);
-    const { code } = rewriteShellLines(source);
-    if (!(await this.loadPackages(code))) {
+    const { code, replaced } = rewriteShellLines(source);
+    const pips = replaced.flatMap((line) => pipInstallOf(line) ?? []);
+    if (!(await this.loadPackages(code, pips))) {
       return {
         status: 'interrupted',
         ename: 'KeyboardInterrupt',
@@ -165,21 +171,37 @@ export class PythonKernel {
   }
 
   /**
-   * Loads the Pyodide packages the cell imports, showing their progress as one display output
-   * of the cell (before anything the cell prints). False when an interrupt stopped it.
+   * Before the cell runs: its `%pip install` lines, then the Pyodide packages it imports, their
+   * progress shown as one display output of the cell (before anything the cell prints). False
+   * when an interrupt stopped it.
    */
-  private async loadPackages(code: string): Promise<boolean> {
+  private async loadPackages(code: string, pips: PipInstall[]): Promise<boolean> {
     const modules = this.packages.importsOf(code);
-    if (modules.length === 0) return true;
+    if (modules.length === 0 && pips.length === 0) return true;
     const displayId = `gpubook-packages-${++this.displays}`;
-    let shown = false;
+    // Each load shows its packages' lines; those of loads before it stay above them.
+    let shown: string | null = null;
+    let above = '';
     const show = (text: string) => {
-      this.display?.({ data: { 'text/plain': text }, metadata: {}, displayId, update: shown });
-      shown = true;
+      const update = shown !== null;
+      shown = above ? `${above}\n${text}` : text;
+      this.display?.({ data: { 'text/plain': shown }, metadata: {}, displayId, update });
     };
     const controller = new AbortController();
     this.loading = controller;
     try {
+      for (const pip of pips) {
+        const installer = new PipInstaller({
+          py: this.py,
+          loader: this.packages,
+          files: this.files,
+          write: this.write,
+          show,
+          signal: controller.signal,
+        });
+        await installer.run(pip);
+        above = shown ?? '';
+      }
       await this.packages.prepare(modules, show, controller.signal);
       return true;
     } catch (error) {

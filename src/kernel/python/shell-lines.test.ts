@@ -5,16 +5,22 @@ const lineCount = (text: string) => text.split('\n').length;
 
 describe('rewriteShellLines', () => {
   it('replaces shell and magic lines by a note, line for line, and keeps the rest', () => {
-    const source = '!pip install torchkeras\n%load_ext autoreload\nimport torch\nx = 1';
+    const source = '!ls -la\n%load_ext autoreload\nimport torch\nx = 1';
     const { code, replaced } = rewriteShellLines(source);
-    expect(replaced).toEqual(['!pip install torchkeras', '%load_ext autoreload']);
+    expect(replaced).toEqual(['!ls -la', '%load_ext autoreload']);
     const lines = code.split('\n');
     expect(lines).toHaveLength(4);
-    expect(lines[0]).toMatch(
-      /^__import__\("sys"\)\.stdout\.write\(".*!pip install torchkeras.*\\n"\)$/,
-    );
+    expect(lines[0]).toMatch(/^__import__\("sys"\)\.stdout\.write\(".*!ls -la.*\\n"\)$/);
     expect(lines[1]).toContain('%load_ext autoreload');
     expect(lines.slice(2)).toEqual(['import torch', 'x = 1']);
+  });
+
+  it('leaves pip install lines to the kernel, which runs them before the cell', () => {
+    const source =
+      '%pip install -q requests\n!pip3 install torch==2.0\nif True:\n    !python -m pip install x';
+    const { code, replaced } = rewriteShellLines(source);
+    expect(replaced).toHaveLength(3);
+    expect(code).toBe('pass\npass\nif True:\n    pass');
   });
 
   it('keeps the indentation of a shell line inside a block', () => {
@@ -50,9 +56,9 @@ describe('rewriteShellLines', () => {
   });
 
   it('takes a shell line continued with a backslash as one line', () => {
-    const source = '!pip install \\\n    torchkeras\nz = 1';
+    const source = '!echo \\\n    hello\nz = 1';
     const { code, replaced } = rewriteShellLines(source);
-    expect(replaced).toEqual(['!pip install \\']);
+    expect(replaced).toEqual(['!echo \\']);
     expect(code.split('\n')[1]).toBe('');
     expect(code.split('\n')[2]).toBe('z = 1');
     expect(lineCount(code)).toBe(3);

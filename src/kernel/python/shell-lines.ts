@@ -10,6 +10,8 @@
  * magic whose body is not Python (`%%bash`, `%%writefile`, …) skips the whole cell with a note.
  */
 
+import { pipInstallOf } from './packages/pip-line';
+
 export interface ShellLineRewrite {
   /** The cell's code with every shell or magic line replaced; same number of lines. */
   code: string;
@@ -40,7 +42,7 @@ function inlineMagicStatement(indent: string, line: string): string | null {
 export function noteFor(line: string): string {
   const command = line.trim();
   if (command.startsWith('!')) {
-    return `[gpubook] skipped \`${command}\`: gpubook's browser Python has no shell and cannot install packages; what it ships is already importable.`;
+    return `[gpubook] skipped \`${command}\`: gpubook's browser Python has no shell (packages: %pip install, or just import one of Pyodide's).`;
   }
   return `[gpubook] skipped \`${command}\`: IPython magics do not run in gpubook's browser Python.`;
 }
@@ -100,7 +102,10 @@ export function rewriteShellLines(source: string): ShellLineRewrite {
     const match = /^(\s*)[!%]/.exec(lines[i]);
     if (!starts[i] || !match) continue;
     replaced.push(lines[i]);
-    out[i] = inlineMagicStatement(match[1], lines[i]) ?? noteStatement(match[1], noteFor(lines[i]));
+    // `%pip install` runs before the cell (python-kernel.ts): the line itself does nothing.
+    const pip = pipInstallOf(lines[i]) ? `${match[1]}pass` : null;
+    out[i] =
+      pip ?? inlineMagicStatement(match[1], lines[i]) ?? noteStatement(match[1], noteFor(lines[i]));
     // A backslash at the end continues the shell line; its continuation lines go with it.
     while (lines[i].endsWith('\\') && i + 1 < lines.length) {
       i++;

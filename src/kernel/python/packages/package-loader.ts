@@ -67,28 +67,50 @@ export class PackageLoader {
 
   /** Loads what `modules` need; failures are recorded for the import guard, not thrown. */
   async prepare(modules: string[], show: ShowProgress, signal: AbortSignal): Promise<void> {
-    const failures = new Map<string, string>();
     const missing = modules.length > 0 ? this.missing(modules) : [];
-    let roots = missing.flatMap((module) => {
-      const entry = this.index.packageFor(module);
-      return entry ? [{ module, entry }] : [];
-    });
-    if (missing.length > roots.length && !this.baseLockRead) {
-      // A module the bundled lock does not know may be one the package base adds.
-      await this.readBaseLock(signal);
-      roots = missing.flatMap((module) => {
-        const entry = this.index.packageFor(module);
-        return entry ? [{ module, entry }] : [];
-      });
+    const roots: Array<{ module: string; entry: LockEntry }> = [];
+    for (const module of missing) {
+      const entry = await this.packageFor(module, signal);
+      if (entry) roots.push({ module, entry });
     }
-    if (roots.length === 0) {
-      this.guard.set_failures(JSON.stringify({}));
-      return;
-    }
-    const order = this.index.closure(
+    const failed = await this.loadEntries(
       roots.map((root) => root.entry),
-      (entry) => this.present(entry),
+      show,
+      signal,
     );
+    const failures: Record<string, string> = {};
+    for (const { module, entry } of roots) {
+      const failure = failed.get(normalizeName(entry.name));
+      if (failure) failures[module] = failureMessage(module, failure);
+    }
+    this.guard.set_failures(JSON.stringify(failures));
+  }
+
+  /** The lock's package providing top-level `module` (reading the base's lock if need be). */
+  async packageFor(module: string, signal: AbortSignal): Promise<LockEntry | undefined> {
+    // A module the bundled lock does not know may be one the package base adds.
+    if (!this.index.packageFor(module) && !this.baseLockRead) await this.readBaseLock(signal);
+    return this.index.packageFor(module);
+  }
+
+  /** The lock's package of this name (reading the base's lock if need be). */
+  async packageNamed(name: string, signal: AbortSignal): Promise<LockEntry | undefined> {
+    if (!this.index.get(name) && !this.baseLockRead) await this.readBaseLock(signal);
+    return this.index.get(name);
+  }
+
+  /**
+   * Loads `roots` and their dependencies that are not there yet, dependencies first, showing
+   * progress; the failures by normalised package name (a package whose dependency failed is
+   * not tried, and fails naming it).
+   */
+  async loadEntries(
+    roots: LockEntry[],
+    show: ShowProgress,
+    signal: AbortSignal,
+  ): Promise<Map<string, PackageFailure>> {
+    const failed = new Map<string, PackageFailure>();
+    const order = this.index.closure(roots, (entry) => this.present(entry));
     const states: PackageProgress[] = order.map((entry) => ({
       entry,
       phase: 'waiting',
@@ -96,7 +118,6 @@ export class PackageLoader {
       total: null,
       fromCache: false,
     }));
-    const failed = new Map<string, PackageFailure>();
     let shown = '';
     const render = () => {
       const text = progressText(states);
@@ -124,11 +145,7 @@ export class PackageLoader {
       }
       render();
     }
-    for (const { module, entry } of roots) {
-      const failure = failed.get(normalizeName(entry.name));
-      if (failure) failures.set(module, failureMessage(module, failure));
-    }
-    this.guard.set_failures(JSON.stringify(Object.fromEntries(failures)));
+    return failed;
   }
 
   /** Fetches and installs one package; its failure, or null when it loaded. */

@@ -17,11 +17,18 @@ import type { LockEntry } from './lock';
 import { packageFilesOver } from './package-files';
 
 /** A pure-Python wheel: `<name>/__init__.py` and its .dist-info (METADATA, WHEEL, RECORD). */
-function wheel(name: string, version: string, init: string): { fileName: string; bytes: Buffer } {
+function wheel(
+  name: string,
+  version: string,
+  init: string,
+  metadata = '',
+): { fileName: string; bytes: Buffer } {
   const info = `${name}-${version}.dist-info`;
   const files: Record<string, Uint8Array> = {
     [`${name}/__init__.py`]: strToU8(init),
-    [`${info}/METADATA`]: strToU8(`Metadata-Version: 2.1\nName: ${name}\nVersion: ${version}\n`),
+    [`${info}/METADATA`]: strToU8(
+      `Metadata-Version: 2.1\nName: ${name}\nVersion: ${version}\n${metadata}\nA description.\nRequires-Dist: not-a-header\n`,
+    ),
     [`${info}/WHEEL`]: strToU8(
       'Wheel-Version: 1.0\nGenerator: gpubook-test\nRoot-Is-Purelib: true\nTag: py3-none-any\n',
     ),
@@ -46,7 +53,51 @@ const pkg = wheel(
   'import gbtestdep\ngbtestdep.ORDER.append("pkg")\nVALUE = 42\n',
 );
 const bad = wheel('gbbadhash', '1.0', 'X = 1\n');
-const files = new Map([dep, pkg, bad].map((w) => [w.fileName, w.bytes]));
+// PyPI's: gbpure needs gbpuredep (always) and gbextra (only for an extra, so not installed).
+const pure = wheel(
+  'gbpure',
+  '1.0',
+  'import gbpuredep\nX = gbpuredep.Y + 1\n',
+  'Requires-Dist: gbpuredep (>=0.1)\nRequires-Dist: gbextra ; extra == "x"\n',
+);
+const pureNewer = wheel('gbpure', '2.0b1', 'X = "pre-release"\n');
+const pureDep = wheel('gbpuredep', '0.5', 'Y = 41\n');
+const files = new Map([dep, pkg, bad, pure, pureNewer, pureDep].map((w) => [w.fileName, w.bytes]));
+
+/** A PyPI JSON API answer; files under /files/ stand for files.pythonhosted.org. */
+function project(
+  name: string,
+  releases: Record<string, Array<{ fileName: string; bytes?: Buffer }>>,
+) {
+  const latest = Object.keys(releases).at(-1) ?? '';
+  const asFile = (file: { fileName: string; bytes?: Buffer }) => ({
+    filename: file.fileName,
+    url: `https://files.pythonhosted.org/packages/ab/cd/${file.fileName}`,
+    digests: { sha256: file.bytes ? sha256(file.bytes) : '00'.repeat(32) },
+    yanked: false,
+  });
+  return {
+    info: { name, version: latest },
+    releases: Object.fromEntries(
+      Object.entries(releases).map(([version, list]) => [version, list.map(asFile)]),
+    ),
+  };
+}
+const pypi: Record<string, unknown> = {
+  gbpure: project('gbpure', {
+    '1.0': [pure],
+    // Newer, but no pure-Python wheel (an sdist and a compiled wheel): skipped.
+    '1.2': [
+      { fileName: 'gbpure-1.2.tar.gz' },
+      { fileName: 'gbpure-1.2-cp311-cp311-manylinux_x86_64.whl' },
+    ],
+    '2.0b1': [pureNewer],
+  }),
+  gbpuredep: project('gbpuredep', { '0.5': [pureDep] }),
+  gbcompiled: project('gbcompiled', {
+    '1.0': [{ fileName: 'gbcompiled-1.0-cp311-cp311-win_amd64.whl' }],
+  }),
+};
 
 function entry(name: string, version: string, file: string, hash: string, depends: string[] = []) {
   return {
@@ -75,13 +126,22 @@ const lock = {
 
 let server: Server;
 let base: string;
+let origin: string;
 const served: string[] = [];
 
 beforeAll(async () => {
   server = createServer((request, response) => {
-    const name = (request.url ?? '').replace(/^\/base\//, '');
+    const path = request.url ?? '';
+    const name = path.replace(/^\/(base|files)\/.*?([^/]*)$/, '$2');
     served.push(name);
-    const body = name === 'pyodide-lock.json' ? Buffer.from(JSON.stringify(lock)) : files.get(name);
+    const json = /^\/pypi\/pypi\/([^/]+)\/json$/.exec(path);
+    const body = json
+      ? pypi[json[1]]
+        ? Buffer.from(JSON.stringify(pypi[json[1]]))
+        : undefined
+      : name === 'pyodide-lock.json'
+        ? Buffer.from(JSON.stringify(lock))
+        : files.get(name);
     if (!body) {
       response.writeHead(404, 'Not Found');
       response.end();
@@ -91,7 +151,8 @@ beforeAll(async () => {
     response.end(body);
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}/base/`;
+  origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  base = `${origin}/base/`;
 });
 afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
 
@@ -100,30 +161,37 @@ function pageFetcher(packageBase: () => string) {
   return (event: WorkerEvent, session: KernelSession) => {
     if (event.type !== 'fetch-package-file') return;
     const { requestId } = event;
-    packageFilesOver(packageBase())
-      .fetch(event.fileName, event.sha256, (loaded, total) =>
-        session.handle({ type: 'package-progress', requestId, loaded, total }),
-      )
-      .then(
-        (file) =>
-          session.handle({
-            type: 'package-fetched',
-            requestId,
-            bytes: file.bytes.slice().buffer,
-            url: file.url,
-            fromCache: false,
-          }),
-        (error: unknown) => {
-          const failure = error as PackageFetchError;
-          session.handle({
-            type: 'package-failed',
-            requestId,
-            url: failure.url,
-            reason: failure.reason,
-            message: failure.message,
-          });
-        },
-      );
+    const files = packageFilesOver(packageBase(), (url) =>
+      url
+        .replace('https://pypi.org/', `${origin}/pypi/`)
+        .replace('https://files.pythonhosted.org/', `${origin}/files/`),
+    );
+    const progress = (loaded: number, total: number | null) =>
+      session.handle({ type: 'package-progress', requestId, loaded, total });
+    const fetching =
+      event.source === 'pypi' && event.url
+        ? files.fetchPyPI?.(event.url, event.sha256, progress)
+        : files.fetch(event.fileName, event.sha256, progress);
+    fetching?.then(
+      (file) =>
+        session.handle({
+          type: 'package-fetched',
+          requestId,
+          bytes: file.bytes.slice().buffer,
+          url: file.url,
+          fromCache: false,
+        }),
+      (error: unknown) => {
+        const failure = error as PackageFetchError;
+        session.handle({
+          type: 'package-failed',
+          requestId,
+          url: failure.url,
+          reason: failure.reason,
+          message: failure.message,
+        });
+      },
+    );
   };
 }
 
@@ -175,10 +243,6 @@ describe('Pyodide packages before a cell runs', () => {
     expect(finalText(session.events, 'c1', outputs[0])).toBe(
       `Loaded gbtestdep 1.0 (${dep.bytes.length} B)\nLoaded gbtestpkg 2.0 (${pkg.bytes.length} B)`,
     );
-    const progress = session.events.flatMap((e) =>
-      e.type === 'update-display' && e.cellId === 'c1' ? [String(e.data['text/plain'])] : [],
-    );
-    expect(progress.some((text) => text.includes('Loading gbtestdep 1.0'))).toBe(true);
     expect(outputs[1]).toMatchObject({ kind: 'stream', text: "42 ['dep', 'pkg']\n" });
   }, 120_000);
 
@@ -225,6 +289,55 @@ describe('Pyodide packages before a cell runs', () => {
     expect(error.evalue).toContain('%pip install');
   });
 
+  it('%pip install: built-in names, PyPI pure-Python wheels with their dependencies', async () => {
+    done = await session.run(
+      [
+        '%pip install -q torch gbpure',
+        'import gbpure, gbpuredep, importlib.metadata as m',
+        'print(gbpure.X, m.version("gbpure"), m.version("gbpuredep"))',
+      ].join('\n'),
+    );
+    expect(done.status).toBe('ok');
+    const text = session
+      .outputsOf('c6')
+      .map((o) => (o.kind === 'stream' ? o.text : ''))
+      .join('');
+    expect(text).toBe(
+      'torch is built into gpubook (over its own engine): import it, nothing to install.\n' +
+        'Successfully installed gbpuredep-0.5 gbpure-1.0\n' +
+        '42 1.0 0.5\n',
+    );
+    // Wheels came from PyPI's file host (the page checks their sha256), never from the base.
+    const asked = session.events.flatMap((e) =>
+      e.type === 'fetch-package-file' && e.source === 'pypi' ? [e.url] : [],
+    );
+    expect(asked).toEqual([
+      'https://pypi.org/pypi/gbpure/json',
+      `https://files.pythonhosted.org/packages/ab/cd/${pure.fileName}`,
+      'https://pypi.org/pypi/gbpuredep/json',
+      `https://files.pythonhosted.org/packages/ab/cd/${pureDep.fileName}`,
+    ]);
+    expect(served).not.toContain('gbextra');
+  });
+
+  it('%pip install: a lock package loads through the lock; errors say why', async () => {
+    done = await session.run(
+      '%pip install gbtestdep nosuchproject gbcompiled\n!pip install gbmissing\nprint("ran")',
+    );
+    expect(done.status).toBe('ok');
+    const outputs = session.outputsOf('c7');
+    const out = outputs.map((o) => (o.kind === 'stream' ? `${o.name}:${o.text}` : '')).join('');
+    expect(out).toContain("stdout:gbtestdep 1.0 is loaded (one of Pyodide's packages).");
+    expect(out).toContain('stderr:ERROR: no project named nosuchproject on PyPI');
+    expect(out).toContain('ERROR: no pure-Python wheel (py3-none-any) of gbcompiled');
+    expect(out).toContain('stderr:ERROR: could not load gbmissing 3.1: HTTP 404');
+    expect(out).toMatch(/stdout:ran\n$/);
+    const display = outputs.find((o) => o.kind === 'display');
+    expect(display && finalText(session.events, 'c7', display)).toBe(
+      'Could not load gbmissing 3.1: HTTP 404',
+    );
+  });
+
   it('says the package server is unreachable when the base is offline', async () => {
     const closed = createServer();
     await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve));
@@ -233,7 +346,7 @@ describe('Pyodide packages before a cell runs', () => {
     packageBase = `http://127.0.0.1:${port}/`;
     // numpy is in the bundled lock: the mirror's entry for it (above) was never used.
     done = await session.run('import numpy');
-    const error = errorOf(session.outputsOf('c6'));
+    const error = errorOf(session.outputsOf('c8'));
     expect(error.evalue).toMatch(
       /^No module named 'numpy': gpubook could not load the package numpy 2\.4\.6/,
     );

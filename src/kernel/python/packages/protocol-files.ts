@@ -54,7 +54,17 @@ export class ProtocolPackageFiles implements PackageFiles {
         break;
       case 'package-failed':
         this.pending.delete(message.requestId);
-        pending.reject(new PackageFetchError(message.url, message.reason, message.message));
+        // The status, for callers that tell a missing file from other errors.
+        pending.reject(
+          new PackageFetchError(
+            message.url,
+            message.reason,
+            message.message,
+            message.reason === 'http'
+              ? Number(/HTTP (\d{3})\b/.exec(message.message)?.[1]) || null
+              : null,
+          ),
+        );
         break;
     }
   }
