@@ -6,6 +6,8 @@
  * kernel starts: the first import (progress, then the module works), a restart (the wheel comes
  * from the page's cache: no second request for it), offline with a new kernel (still imports), a
  * wheel whose sha256 is not the lock's (ModuleNotFoundError saying so), an unreachable base.
+ * Without a kernel: Settings' checks, and the home page's offline button filling the cache from a
+ * second folder whose lock names stand-ins for numpy, pandas, matplotlib and scikit-learn.
  */
 import { createHash } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
@@ -53,7 +55,7 @@ function buildWheel(name: string, version: string, init: string) {
 
 type Wheel = ReturnType<typeof buildWheel>;
 
-function lockEntry(wheel: Wheel, sha256 = wheel.sha256) {
+function lockEntry(wheel: Wheel, sha256 = wheel.sha256, depends: string[] = []) {
   return {
     name: wheel.name.replace(/_/g, '-'),
     version: wheel.version,
@@ -62,7 +64,7 @@ function lockEntry(wheel: Wheel, sha256 = wheel.sha256) {
     sha256,
     package_type: 'package',
     imports: [wheel.name],
-    depends: [],
+    depends,
     unvendored_tests: false,
   };
 }
@@ -82,10 +84,32 @@ const lock = JSON.stringify({
   },
 });
 
+/**
+ * A second folder standing in for a mirror, for the home page's offline button: stand-ins named
+ * as the packages it offers (never imported), scikit-learn depending on joblib.
+ */
+const mirrorWheels = ['numpy', 'pandas', 'matplotlib', 'scikit_learn', 'joblib'].map((name, i) =>
+  buildWheel(
+    name,
+    '0.0.1',
+    `# a stand-in\nPADDING = ${JSON.stringify('x'.repeat(2000 * (i + 1)))}\n`,
+  ),
+);
+const mirrorLock = JSON.stringify({
+  packages: Object.fromEntries(
+    mirrorWheels.map((wheel) => {
+      const entry = lockEntry(wheel, wheel.sha256, wheel.name === 'scikit_learn' ? ['joblib'] : []);
+      return [entry.name, entry];
+    }),
+  ),
+});
+
 const served = new Map<string, Uint8Array | string>([
   ['/pkgs/pyodide-lock.json', lock],
   [`/pkgs/${good.fileName}`, good.bytes],
   [`/pkgs/${tampered.fileName}`, tampered.bytes],
+  ['/mirror/pyodide-lock.json', mirrorLock],
+  ...mirrorWheels.map((w): [string, Uint8Array] => [`/mirror/${w.fileName}`, w.bytes]),
 ]);
 const requests: string[] = [];
 let server: Server;
@@ -125,8 +149,8 @@ test.beforeAll(async () => {
 
 test.afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
 
-const fetchesOf = (fileName: string) =>
-  requests.filter((r) => r === `GET /pkgs/${fileName}`).length;
+const fetchesOf = (fileName: string, folder = 'pkgs') =>
+  requests.filter((r) => r === `GET /${folder}/${fileName}`).length;
 
 /** Sets the package base in the Settings dialog (the only way it changes). */
 async function setPackageBase(page: Page, url: string): Promise<void> {
@@ -186,6 +210,42 @@ test('Settings checks the package base and resets it to the CDN', async ({ page 
   await dialog.getByTestId('settings-save').click();
   await expect(dialog).toBeHidden();
   expect(await page.evaluate(() => localStorage.getItem('gpubook.pythonPackageBase'))).toBeNull();
+});
+
+test('the home page keeps the common packages of the package base for offline use', async ({
+  page,
+}) => {
+  await page.goto('/');
+  await setPackageBase(page, base.replace('/pkgs/', '/mirror/'));
+  const control = page.getByTestId('offline-python-packages');
+  const total = mirrorWheels.reduce((sum, w) => sum + w.bytes.length, 0);
+  // Sizes from HEAD requests; the closure brings joblib in.
+  await expect(control).toHaveAttribute('data-total-bytes', String(total));
+  await expect(control).toHaveAttribute('data-files', '5');
+  await expect(control).toHaveAttribute('data-cached-files', '0');
+  await expect(control).toContainText('numpy, pandas, matplotlib, scikit-learn: 5 files');
+  await control.click();
+  await expect(control).toHaveAttribute('data-state', 'done');
+  await expect(control).toHaveAttribute('data-cached-files', '5');
+  for (const wheel of mirrorWheels) expect(fetchesOf(wheel.fileName, 'mirror')).toBe(1);
+
+  // What the kernel's imports will read: the lock and every wheel, byte for byte.
+  const kept = await page.evaluate(async () => {
+    const names = (await caches.keys()).filter((n) => n.startsWith('gpubook-python-packages-'));
+    const cache = await caches.open(names[0]);
+    const files: Record<string, number> = {};
+    for (const request of await cache.keys()) {
+      const response = await cache.match(request);
+      files[new URL(request.url).pathname] = (await response!.arrayBuffer()).byteLength;
+    }
+    return files;
+  });
+  expect(kept).toEqual(
+    Object.fromEntries([
+      ['/mirror/pyodide-lock.json', mirrorLock.length],
+      ...mirrorWheels.map((w) => [`/mirror/${w.fileName}`, w.bytes.length]),
+    ]),
+  );
 });
 
 test('a Python cell imports a wheel from the package base: cached, offline, verified', async ({
