@@ -1,6 +1,6 @@
 /**
  * Serves Pyodide from our own origin, never a CDN (unreachable offline, and the worker's
- * `connect-src 'self'` forbids it anyway): the dev server answers `<base>pyodide/<file>` from
+ * `connect-src 'self' blob:` forbids it anyway): the dev server answers `<base>pyodide/<file>` from
  * node_modules/pyodide, and the build emits the same files into `dist/pyodide/`, where the
  * service worker's precache manifest picks them up. They are ~13 MB, so they are copied at build
  * time, not committed.
