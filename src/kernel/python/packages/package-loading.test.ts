@@ -160,6 +160,8 @@ afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
 function pageFetcher(packageBase: () => string) {
   return (event: WorkerEvent, session: KernelSession) => {
     if (event.type !== 'fetch-package-file') return;
+    // A page whose fetch never ends (a stalled connection).
+    if (packageBase() === 'stalled') return;
     const { requestId } = event;
     const files = packageFilesOver(packageBase(), (url) =>
       url
@@ -338,6 +340,27 @@ describe('Pyodide packages before a cell runs', () => {
     );
   });
 
+  it('an interrupt while a package loads ends the cell as interrupted; the next cell runs', async () => {
+    packageBase = 'stalled';
+    const running = session.run('import gbpure\nimport numpy\nprint("not reached")');
+    await expect
+      .poll(() =>
+        session.events.some(
+          (e) => e.type === 'fetch-package-file' && e.fileName.startsWith('numpy-'),
+        ),
+      )
+      .toBe(true);
+    session.session.handle({ type: 'interrupt' });
+    done = await running;
+    expect(done.status).toBe('interrupted');
+    const outputs = session.outputsOf('c8');
+    expect(errorOf(outputs).ename).toBe('KeyboardInterrupt');
+    expect(outputs.some((o) => o.kind === 'stream')).toBe(false);
+    packageBase = base;
+    expect((await session.run('print("next")')).status).toBe('ok');
+    expect(session.outputsOf('c9')).toMatchObject([{ kind: 'stream', text: 'next\n' }]);
+  });
+
   it('says the package server is unreachable when the base is offline', async () => {
     const closed = createServer();
     await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve));
@@ -346,7 +369,7 @@ describe('Pyodide packages before a cell runs', () => {
     packageBase = `http://127.0.0.1:${port}/`;
     // numpy is in the bundled lock: the mirror's entry for it (above) was never used.
     done = await session.run('import numpy');
-    const error = errorOf(session.outputsOf('c8'));
+    const error = errorOf(session.outputsOf('c10'));
     expect(error.evalue).toMatch(
       /^No module named 'numpy': gpubook could not load the package numpy 2\.4\.6/,
     );
