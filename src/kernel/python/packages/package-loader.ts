@@ -158,11 +158,15 @@ export class PackageLoader {
     state.phase = 'loading';
     render();
     let file;
+    // Byte counts come per network chunk: the display is updated at most ten times a second.
+    let lastShown = 0;
     try {
       file = await abortable(
         this.files.fetch(entry.file_name, entry.sha256, (loaded, total) => {
           state.loaded = loaded;
           state.total = total;
+          if (Date.now() - lastShown < 100) return;
+          lastShown = Date.now();
           render();
         }),
         signal,
