@@ -42,19 +42,17 @@ type Action =
   | { kind: 'error'; message: string };
 
 /**
- * The base's lock; for the default base (Pyodide's CDN, same version) the copy bundled with the
- * app stands in while the CDN cannot be reached, so an offline page still lists the packages.
+ * The base's lock. The default base is Pyodide's CDN folder of the very version bundled with the
+ * app, whose lock is the bundled one: read that, so the home page asks the CDN only for sizes
+ * (HEAD requests, page-side, never the notebook's code).
  */
 async function packageList(context: PackageFetchContext): Promise<Map<string, LockEntry>> {
-  try {
-    return await readBaseLock(context);
-  } catch (error) {
-    if (context.base !== DEFAULT_PACKAGE_BASE) throw error;
+  if (context.base === DEFAULT_PACKAGE_BASE) {
     const bundled = `${import.meta.env.BASE_URL}${PYODIDE_FOLDER}/${LOCK_FILE}`;
     const response = await fetch(bundled).catch(() => null);
-    if (!response?.ok) throw error;
-    return parseLock(await response.json());
+    if (response?.ok) return parseLock(await response.json());
   }
+  return readBaseLock(context);
 }
 
 async function list(): Promise<Listing> {
