@@ -96,6 +96,20 @@ _gpubook_matplotlib.flush_figures = _spy
     expect(outputs).toMatchObject([{ kind: 'result', data: { 'text/plain': '[None, 42, None]' } }]);
   });
 
+  it("the figures come after the cell's Out or traceback, as Jupyter's post-execute hook", async () => {
+    await run(`
+import _gpubook_matplotlib
+from IPython.display import display
+_real_flush = _gpubook_matplotlib.flush_figures
+_gpubook_matplotlib.flush_figures = lambda shown=None: display("<figure>")
+`);
+    const value = await run('41 + 1');
+    expect(value.outputs.map((o) => o.kind)).toEqual(['result', 'display']);
+    const raised = await run('1 / 0');
+    expect(raised.outputs.map((o) => o.kind)).toEqual(['error', 'display']);
+    await run('_gpubook_matplotlib.flush_figures = _real_flush');
+  });
+
   it('the flush imports nothing when no cell used matplotlib', async () => {
     const { outputs } = await run(
       'import sys\nsorted(m for m in sys.modules if m.startswith(("matplotlib", "_gpubook_matplotlib.")))',

@@ -5,7 +5,7 @@
  */
 import type { OutputSink } from '../output-sink';
 import type { ExecuteRequest, OutputMetadata } from '../protocol';
-import type { PythonDisplayMessage, PythonKernel } from './python-kernel';
+import type { PythonCellResult, PythonDisplayMessage, PythonKernel } from './python-kernel';
 
 export type PythonCellStatus = 'ok' | 'error' | 'interrupted';
 
@@ -45,6 +45,20 @@ export async function runPythonCell(
     });
     return 'error';
   }
+  try {
+    return addResult(result, request, sink, addJsResult);
+  } finally {
+    // Jupyter's order: Out[n] or the traceback, then the figures the cell left open.
+    python.finishCell();
+  }
+}
+
+function addResult(
+  result: PythonCellResult,
+  request: ExecuteRequest,
+  sink: OutputSink,
+  addJsResult: (value: unknown) => void,
+): PythonCellStatus {
   if (result.status !== 'ok') {
     const { ename, evalue, traceback } = result;
     sink.add({ kind: 'error', ename, evalue, traceback });

@@ -98,6 +98,8 @@ export class PythonKernel {
     private readonly write: (name: StreamName, text: string) => void,
     private readonly py: PyodideAPI,
     private readonly files: PackageFiles,
+    /** `after_cell()`: the cell's matplotlib figures, shown after its `Out` or error. */
+    private readonly afterCell: PyCallable,
   ) {}
 
   static async start(options: PyodideLoadOptions & PackageOptions): Promise<PythonKernel> {
@@ -108,10 +110,12 @@ export class PythonKernel {
     const module = py.pyimport(KERNEL_MODULES.runCell) as PyProxy & {
       run_cell: PyCallable;
       interrupt: PyCallable;
+      after_cell: PyCallable;
     };
     // Copies: attribute proxies are borrowed, and would go with the module's proxy.
     const runCell = module.run_cell.copy() as PyCallable;
     const interruptAwait = module.interrupt.copy() as PyCallable;
+    const afterCell = module.after_cell.copy() as PyCallable;
     module.destroy();
     return new PythonKernel(
       runCell,
@@ -122,6 +126,7 @@ export class PythonKernel {
       (name, text) => options.write(name, text),
       py,
       files,
+      afterCell,
     );
   }
 
@@ -146,6 +151,18 @@ export class PythonKernel {
     // Not waiting on an await (e.g. blocked in run_sync on a GPU read-back): the signal goes
     // back, and Python raises KeyboardInterrupt as soon as it resumes.
     if (!cancelled && buffer && signal !== 0) Atomics.store(buffer, 0, signal);
+  }
+
+  /**
+   * After the cell's result or error is shown: what IPython runs as post-execute hooks (the
+   * matplotlib figures the cell left open). A failure here is written to stderr, not raised.
+   */
+  finishCell(): void {
+    try {
+      this.afterCell();
+    } catch (error) {
+      this.write('stderr', `${error instanceof Error ? error.message : String(error)}\n`);
+    }
   }
 
   async run(source: string, executionCount: number): Promise<PythonCellResult> {

@@ -149,25 +149,35 @@ def _keyboard_interrupt(cancelled):
     return error
 
 
+# The cell's last value, kept for ``after_cell``: a figure that is ``Out`` is not shown again.
+_last_value = None
+
+
 async def _evaluate(source, filename):
-    """The cell's last value; then, even when the cell raised, its open matplotlib figures become
-    images (matplotlib-inline's post-execute hook). A figure that is the last value is ``Out``."""
-    value = None
-    try:
-        value = await eval_code_async(
-            source,
-            __main__.__dict__,
-            return_mode="last_expr",
-            quiet_trailing_semicolon=True,
-            filename=filename,
-            dont_inherit=True,
-        )
-        return value
-    finally:
-        # Nothing to do (not even an import) for a cell that never made a figure.
-        inline = sys.modules.get("_gpubook_matplotlib")
-        if inline is not None:
-            inline.flush_figures(value)
+    """The cell's last value (None when it raised), also kept for ``after_cell``."""
+    global _last_value
+    _last_value = None
+    _last_value = await eval_code_async(
+        source,
+        __main__.__dict__,
+        return_mode="last_expr",
+        quiet_trailing_semicolon=True,
+        filename=filename,
+        dont_inherit=True,
+    )
+    return _last_value
+
+
+def after_cell():
+    """After the cell's ``Out`` or error is shown, even when it raised: its open matplotlib figures
+    become images (matplotlib-inline's post-execute hook, which Jupyter runs after the display
+    hook and the traceback)."""
+    global _last_value
+    value, _last_value = _last_value, None
+    # Nothing to do (not even an import) for a cell that never made a figure.
+    inline = sys.modules.get("_gpubook_matplotlib")
+    if inline is not None:
+        inline.flush_figures(value)
 
 
 async def run_cell(source, filename):
