@@ -6,6 +6,7 @@
  */
 import { fetchPackageFile, type PackageFetchContext } from './fetch-package-file';
 import { LOCK_FILE } from './package-cache';
+import { normalizeName } from '../../kernel/python/packages/lock';
 
 export const OFFLINE_PACKAGES = ['numpy', 'pandas', 'matplotlib', 'scikit-learn'] as const;
 
@@ -16,10 +17,8 @@ export interface LockEntry {
   depends: string[];
 }
 
-/** PEP 503's normal form, which Pyodide's lock uses for its keys and `depends`. */
-export function normalizeName(name: string): string {
-  return name.toLowerCase().replace(/[-_.]+/g, '-');
-}
+// PEP 503's normal form, the lock's keys and `depends`: the kernel's loader reads the lock by it too.
+export { normalizeName };
 
 /** The lock's packages by normal name; throws when it is not a Pyodide lock. */
 export function parseLock(value: unknown): Map<string, LockEntry> {
