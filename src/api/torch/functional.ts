@@ -2,6 +2,7 @@
 import { ops, Tensor } from '../../engine';
 import { asNumber, bindArgs, boolArg, optional } from '../args';
 import { functionalOps } from '../elementwise-faces';
+import { poolFunctional } from './functional-pool';
 
 function tensor(value: unknown, what: string): Tensor {
   if (value instanceof Tensor) return value;
@@ -17,6 +18,8 @@ function reduction(value: unknown): ops.Reduction {
 export const functional = {
   // The element-wise table's functional rows: relu, sigmoid, tanh, …
   ...functionalOps(),
+  // Pooling (area C).
+  ...poolFunctional,
   softmax(...args: unknown[]): Tensor {
     const a = bindArgs({ name: 'softmax', params: ['input', 'dim'], keywordOnly: ['dtype'] }, args);
     return ops.softmax(

@@ -27,3 +27,11 @@ export {
 } from './summary';
 export { checkInputDevice } from './device-errors';
 export * as init from './init';
+// Average pooling (area C).
+export {
+  AvgPool1d,
+  AvgPool2d,
+  AdaptiveAvgPool1d,
+  AdaptiveAvgPool2d,
+  type AvgPoolModuleOptions,
+} from './layers/pool-avg';

@@ -10,6 +10,7 @@ export { expand, broadcastTo } from './broadcast';
 export * from './nn';
 export * from './conv';
 export * from './pool';
+export * from './pool-avg';
 export { toDevice } from './transfer';
 export { copyInto, fillInto } from './inplace';
 export { scoped, isTensor, type Operand } from './support';

@@ -1,0 +1,108 @@
+"""The program torch-pool-conv.test.ts runs under our ``torch`` (Pyodide, on the cpu backend and on
+WebGPU) and under real PyTorch (Debian's python3-torch, CPU): pooling (average, adaptive, max with
+stride other than the kernel), padding, interpolation and convolution variants, their values, input
+gradients and parameter gradients on the same random inputs and weights, and the modules' reprs.
+It leaves them in ``RESULT``, which the test compares.
+
+The test defines ``INPUT`` (``x``: input values, ``w``: upstream weights of the gradient, ``p``:
+parameter values, each a flat list read from the start) and ``DEVICE`` under ours. A test fixture,
+not an installed package.
+"""
+
+import torch
+import torch.nn.functional as F
+from torch import nn
+
+INPUT = globals()["INPUT"]  # set by the test
+DEVICE = globals().get("DEVICE", "cpu")  # set by the test under our torch
+
+
+def numel(shape):
+    n = 1
+    for s in shape:
+        n *= s
+    return n
+
+
+def load(module):
+    """Gives the module's parameters values from INPUT's ``p``, in order (PyTorch's inits differ)."""
+    offset = 0
+    with torch.no_grad():
+        for param in module.parameters():
+            n = param.numel()
+            values = [v * 0.5 for v in INPUT["p"][offset : offset + n]]
+            param.copy_(torch.tensor(values).reshape(param.shape))
+            offset += n
+    return module.to(DEVICE)
+
+
+def run(fn, shape, module=None):
+    """fn(x) on x of ``shape``: its values, x's gradient and the module's parameters' gradients
+    under the weighted sum of the output (the weights make every output's gradient differ)."""
+    x = torch.tensor(INPUT["x"][: numel(shape)]).reshape(shape).to(DEVICE).requires_grad_()
+    y = fn(x)
+    flat = y.reshape(-1)
+    (flat * torch.tensor(INPUT["w"][: flat.shape[0]], device=DEVICE)).sum().backward()
+    out = {"shape": list(y.shape), "y": flat.detach().cpu().tolist(), "grad": x.grad.reshape(-1).cpu().tolist()}
+    if module is not None:
+        for name, param in module.named_parameters():
+            out["grad " + name] = param.grad.reshape(-1).cpu().tolist()
+    return out
+
+
+def module_case(module, shape):
+    m = load(module)
+    return lambda: run(m, shape, m)
+
+
+CASES = {
+    # Average pooling: plain, strided, padded (counting the padding or not), ceil_mode, divisor.
+    "nn.AvgPool2d(2)": lambda: run(nn.AvgPool2d(2), (2, 3, 6, 6)),
+    "nn.AvgPool2d(3, 2, 1)": lambda: run(nn.AvgPool2d(3, 2, 1), (1, 2, 7, 6)),
+    "nn.AvgPool2d(3, 2, 1, count_include_pad=False)": lambda: run(
+        nn.AvgPool2d(3, 2, 1, count_include_pad=False), (1, 2, 7, 6)
+    ),
+    "nn.AvgPool2d((2, 3), 2, (1, 0), ceil_mode=True)": lambda: run(
+        nn.AvgPool2d((2, 3), 2, (1, 0), ceil_mode=True), (2, 1, 6, 7)
+    ),
+    "nn.AvgPool2d(3, 2, 1, ceil_mode=True, count_include_pad=False)": lambda: run(
+        nn.AvgPool2d(3, 2, 1, ceil_mode=True, count_include_pad=False), (1, 2, 6, 6)
+    ),
+    "F.avg_pool2d(divisor_override=3)": lambda: run(lambda t: F.avg_pool2d(t, 2, divisor_override=3), (1, 2, 4, 4)),
+    "F.avg_pool2d unbatched": lambda: run(lambda t: F.avg_pool2d(t, 2, stride=1), (2, 3, 4)),
+    "nn.AvgPool1d(3, 2, 1)": lambda: run(nn.AvgPool1d(3, 2, 1), (2, 3, 9)),
+    "F.avg_pool1d(2)": lambda: run(lambda t: F.avg_pool1d(t, 2), (2, 5)),
+    # Adaptive average pooling: global, uneven windows, a None size.
+    "nn.AdaptiveAvgPool2d((1, 1))": lambda: run(nn.AdaptiveAvgPool2d((1, 1)), (2, 3, 5, 4)),
+    "nn.AdaptiveAvgPool2d(3)": lambda: run(nn.AdaptiveAvgPool2d(3), (1, 2, 7, 5)),
+    "nn.AdaptiveAvgPool2d((None, 2))": lambda: run(nn.AdaptiveAvgPool2d((None, 2)), (1, 2, 3, 5)),
+    "F.adaptive_avg_pool2d((4, 6))": lambda: run(lambda t: F.adaptive_avg_pool2d(t, (4, 6)), (1, 1, 5, 4)),
+    "nn.AdaptiveAvgPool1d(4)": lambda: run(nn.AdaptiveAvgPool1d(4), (2, 2, 7)),
+    "F.adaptive_avg_pool1d(1)": lambda: run(lambda t: F.adaptive_avg_pool1d(t, 1), (2, 2, 5)),
+    # Max pooling with overlapping windows and padding (ResNet's stem), and stride != kernel.
+    "nn.MaxPool2d(3, stride=2, padding=1)": lambda: run(nn.MaxPool2d(3, stride=2, padding=1), (2, 2, 7, 8)),
+    "nn.MaxPool2d(2, stride=1)": lambda: run(nn.MaxPool2d(2, stride=1), (1, 2, 5, 5)),
+    "nn.MaxPool2d((3, 2), stride=(1, 3), padding=(1, 1))": lambda: run(
+        nn.MaxPool2d((3, 2), stride=(1, 3), padding=(1, 1)), (1, 2, 5, 7)
+    ),
+    "nn.AdaptiveMaxPool2d((2, 3))": lambda: run(nn.AdaptiveMaxPool2d((2, 3)), (1, 2, 5, 7)),
+    "F.adaptive_max_pool2d(1)": lambda: run(lambda t: F.adaptive_max_pool2d(t, 1), (2, 2, 3, 3)),
+}
+
+REPRS = [
+    nn.AvgPool2d(2),
+    nn.AvgPool2d((2, 3), stride=1, padding=1, count_include_pad=False, ceil_mode=True),
+    nn.AvgPool1d(3),
+    nn.AvgPool1d(3, 2, 1),
+    nn.AdaptiveAvgPool2d((1, 1)),
+    nn.AdaptiveAvgPool2d(3),
+    nn.AdaptiveAvgPool2d((None, 2)),
+    nn.AdaptiveAvgPool1d(4),
+    nn.MaxPool2d(3, stride=2, padding=1),
+    nn.Sequential(nn.Conv2d(1, 2, 3), nn.AvgPool2d(2), nn.AdaptiveAvgPool2d(1)),
+]
+
+RESULT = {
+    "cases": {name: case() for name, case in CASES.items()},
+    "reprs": [repr(m) for m in REPRS],
+}

@@ -1,0 +1,27 @@
+/**
+ * F's average pooling forms (avg_pool1d/2d, adaptive_avg_pool1d/2d): each is its nn module made
+ * from the same arguments (PyTorch's F signatures are the modules' plus the input first), so the
+ * defaults, checks and errors are the module's.
+ */
+import { Tensor } from '../../engine';
+import * as engineNn from '../../engine/nn';
+
+type PoolClass = new (...args: unknown[]) => { forward(x: Tensor): Tensor };
+
+function input(value: unknown, name: string): Tensor {
+  if (value instanceof Tensor) return value;
+  throw new TypeError(`${name}: input must be a Tensor`);
+}
+
+function viaModule(cls: unknown, name: string) {
+  return (x: unknown, ...args: unknown[]): Tensor =>
+    new (cls as PoolClass)(...args).forward(input(x, name));
+}
+
+export const poolFunctional = {
+  avgPool1d: viaModule(engineNn.AvgPool1d, 'avg_pool1d'),
+  avgPool2d: viaModule(engineNn.AvgPool2d, 'avg_pool2d'),
+  adaptiveAvgPool1d: viaModule(engineNn.AdaptiveAvgPool1d, 'adaptive_avg_pool1d'),
+  adaptiveAvgPool2d: viaModule(engineNn.AdaptiveAvgPool2d, 'adaptive_avg_pool2d'),
+  adaptiveMaxPool2d: viaModule(engineNn.AdaptiveMaxPool2d, 'adaptive_max_pool2d'),
+};
