@@ -4,19 +4,28 @@ export {
   ParamState,
   type Hyper,
   type HyperValue,
+  type OptimizerStateDict,
+  type SavedParamGroup,
+  type SavedParamState,
   type ParamGroup,
   type ParamsInput,
   type UpdateContext,
   type UpdateRule,
 } from './optimizer';
 export { torchSgd } from './rules/torch-sgd';
-export { torchAdam, torchNAdam } from './rules/torch-adam';
+export { torchAdam, torchAdamW, torchNAdam } from './rules/torch-adam';
+export { torchAdagrad, torchRmsprop } from './rules/torch-rmsprop';
 export { kerasAdam, kerasNadam, kerasSgd } from './rules/keras';
 export {
+  Adagrad,
   Adam,
+  AdamW,
   NAdam,
+  RMSprop,
   SGD,
+  type AdagradOptions,
   type AdamOptions,
+  type RMSpropOptions,
   type NAdamOptions,
   type SGDOptions,
 } from './torch-optimizers';

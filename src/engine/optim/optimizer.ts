@@ -8,6 +8,7 @@ import { noGrad } from '../autograd';
 import { stepBoundary } from '../memory';
 import { copyInto, fillInto } from '../ops/inplace';
 import { scopedAll } from '../ops/support';
+import { clone } from '../ops/shape-ops';
 import { toDevice } from '../ops/transfer';
 import { formatShape, shapesEqual } from '../shape';
 import { Tensor } from '../tensor';
@@ -48,6 +49,22 @@ export class ParamState {
   scalar(name: string, fallback: number): number {
     return this.scalars.get(name) ?? fallback;
   }
+}
+
+/** One parameter's saved state: step count, state tensors (copies) and host scalars. */
+export interface SavedParamState {
+  step: number;
+  tensors: Record<string, Tensor>;
+  scalars: Record<string, number>;
+}
+
+/** A saved group: its hyperparameters and its parameters as indices. */
+export type SavedParamGroup = Record<string, HyperValue | number[]> & { params: number[] };
+
+/** What `stateDict()` returns and `loadStateDict()` takes (PyTorch's layout, camelCase names). */
+export interface OptimizerStateDict {
+  state: Record<number, SavedParamState>;
+  paramGroups: SavedParamGroup[];
 }
 
 /** One update: the parameter, its gradient, its state and its group's hyperparameters. */
@@ -218,6 +235,67 @@ export class Optimizer {
         // A fused rule (one Adam kernel) has already updated the parameter in place.
         if (next !== param) copyInto(param, next);
         return [] as Tensor[];
+      });
+    });
+  }
+
+  /**
+   * PyTorch's `state_dict()`: each group's hyperparameters with its parameters as indices (in
+   * group order, counted across groups), and each updated parameter's state by index — copies, so
+   * later steps do not change a saved dict.
+   */
+  stateDict(): OptimizerStateDict {
+    const state: Record<number, SavedParamState> = {};
+    const paramGroups: SavedParamGroup[] = [];
+    let index = 0;
+    for (const group of this.paramGroups) {
+      const params: number[] = [];
+      for (const p of group.params) {
+        const s = this.state.get(p);
+        if (s) {
+          const tensors: Record<string, Tensor> = {};
+          for (const [name, t] of s.tensors) tensors[name] = noGrad(() => clone(t));
+          state[index] = { step: s.step, tensors, scalars: Object.fromEntries(s.scalars) };
+        }
+        params.push(index++);
+      }
+      paramGroups.push({ ...groupHyper(group), params });
+    }
+    return { state, paramGroups };
+  }
+
+  /** PyTorch's `load_state_dict()`: the groups' hyperparameters and the parameters' state. */
+  loadStateDict(dict: OptimizerStateDict): void {
+    const { paramGroups, state } = dict;
+    if (paramGroups.length !== this.paramGroups.length)
+      throw new Error('loaded state dict has a different number of parameter groups');
+    paramGroups.forEach((saved, i) => {
+      if (saved.params.length !== this.paramGroups[i].params.length) {
+        throw new Error(
+          "loaded state dict contains a parameter group that doesn't match the size of optimizer's group",
+        );
+      }
+    });
+    this.state.clear();
+    paramGroups.forEach((saved, i) => {
+      const group = this.paramGroups[i];
+      for (const [key, value] of Object.entries(saved))
+        if (key !== 'params') group[key] = hyperOf(value, key, this.rule.name);
+      saved.params.forEach((index, j) => {
+        const entry = state[index];
+        if (!entry) return;
+        const param = group.params[j];
+        const restored = new ParamState();
+        restored.step = entry.step;
+        for (const [name, t] of Object.entries(entry.tensors)) {
+          // A copy on the parameter's device: the loaded dict stays the caller's.
+          restored.set(
+            name,
+            noGrad(() => clone(toDevice(t, param.deviceObject))),
+          );
+        }
+        for (const [name, v] of Object.entries(entry.scalars)) restored.scalars.set(name, v);
+        this.state.set(param, restored);
       });
     });
   }

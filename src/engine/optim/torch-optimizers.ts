@@ -4,7 +4,8 @@
  */
 import { bindArgs, type BoundArgs } from '../args';
 import { Optimizer, type ParamsInput, type UpdateRule } from './optimizer';
-import { torchAdam, torchNAdam } from './rules/torch-adam';
+import { torchAdam, torchAdamW, torchNAdam } from './rules/torch-adam';
+import { torchAdagrad, torchRmsprop } from './rules/torch-rmsprop';
 import { torchSgd } from './rules/torch-sgd';
 
 /** Accepted for compatibility; they change how PyTorch schedules kernels, not the result. */
@@ -107,5 +108,63 @@ export class NAdam extends Optimizer {
       args,
     );
     super(params, torchNAdam, hyper);
+  }
+}
+
+export class AdamW extends Optimizer {
+  constructor(params: ParamsInput, lr?: number | AdamOptions, ...rest: unknown[]);
+  constructor(...args: unknown[]) {
+    const [params, hyper] = construct(
+      torchAdamW,
+      ['lr', 'betas', 'eps', 'weightDecay', 'amsgrad'],
+      ['maximize'],
+      args,
+    );
+    super(params, torchAdamW, hyper);
+  }
+}
+
+export interface RMSpropOptions {
+  lr?: number;
+  alpha?: number;
+  eps?: number;
+  weightDecay?: number;
+  momentum?: number;
+  centered?: boolean;
+  maximize?: boolean;
+}
+
+export class RMSprop extends Optimizer {
+  constructor(params: ParamsInput, lr?: number | RMSpropOptions, ...rest: unknown[]);
+  constructor(...args: unknown[]) {
+    const [params, hyper] = construct(
+      torchRmsprop,
+      ['lr', 'alpha', 'eps', 'weightDecay', 'momentum', 'centered'],
+      ['maximize'],
+      args,
+    );
+    super(params, torchRmsprop, hyper);
+  }
+}
+
+export interface AdagradOptions {
+  lr?: number;
+  lrDecay?: number;
+  weightDecay?: number;
+  initialAccumulatorValue?: number;
+  eps?: number;
+  maximize?: boolean;
+}
+
+export class Adagrad extends Optimizer {
+  constructor(params: ParamsInput, lr?: number | AdagradOptions, ...rest: unknown[]);
+  constructor(...args: unknown[]) {
+    const [params, hyper] = construct(
+      torchAdagrad,
+      ['lr', 'lrDecay', 'weightDecay', 'initialAccumulatorValue', 'eps'],
+      ['maximize'],
+      args,
+    );
+    super(params, torchAdagrad, hyper);
   }
 }

@@ -1,11 +1,12 @@
 /**
- * PyTorch's Adam (L2 weight decay, amsgrad, maximize) and NAdam (momentum decay schedule,
+ * PyTorch's Adam (L2 weight decay, amsgrad, maximize), AdamW (decoupled weight decay) and NAdam (momentum decay schedule,
  * optionally decoupled weight decay), with torch.optim's formulas and defaults.
  */
 import { add, div, maximum, mul, neg, sqrt, sub } from '../../ops/elementwise';
 import { fullLike } from '../../ops/creation';
 import { clone } from '../../ops/shape-ops';
 import { adamStep, canFuseAdam } from '../../ops/fused-adam';
+import { copyInto } from '../../ops/inplace';
 import type { Tensor } from '../../tensor';
 import {
   flag,
@@ -38,6 +39,53 @@ function moments(state: ParamState, g: Tensor, b1: number, b2: number): [Tensor,
   return [m, v];
 }
 
+/**
+ * One Adam step from `base` (the parameter, or for AdamW the parameter already decayed), with
+ * `l2` added to the gradient (Adam's weight_decay; 0 for AdamW). Fused into one kernel where it can.
+ */
+function adamUpdate(
+  { param, grad, state, hyper }: UpdateContext,
+  base: Tensor,
+  l2: number,
+): Tensor {
+  const lr = num(hyper, 'lr');
+  const [b1, b2] = pair(hyper, 'betas');
+  const t = state.step;
+  if (
+    !flag(hyper, 'amsgrad') &&
+    canFuseAdam(param, grad, state.get('expAvg'), state.get('expAvgSq'))
+  ) {
+    // AdamW's decay first, in place: the fused kernel then reads the decayed parameter.
+    if (base !== param) copyInto(param, base);
+    // One fused kernel updates p, m and v in place (returning param tells the core it is done).
+    if (!state.get('expAvg')) state.set('expAvg', fullLike(param, 0));
+    if (!state.get('expAvgSq')) state.set('expAvgSq', fullLike(param, 0));
+    adamStep(param, grad, state.get('expAvg')!, state.get('expAvgSq')!, {
+      beta1: b1,
+      beta2: b2,
+      stepSize: lr / (1 - b1 ** t),
+      vScale: 1 / Math.sqrt(1 - b2 ** t),
+      eps: num(hyper, 'eps'),
+      weightDecay: l2,
+      maximize: flag(hyper, 'maximize'),
+    });
+    return param;
+  }
+  let g = flag(hyper, 'maximize') ? neg(grad) : grad;
+  if (l2 !== 0) g = add(g, mul(param, l2));
+  const [m, moment2] = moments(state, g, b1, b2);
+  let v = moment2;
+  if (flag(hyper, 'amsgrad')) {
+    const previous = state.get('maxExpAvgSq');
+    // Starts from zeros in PyTorch, so the first maximum is v itself (copied: state owns it).
+    v = previous ? maximum(previous, v) : clone(v);
+    state.set('maxExpAvgSq', v);
+  }
+  const stepSize = lr / (1 - b1 ** t);
+  const denom = add(div(sqrt(v), Math.sqrt(1 - b2 ** t)), num(hyper, 'eps'));
+  return sub(base, mul(div(m, denom), stepSize));
+}
+
 export const torchAdam: UpdateRule = {
   name: 'Adam',
   defaults: {
@@ -49,43 +97,26 @@ export const torchAdam: UpdateRule = {
     maximize: false,
   },
   validate: validateAdam,
-  update({ param, grad, state, hyper }: UpdateContext): Tensor {
-    const lr = num(hyper, 'lr');
-    const [b1, b2] = pair(hyper, 'betas');
-    const weightDecay = num(hyper, 'weightDecay');
-    const t0 = state.step;
-    if (
-      !flag(hyper, 'amsgrad') &&
-      canFuseAdam(param, grad, state.get('expAvg'), state.get('expAvgSq'))
-    ) {
-      // One fused kernel updates p, m and v in place (returning param tells the core it is done).
-      if (!state.get('expAvg')) state.set('expAvg', fullLike(param, 0));
-      if (!state.get('expAvgSq')) state.set('expAvgSq', fullLike(param, 0));
-      adamStep(param, grad, state.get('expAvg')!, state.get('expAvgSq')!, {
-        beta1: b1,
-        beta2: b2,
-        stepSize: lr / (1 - b1 ** t0),
-        vScale: 1 / Math.sqrt(1 - b2 ** t0),
-        eps: num(hyper, 'eps'),
-        weightDecay,
-        maximize: flag(hyper, 'maximize'),
-      });
-      return param;
-    }
-    let g = flag(hyper, 'maximize') ? neg(grad) : grad;
-    if (weightDecay !== 0) g = add(g, mul(param, weightDecay));
-    const [m, moment2] = moments(state, g, b1, b2);
-    let v = moment2;
-    if (flag(hyper, 'amsgrad')) {
-      const previous = state.get('maxExpAvgSq');
-      // Starts from zeros in PyTorch, so the first maximum is v itself (copied: state owns it).
-      v = previous ? maximum(previous, v) : clone(v);
-      state.set('maxExpAvgSq', v);
-    }
-    const t = state.step;
-    const stepSize = lr / (1 - b1 ** t);
-    const denom = add(div(sqrt(v), Math.sqrt(1 - b2 ** t)), num(hyper, 'eps'));
-    return sub(param, mul(div(m, denom), stepSize));
+  update(ctx: UpdateContext): Tensor {
+    return adamUpdate(ctx, ctx.param, num(ctx.hyper, 'weightDecay'));
+  },
+};
+
+/** AdamW: Adam with decoupled weight decay, p *= 1 - lr·weight_decay before the Adam step. */
+export const torchAdamW: UpdateRule = {
+  name: 'AdamW',
+  defaults: {
+    lr: 1e-3,
+    betas: [0.9, 0.999],
+    eps: 1e-8,
+    weightDecay: 1e-2,
+    amsgrad: false,
+    maximize: false,
+  },
+  validate: validateAdam,
+  update(ctx: UpdateContext): Tensor {
+    const decay = num(ctx.hyper, 'lr') * num(ctx.hyper, 'weightDecay');
+    return adamUpdate(ctx, decay === 0 ? ctx.param : mul(ctx.param, 1 - decay), 0);
   },
 };
 

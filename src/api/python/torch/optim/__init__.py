@@ -28,20 +28,36 @@ def _params(params):
 
 
 class _ParamGroup(MutableMapping):
-    def __init__(self, js):
+    """One engine group as PyTorch's dict. ``compat``: keys PyTorch 1.13 keeps that change no
+    math here (``foreach``, ``fused``, …); ``shadow``: the Python values last given, so that
+    ``lr=1.0`` reads back as ``1.0`` (JavaScript has one number type) and betas as a tuple."""
+
+    def __init__(self, js, compat, shadow):
         self._js = js
+        self._compat = compat
+        self._shadow = shadow
 
     def __getitem__(self, key):
         if key == "params":
             return [b.from_js(p, fresh=False) for p in self._js.params]
         value = getattr(self._js, b.camel(key), None)
         if value is None:
+            if key in self._compat:
+                return self._compat[key]
             raise KeyError(key)
-        return value.to_py() if isinstance(value, b.JsProxy) else value
+        value = value.to_py() if isinstance(value, b.JsProxy) else value
+        if isinstance(value, list):
+            value = tuple(value)
+        given = self._shadow.get(key)
+        return given if given is not None and given == value else value
 
     def __setitem__(self, key, value):
         if key == "params":
             raise KeyError("params cannot be replaced")
+        if key in self._compat:
+            self._compat[key] = value
+            return
+        self._shadow[key] = value
         setattr(self._js, b.camel(key), b.to_js_value(value))
 
     def __delitem__(self, key):
@@ -50,13 +66,12 @@ class _ParamGroup(MutableMapping):
     def __iter__(self):
         import js
 
-        for key in js.Object.keys(self._js):
-            yield "params" if key == "params" else _snake(key)
+        keys = ["params" if key == "params" else _snake(key) for key in js.Object.keys(self._js)]
+        yield from keys
+        yield from (k for k in self._compat if k not in keys)
 
     def __len__(self):
-        import js
-
-        return len(js.Object.keys(self._js))
+        return sum(1 for _ in self)
 
     def __repr__(self):
         return repr(dict(self))
@@ -68,19 +83,39 @@ def _snake(name):
 
 class Optimizer:
     _js_name = None
+    # Keys PyTorch 1.13's class keeps in its groups that change nothing here, with its defaults.
+    _compat = {"foreach": None}
+    # Engine options PyTorch 1.13's class lacks (hidden from its groups and repr).
+    _hidden = ()
+    # Whether PyTorch keeps a 'step' in each parameter's state (SGD does not).
+    _has_step = True
 
     def __init__(self, params, *args, **kwargs):
+        compat = dict(self._compat)
         for name in _IGNORED:
-            kwargs.pop(name, None)
-        self._js = b.new(getattr(_optim, self._js_name), _params(params), *args, **kwargs)
+            value = kwargs.pop(name, None)
+            if name in compat and value is not None:
+                compat[name] = value
+        groups = _params(params)
+        try:
+            self._js = b.new(getattr(_optim, self._js_name), groups, *args, **kwargs)
+        except IndexError as error:  # the engine's RangeError: a hyperparameter out of range
+            raise ValueError(str(error)) from None
+        self._compat_values = []
+        self._shadows = []
+        given = {k: v for k, v in kwargs.items() if v is not None}
+        for group in groups if isinstance(groups[0], dict) else [{}]:
+            self._compat_values.append(dict(compat))
+            self._shadows.append({**given, **{_snake(k): v for k, v in group.items() if k != "params"}})
 
     @property
     def param_groups(self):
-        return [_ParamGroup(g) for g in self._js.paramGroups]
+        return [_ParamGroup(g, self._compat_values[i], self._shadows[i]) for i, g in enumerate(self._js.paramGroups)]
 
     @property
     def defaults(self):
-        return self._js.defaults.to_py()
+        values = {_snake(k): v for k, v in self._js.defaults.to_py().items() if _snake(k) not in self._hidden}
+        return {**values, **self._compat}
 
     def zero_grad(self, set_to_none=True):
         if set_to_none:
@@ -99,22 +134,74 @@ class Optimizer:
         return loss
 
     def state_dict(self):
-        raise NotImplementedError(
-            f"{type(self).__name__}.state_dict() is not supported yet: save the model's "
-            "state_dict (torch.save(net.state_dict(), path)) and make a new optimizer"
-        )
+        """PyTorch's layout: ``state`` by parameter index (copies of the engine's state tensors,
+        ``step`` as a float tensor) and ``param_groups`` with parameters as indices."""
+        import torch
+
+        js = self._js.stateDict()
+        state = {}
+        for key in js.state.object_keys():
+            entry = getattr(js.state, key)
+            saved = {}
+            if self._has_step:
+                saved["step"] = torch.tensor(float(entry.step))
+            for name in entry.tensors.object_keys():
+                saved[_snake(name)] = b.from_js(getattr(entry.tensors, name))
+            for name in entry.scalars.object_keys():
+                saved[_snake(name)] = getattr(entry.scalars, name)
+            state[int(key)] = saved
+        groups = []
+        for group, js_group in zip(self.param_groups, js.paramGroups):
+            out = {k: group[k] for k in group if k != "params" and k not in self._hidden}
+            out["params"] = list(js_group.params.to_py())
+            groups.append(out)
+        return {"state": state, "param_groups": groups}
 
     def load_state_dict(self, state_dict):
-        self.state_dict()
+        import copy
+
+        from .._tensor import Tensor as _T
+
+        state_dict = copy.copy(state_dict)
+        groups = state_dict["param_groups"]
+        js_state = {}
+        for index, saved in state_dict["state"].items():
+            step = saved.get("step", 0)
+            entry = {"step": float(step.item() if isinstance(step, _T) else step), "tensors": {}, "scalars": {}}
+            for name, value in saved.items():
+                if name == "step":
+                    continue
+                kind = "tensors" if isinstance(value, _T) else "scalars"
+                entry[kind][b.camel(name)] = value
+            js_state[str(index)] = entry
+        js_groups = []
+        for i, group in enumerate(groups):
+            js_group = {}
+            for k, v in group.items():
+                if k == "params":
+                    js_group["params"] = list(v)
+                elif i < len(self._compat_values) and k in self._compat_values[i]:
+                    self._compat_values[i][k] = v
+                else:
+                    js_group[b.camel(k)] = v
+                    if i < len(self._shadows):
+                        self._shadows[i][k] = v
+            js_groups.append(js_group)
+        b.call(self._js.loadStateDict, {"state": js_state, "paramGroups": js_groups})
 
     def add_param_group(self, param_group):
         b.call(self._js.addParamGroup, _params([param_group])[0])
+        self._compat_values.append(dict(self._compat_values[0]))
+        given = {k: v for k, v in param_group.items() if k != "params"}
+        self._shadows.append({**{k: v for k, v in self._shadows[0].items() if k not in given}, **given})
 
     def __repr__(self):
         lines = [f"{type(self).__name__} ("]
         for i, group in enumerate(self.param_groups):
+            if i:
+                lines.append("")
             lines.append(f"Parameter Group {i}")
-            for key in sorted(k for k in group if k != "params"):
+            for key in sorted(k for k in group if k != "params" and k not in self._hidden):
                 lines.append(f"    {key}: {group[key]}")
         lines.append(")")
         return "\n".join(lines)
@@ -122,14 +209,33 @@ class Optimizer:
 
 class SGD(Optimizer):
     _js_name = "SGD"
+    _compat = {"foreach": None, "differentiable": False}
+    _has_step = False
 
 
 class Adam(Optimizer):
     _js_name = "Adam"
+    _compat = {"foreach": None, "capturable": False, "differentiable": False, "fused": False}
+
+
+class AdamW(Optimizer):
+    _js_name = "AdamW"
+    _compat = {"foreach": None, "capturable": False}
 
 
 class NAdam(Optimizer):
     _js_name = "NAdam"
+    # 1.13's NAdam has neither option (later PyTorch added them); they stay usable here.
+    _hidden = ("maximize", "decoupled_weight_decay")
+
+
+class RMSprop(Optimizer):
+    _js_name = "RMSprop"
+    _compat = {"foreach": None, "differentiable": False}
+
+
+class Adagrad(Optimizer):
+    _js_name = "Adagrad"
 
 
 from . import lr_scheduler  # noqa: E402, F401  torch.optim.lr_scheduler, after the optimizers

