@@ -80,3 +80,24 @@ fn softplus(x: f32) -> f32 {
   let log1p = select(log(u) * e / (u - 1.0), e, u == 1.0);
   return max(x, 0.0) + log1p;
 }
+
+// Φ(x), the standard normal CDF, as erfc(-x/√2)/2 with Numerical Recipes' erfc (relative error
+// under 1.2e-7 everywhere, so the left tail keeps its tiny values). WGSL has no erf.
+fn normalCdf(x: f32) -> f32 {
+  let z = abs(x) * 0.70710678;
+  let t = 1.0 / (1.0 + 0.5 * z);
+  let poly = -1.26551223 + t * (1.00002368 + t * (0.37409196 + t * (0.09678418 + t * (-0.18628806
+    + t * (0.27886807 + t * (-1.13520398 + t * (1.48851587 + t * (-0.82215223 + t * 0.17087277))))))));
+  let erfcZ = t * exp(-z * z + poly);
+  return select(1.0 - 0.5 * erfcZ, 0.5 * erfcZ, x < 0.0);
+}
+
+// gelu(x) = x·Φ(x), PyTorch's approximate='none'.
+fn gelu(x: f32) -> f32 {
+  return x * normalCdf(x);
+}
+
+// d gelu / dx = Φ(x) + x·φ(x).
+fn geluDerivative(x: f32) -> f32 {
+  return normalCdf(x) + x * exp(-0.5 * x * x) * 0.39894228;
+}

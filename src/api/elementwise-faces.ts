@@ -24,13 +24,17 @@ function tensorArg(value: unknown, what: string): Tensor {
 }
 
 /** The row's further arguments that were given (flags and numbers; the op checks numbers). */
-function givenArgs(op: Unary, a: Record<string, unknown>): Record<string, number | boolean> {
-  const out: Record<string, number | boolean> = {};
+function givenArgs(
+  op: Unary,
+  a: Record<string, unknown>,
+): Record<string, number | boolean | string> {
+  const out: Record<string, number | boolean | string> = {};
   for (const name of Object.keys(unaryRow(op).args ?? {})) {
     const value = a[name];
-    if (typeof value === 'number' || typeof value === 'boolean') out[name] = value;
+    if (typeof value === 'number' || typeof value === 'boolean' || typeof value === 'string')
+      out[name] = value;
     else if (value !== undefined && value !== null)
-      throw new TypeError(`${op}: ${name} must be a number or a bool`);
+      throw new TypeError(`${op}: ${name} must be a number, a bool or a string`);
   }
   return out;
 }

@@ -46,6 +46,7 @@ export interface GradOps {
   gt(a: Operand, b: Operand): GradTensor;
   lt(a: Operand, b: Operand): GradTensor;
   eq(a: Operand, b: Operand): GradTensor;
+  keepWhere(a: Operand, b: Operand): GradTensor;
   cast(x: GradTensor, dtype: DType): GradTensor;
   // The unary ops gradients use so far (listed, as the table's own names can't type its rows).
   neg(x: GradTensor): GradTensor;
@@ -54,6 +55,10 @@ export interface GradOps {
   square(x: GradTensor): GradTensor;
   step(x: GradTensor): GradTensor;
   sigmoid(x: GradTensor): GradTensor;
+  exp(x: GradTensor): GradTensor;
+  tanh(x: GradTensor): GradTensor;
+  geluDerivative(x: GradTensor): GradTensor;
+  softplus(x: GradTensor): GradTensor;
 }
 
 /**
@@ -91,14 +96,24 @@ export interface UnaryRow {
   /**
    * PyTorch's further arguments of the functional and module forms, with their defaults. An
    * `inplace` flag is accepted and shown, and the result computed out of place all the same.
+   * A string argument (GELU's `approximate`) is shown quoted, as Python's repr shows it.
    */
-  readonly args?: Readonly<Record<string, number | boolean>>;
-  /** The op with numeric `args` other than the defaults, from the plain op (`self`) and others. */
+  readonly args?: Readonly<Record<string, number | boolean | string>>;
+  /**
+   * The numeric `args` PyTorch declares as floats, which its reprs show as `1.0` (JavaScript has
+   * one number type, so a value given as the int 2 shows as `2.0` here).
+   */
+  readonly floatArgs?: readonly string[];
+  /**
+   * The op with `args` other than the defaults, from the plain op (`self`) and others: the
+   * numeric ones in `args`, the string ones in `text`.
+   */
   readonly withArgs?: (
     o: GradOps,
     self: (x: GradTensor) => GradTensor,
     x: GradTensor,
     args: Readonly<Record<string, number>>,
+    text: Readonly<Record<string, string>>,
   ) => GradTensor;
 }
 
@@ -134,6 +149,45 @@ function sigmoid(x: number): number {
   if (x >= 0) return 1 / (1 + Math.exp(-x));
   const e = Math.exp(x);
   return e / (1 + e);
+}
+
+/**
+ * Φ(x), the standard normal CDF, as erfc(−x/√2)/2 with Numerical Recipes' erfc (relative error
+ * under 1.2e-7 everywhere, so gelu's left tail keeps its tiny values); normalCdf in
+ * kernels/common.wgsl is the same formula.
+ */
+function normalCdf(x: number): number {
+  const z = Math.abs(x) * Math.SQRT1_2;
+  const t = 1 / (1 + 0.5 * z);
+  const poly =
+    -1.26551223 +
+    t *
+      (1.00002368 +
+        t *
+          (0.37409196 +
+            t *
+              (0.09678418 +
+                t *
+                  (-0.18628806 +
+                    t *
+                      (0.27886807 +
+                        t *
+                          (-1.13520398 +
+                            t * (1.48851587 + t * (-0.82215223 + t * 0.17087277))))))));
+  const erfcZ = t * Math.exp(-z * z + poly);
+  return x < 0 ? 0.5 * erfcZ : 1 - 0.5 * erfcZ;
+}
+
+/** 1 strictly between low and high, else 0: the gradient mask of a clamp (PyTorch's hardtanh). */
+function inside(o: GradOps, x: GradTensor, low: number, high: number): GradTensor {
+  return o.mul(o.cast(o.gt(x, low), 'float32'), o.cast(o.lt(x, high), 'float32'));
+}
+
+/** hardtanh with other bounds, composed so its gradient is the same mask. */
+function clampAsHardtanh(o: GradOps, x: GradTensor, low: number, high: number): GradTensor {
+  const below = o.sub(1, o.cast(o.gt(x, low), 'float32'));
+  const above = o.sub(1, o.cast(o.lt(x, high), 'float32'));
+  return o.add(o.mul(x, inside(o, x, low, high)), o.add(o.mul(below, low), o.mul(above, high)));
 }
 
 const tensorOp = { tensor: true } as const;
@@ -283,6 +337,142 @@ export const UNARY_OPS = {
     ints: 'keep',
     saves: 'none',
   },
+  // Issue 36's activations (PyTorch's torch.nn ones). Gradients at the kinks are PyTorch's:
+  // leaky_relu's slope at 0, hardtanh's and relu6's 0 at their bounds. Keys are camelCase
+  // (Python's keywords arrive camelCased); reprs show them in snake_case.
+  leakyRelu: {
+    wgsl: f32('select(a * 0.01, a, a > 0.0)'),
+    js: (x) => (x > 0 ? x : x * 0.01),
+    ints: 'float',
+    saves: 'x',
+    grad: (o, g, x) => o.mul(g, o.add(o.mul(o.step(x), 0.99), 0.01)),
+    faces: { functional: true, module: 'LeakyReLU' },
+    args: { negativeSlope: 0.01, inplace: false },
+    floatArgs: ['negativeSlope'],
+    withArgs: (o, _self, x, { negativeSlope: slope }) =>
+      o.mul(x, o.add(o.mul(o.step(x), 1 - slope), slope)),
+  },
+  /** α(eˣ − 1) for x ≤ 0; WGSL has no expm1, so small |x| lose a few ulps of their tiny values. */
+  elu: {
+    wgsl: f32('select(exp(a) - 1.0, a, a > 0.0)'),
+    js: (x) => (x > 0 ? x : Math.expm1(x)),
+    ints: 'float',
+    saves: 'x',
+    grad: (o, g, x) => {
+      const positive = o.step(x);
+      return o.mul(g, o.add(positive, o.mul(o.sub(1, positive), o.exp(x))));
+    },
+    faces: { functional: true, module: 'ELU' },
+    args: { alpha: 1, inplace: false },
+    floatArgs: ['alpha'],
+    withArgs: (o, self, x, { alpha }) => {
+      const positive = o.step(x);
+      return o.add(o.mul(positive, x), o.mul(o.sub(1, positive), o.mul(self(x), alpha)));
+    },
+  },
+  /** x·Φ(x) with the exact normal CDF (normalCdf in common.wgsl); 'tanh' is PyTorch's formula. */
+  gelu: {
+    wgsl: f32('gelu(a)'),
+    js: (x) => x * normalCdf(x),
+    ints: 'float',
+    saves: 'x',
+    grad: (o, g, x) => o.mul(g, o.geluDerivative(x)),
+    faces: { functional: true, module: 'GELU' },
+    args: { approximate: 'none' },
+    withArgs: (o, _self, x, _numbers, { approximate }) => {
+      if (approximate !== 'tanh')
+        throw new RangeError(
+          `gelu: approximate argument must be either none or tanh, got '${approximate}'`,
+        );
+      // 0.5·x·(1 + tanh(√(2/π)·(x + 0.044715·x³))), as PyTorch computes it.
+      const inner = o.mul(o.add(x, o.mul(o.pow(x, 3), 0.044715)), Math.sqrt(2 / Math.PI));
+      return o.mul(o.mul(x, 0.5), o.add(o.tanh(inner), 1));
+    },
+  },
+  /** Φ(x) + x·φ(x): gelu's derivative (no gradient of its own). */
+  geluDerivative: {
+    wgsl: f32('geluDerivative(a)'),
+    js: (x) => normalCdf(x) + x * Math.exp(-0.5 * x * x) * 0.3989422804014327,
+    ints: 'float',
+    saves: 'none',
+  },
+  silu: {
+    wgsl: f32('a * sigmoid(a)'),
+    js: (x) => x * sigmoid(x),
+    ints: 'float',
+    saves: 'x',
+    grad: (o, g, x) => {
+      const s = o.sigmoid(x);
+      return o.mul(g, o.mul(s, o.add(o.mul(x, o.sub(1, s)), 1)));
+    },
+    faces: { functional: true, module: 'SiLU' },
+    args: { inplace: false },
+  },
+  mish: {
+    wgsl: f32('a * tanhSafe(softplus(a))'),
+    js: (x) => x * Math.tanh(Math.max(x, 0) + Math.log1p(Math.exp(-Math.abs(x)))),
+    ints: 'float',
+    saves: 'x',
+    // tanh(sp(x)) + x·σ(x)·(1 − tanh²(sp(x))), as PyTorch's mish_backward.
+    grad: (o, g, x) => {
+      const tanhSp = o.tanh(o.softplus(x));
+      return o.mul(g, o.add(tanhSp, o.mul(o.mul(x, o.sigmoid(x)), o.sub(1, o.square(tanhSp)))));
+    },
+    faces: { functional: true, module: 'Mish' },
+    args: { inplace: false },
+  },
+  hardtanh: {
+    wgsl: f32('clamp(a, -1.0, 1.0)'),
+    js: (x) => Math.min(Math.max(x, -1), 1),
+    ints: 'float',
+    saves: 'x',
+    grad: (o, g, x) => o.mul(g, inside(o, x, -1, 1)),
+    faces: { functional: true, module: 'Hardtanh' },
+    args: { minVal: -1, maxVal: 1, inplace: false },
+    floatArgs: ['minVal', 'maxVal'],
+    withArgs: (o, _self, x, { minVal, maxVal }) => clampAsHardtanh(o, x, minVal, maxVal),
+  },
+  relu6: {
+    wgsl: f32('clamp(a, 0.0, 6.0)'),
+    js: (x) => Math.min(Math.max(x, 0), 6),
+    ints: 'float',
+    saves: 'x',
+    grad: (o, g, x) => o.mul(g, inside(o, x, 0, 6)),
+    faces: { functional: true, module: 'ReLU6' },
+    args: { inplace: false },
+  },
+  /** relu6(x + 3) / 6, as PyTorch computes it; the gradient is 1/6 strictly inside (−3, 3). */
+  hardsigmoid: {
+    wgsl: f32('clamp(a + 3.0, 0.0, 6.0) / 6.0'),
+    js: (x) => Math.min(Math.max(x + 3, 0), 6) / 6,
+    ints: 'float',
+    saves: 'x',
+    grad: (o, g, x) => o.mul(g, o.div(inside(o, x, -3, 3), 6)),
+    faces: { functional: true, module: 'Hardsigmoid' },
+    args: { inplace: false },
+  },
+  /** x·relu6(x + 3) / 6; its gradient is x/3 + 1/2 on [−3, 3] (PyTorch's bounds), 1 above. */
+  hardswish: {
+    wgsl: f32('a * clamp(a + 3.0, 0.0, 6.0) / 6.0'),
+    js: (x) => (x * Math.min(Math.max(x + 3, 0), 6)) / 6,
+    ints: 'float',
+    saves: 'x',
+    grad: (o, g, x) => {
+      const above = o.cast(o.gt(x, 3), 'float32');
+      const middle = o.sub(o.sub(1, o.cast(o.lt(x, -3), 'float32')), above);
+      return o.mul(g, o.add(o.mul(middle, o.add(o.div(x, 3), 0.5)), above));
+    },
+    faces: { functional: true, module: 'Hardswish' },
+    args: { inplace: false },
+  },
+  softsign: {
+    wgsl: f32('a / (1.0 + abs(a))'),
+    js: (x) => x / (1 + Math.abs(x)),
+    ints: 'float',
+    saves: 'x',
+    grad: (o, g, x) => o.div(g, o.square(o.add(o.mul(x, o.sign(x)), 1))),
+    faces: { functional: true, module: 'Softsign' },
+  },
 } as const satisfies Record<string, UnaryRow>;
 
 export type UnaryOp = keyof typeof UNARY_OPS;
@@ -371,6 +561,15 @@ export const BINARY_OPS = {
   le: compare('<=', (a, b) => a <= b),
   gt: compare('>', (a, b) => a > b),
   ge: compare('>=', (a, b) => a >= b),
+  // `a` where the mask `b` is nonzero, else 0: a select, not a product, so an infinite `a` that
+  // is masked out gives 0, not NaN (tril of -inf, torch.where). Internal: no face.
+  keepWhere: {
+    wgsl: both(`select(${ZERO}, a, b != ${ZERO})`),
+    js: (a, b) => (b !== 0 ? a : 0),
+    kind: 'arith',
+    saves: ['b'],
+    grad: (o, g, _a, b, _y, need) => [need[0] ? o.keepWhere(g, b) : null, null],
+  },
 } as const satisfies Record<string, BinaryRow>;
 
 export type BinaryOp = keyof typeof BINARY_OPS;

@@ -22,6 +22,8 @@ const uniform = (low: number, high: number) => low + (high - low) * rand();
 const x = [
   ...Array.from({ length: 40 }, () => uniform(-4, 4)),
   ...[-30, -21, -0.7, 0, 0.3, 19.5, 20.5, 30],
+  // The kinks of hardtanh (±1, its other bounds), relu6 (6), hardsigmoid and hardswish (±3).
+  ...[-1, 1, -2, 2.5, -0.5, 0.25, 6, -3, 3, -8, -5.5, 5.5],
 ];
 const INPUT = {
   x,
@@ -38,6 +40,7 @@ interface Result {
   positive: Record<string, Case>;
   reprs: string[];
   softplus_fields: number[];
+  activation_fields: (number | string)[];
 }
 
 describeAgainstRealTorch<Result>(
@@ -59,5 +62,6 @@ describeAgainstRealTorch<Result>(
     expect(softplus.y.some((v, i) => v !== Math.fround(x[i]) && x[i] > 0)).toBe(true);
     expect(ours.reprs).toEqual(real.reprs);
     expect(ours.softplus_fields).toEqual(real.softplus_fields);
+    expect(ours.activation_fields).toEqual(real.activation_fields);
   },
 );

@@ -66,6 +66,7 @@ export const unaryOps = Object.fromEntries(
 export const { neg, exp, log, sqrt, rsqrt, abs, sign, square, reciprocal, relu, sigmoid, tanh } =
   unaryOps;
 export const { floor, step } = unaryOps;
+export const { gelu, leakyRelu, silu } = unaryOps;
 
 /**
  * A unary op with its row's PyTorch arguments (`F.softplus(x, beta=2)`): the plain op while the
@@ -74,24 +75,27 @@ export const { floor, step } = unaryOps;
 export function unaryWithArgs(
   op: Exclude<UnaryOp, 'copy'>,
   x: Tensor,
-  args: Readonly<Record<string, number | boolean>>,
+  args: Readonly<Record<string, number | boolean | string>>,
 ): Tensor {
   const row = unaryRow(op);
   const plain = unaryOps[op];
   const numbers: Record<string, number> = {};
+  const text: Record<string, string> = {};
   let defaults = true;
   for (const [name, fallback] of Object.entries(row.args ?? {})) {
-    if (typeof fallback !== 'number') continue;
+    if (typeof fallback === 'boolean') continue;
     const value = args[name] ?? fallback;
-    if (typeof value !== 'number') throw new TypeError(`${op}: ${name} must be a number`);
-    numbers[name] = value;
+    if (typeof value !== typeof fallback)
+      throw new TypeError(`${op}: ${name} must be a ${typeof fallback}`);
+    if (typeof value === 'number') numbers[name] = value;
+    else text[name] = value as string;
     if (value !== fallback) defaults = false;
   }
   if (defaults || !row.withArgs) return plain(x);
   const withArgs = row.withArgs;
   // The table's compositions see tensors as its own minimal type; these are the engine's.
   const self = plain as unknown as (t: GradTensor) => GradTensor;
-  return scoped(() => withArgs(gradOps, self, x, numbers) as Tensor);
+  return scoped(() => withArgs(gradOps, self, x, numbers, text) as Tensor);
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -35,7 +35,30 @@ const UNARY: Record<UnaryOp, (x: number) => number> = {
   softplus: (x) => Math.log(1 + Math.exp(x)),
   floor: Math.floor,
   step: (x) => (x > 0 ? 1 : 0),
+  leakyRelu: (x) => (x > 0 ? x : 0.01 * x),
+  elu: (x) => (x > 0 ? x : Math.exp(x) - 1),
+  gelu: (x) => x * normalCdfSeries(x),
+  geluDerivative: (x) => normalCdfSeries(x) + (x * Math.exp((-x * x) / 2)) / Math.sqrt(2 * Math.PI),
+  silu: (x) => x / (1 + Math.exp(-x)),
+  mish: (x) => x * Math.tanh(Math.log(1 + Math.exp(x))),
+  hardtanh: (x) => Math.min(Math.max(x, -1), 1),
+  relu6: (x) => Math.min(Math.max(x, 0), 6),
+  hardsigmoid: (x) => Math.min(Math.max(x / 6 + 0.5, 0), 1),
+  hardswish: (x) => (x * Math.min(Math.max(x + 3, 0), 6)) / 6,
+  softsign: (x) => x / (1 + Math.abs(x)),
 };
+
+/** Φ(x) from erf's Taylor series (independent of the kernels' erfc fit; exact to ~1e-15 here). */
+function normalCdfSeries(x: number): number {
+  const z = x / Math.SQRT2;
+  let term = z;
+  let sum = z;
+  for (let n = 1; n < 80; n++) {
+    term *= (-z * z) / n;
+    sum += term / (2 * n + 1);
+  }
+  return 0.5 + sum / Math.sqrt(Math.PI);
+}
 
 const BINARY: Record<BinaryOp, (a: number, b: number) => number> = {
   add: (a, b) => a + b,
@@ -51,6 +74,7 @@ const BINARY: Record<BinaryOp, (a: number, b: number) => number> = {
   le: (a, b) => +(a <= b),
   gt: (a, b) => +(a > b),
   ge: (a, b) => +(a >= b),
+  keepWhere: (a, b) => (b !== 0 ? a : 0),
 };
 
 /** Reference of a map over views broadcast to `shape`, in float64. */

@@ -17,16 +17,19 @@ export interface ActivationModule extends Module {
 
 export type ActivationClass = new (...args: unknown[]) => ActivationModule;
 
-function argValue(value: unknown, fallback: number | boolean, what: string): number | boolean {
+type ArgValue = number | boolean | string;
+
+function argValue(value: unknown, fallback: ArgValue, what: string): ArgValue {
   if (value === undefined || value === null) return fallback;
-  if (typeof value === typeof fallback) return value as number | boolean;
+  if (typeof value === typeof fallback) return value as ArgValue;
   throw new TypeError(`${what} must be a ${typeof fallback}, got ${describe(value)}`);
 }
 
 function activationClass(op: Exclude<UnaryOp, 'copy'>, name: string): ActivationClass {
   const defaults = unaryRow(op).args ?? {};
   const params = Object.keys(defaults);
-  const values = new WeakMap<Module, Readonly<Record<string, number | boolean>>>();
+  const floats = new Set(unaryRow(op).floatArgs ?? []);
+  const values = new WeakMap<Module, Readonly<Record<string, ArgValue>>>();
   const cls = class extends Module {
     constructor(...args: unknown[]) {
       super();
@@ -42,18 +45,33 @@ function activationClass(op: Exclude<UnaryOp, 'copy'>, name: string): Activation
       return unaryWithArgs(op, requireTensor(input, name), values.get(this) ?? {});
     }
 
-    /** PyTorch's: numbers always (`beta=1, threshold=20`), `inplace=True` only when set. */
+    /**
+     * PyTorch's: numbers always (`beta=1, threshold=20`; `alpha=1.0` for a float argument),
+     * strings quoted (`approximate='none'`), `inplace=True` only when set; names in snake_case.
+     */
     override extraRepr(): string {
       const own = values.get(this) ?? {};
       return params
-        .filter((p) => typeof own[p] === 'number' || own[p] === true)
-        .map((p) => `${p}=${own[p] === true ? 'True' : String(own[p])}`)
+        .filter((p) => own[p] !== false)
+        .map((p) => `${snake(p)}=${reprValue(own[p], floats.has(p))}`)
         .join(', ');
     }
   };
   Object.defineProperty(cls, 'name', { value: name });
   libraryForward(cls);
   return cls as unknown as ActivationClass;
+}
+
+function snake(name: string): string {
+  return name.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
+}
+
+/** A value as Python's repr shows it (a float argument's whole number as `1.0`). */
+function reprValue(value: ArgValue, float: boolean): string {
+  if (value === true) return 'True';
+  if (typeof value === 'string') return `'${value}'`;
+  if (typeof value === 'number' && float && Number.isInteger(value)) return value.toFixed(1);
+  return String(value);
 }
 
 /** Every table module by its class name. */
