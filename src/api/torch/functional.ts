@@ -3,6 +3,7 @@ import { ops, Tensor } from '../../engine';
 import { asNumber, bindArgs, boolArg, optional } from '../args';
 import { functionalOps } from '../elementwise-faces';
 import { poolFunctional } from './functional-pool';
+import { normFunctional } from './functional-norm';
 
 function tensor(value: unknown, what: string): Tensor {
   if (value instanceof Tensor) return value;
@@ -20,6 +21,8 @@ export const functional = {
   ...functionalOps(),
   // Pooling (area C).
   ...poolFunctional,
+  // Normalisation (area B).
+  ...normFunctional,
   softmax(...args: unknown[]): Tensor {
     const a = bindArgs({ name: 'softmax', params: ['input', 'dim'], keywordOnly: ['dtype'] }, args);
     return ops.softmax(

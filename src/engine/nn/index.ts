@@ -35,3 +35,12 @@ export {
   AdaptiveAvgPool2d,
   type AvgPoolModuleOptions,
 } from './layers/pool-avg';
+// Normalisation layers (area B).
+export {
+  LayerNorm,
+  BatchNorm1d,
+  BatchNorm2d,
+  GroupNorm,
+  InstanceNorm1d,
+  InstanceNorm2d,
+} from './layers/norm';

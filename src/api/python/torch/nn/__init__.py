@@ -7,6 +7,7 @@ from .layers import Identity, L1Loss, LogSoftmax  # noqa: F401  re-exported
 from .layers import engine_module as _engine_module
 from .layers import engine_module_names as _engine_module_names
 from .module import Module  # noqa: F401  re-exported
+from .norm import BatchNorm1d, BatchNorm2d, InstanceNorm1d, InstanceNorm2d  # noqa: F401  re-exported
 from .parallel import DataParallel  # noqa: F401  re-exported
 from .parameter import Parameter  # noqa: F401  re-exported
 
