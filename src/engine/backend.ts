@@ -45,6 +45,8 @@ export type OutView = View;
 export type { BinaryOp, UnaryOp };
 
 export type ReduceOp = 'sum' | 'max' | 'min' | 'argmax' | 'argmin';
+/** The running combination a `scan` kernel computes (cumsum, cumprod). */
+export type ScanOp = 'sum' | 'prod';
 
 /** Where a fused step reads an operand: an input view, an earlier step's value, or a scalar. */
 export type FusedOperand =
@@ -324,6 +326,21 @@ export interface Kernels {
   maxPool2d(x: View, geometry: Pool2dGeometry, out: OutView, indices: OutView): void;
   /** Routes gradOut back to the argmax positions, summing overlaps: → [N, C, H, W]. */
   maxPool2dBackward(gradOut: View, indices: View, geometry: Pool2dGeometry, out: OutView): void;
+
+  // Indexing, scans and sorts along the last dim of a 2-D view (ops/index-ops.ts, scan.ts,
+  // sort.ts move any dim last first).
+  /** out[r, k] = x[r, index[r, k]] for x: [R, C], index int32 [R, K], out: [R, K]. */
+  gatherAlong(x: View, index: View, out: OutView): void;
+  /** out [R, C] (zero-filled by the kernel) with values[r, k] added at column index[r, k]. */
+  scatterAddAlong(values: View, index: View, out: OutView): void;
+  /** Inclusive running sums or products along each row of x [R, C] (from the end when `reverse`). */
+  scan(op: ScanOp, x: View, reverse: boolean, out: OutView): void;
+  /**
+   * Each row of x [R, C] sorted into values [R, C] and int32 column indices [R, C] (contiguous),
+   * ascending or descending; ties keep their order (stable), NaN sorts after every number (before,
+   * descending).
+   */
+  sortRows(x: View, descending: boolean, values: OutView, indices: OutView): void;
 }
 
 /**

@@ -41,6 +41,11 @@ const NAMES: Record<KernelName, true> = {
   col2im: true,
   maxPool2d: true,
   maxPool2dBackward: true,
+  // Area A: indexing, scans and sorts along the last dim.
+  gatherAlong: true,
+  scatterAddAlong: true,
+  scan: true,
+  sortRows: true,
 };
 
 export const KERNEL_NAMES = Object.keys(NAMES) as readonly KernelName[];

@@ -7,6 +7,7 @@ import type { View } from '../../backend';
 import { randomFill } from '../../random';
 import type { KernelTable } from '../kernel-table';
 import { adamKernel } from './adam';
+import { gatherAlongKernel, scanKernel, scatterAddAlongKernel, sortRowsKernel } from './along';
 import { arrayOf } from './buffer';
 import type { CpuBufferPool } from './buffer-pool';
 import { col2imKernel, im2colKernel, maxPool2dBackwardKernel, maxPool2dKernel } from './conv';
@@ -62,4 +63,9 @@ export const cpuKernels: KernelTable<CpuBufferPool> = {
   col2im: (_, ...args) => col2imKernel(...args),
   maxPool2d: (_, ...args) => maxPool2dKernel(...args),
   maxPool2dBackward: (_, ...args) => maxPool2dBackwardKernel(...args),
+  // Area A: indexing, scans and sorts along the last dim (along.ts).
+  gatherAlong: (_, ...args) => gatherAlongKernel(...args),
+  scatterAddAlong: (_, ...args) => scatterAddAlongKernel(...args),
+  scan: (_, ...args) => scanKernel(...args),
+  sortRows: (_, ...args) => sortRowsKernel(...args),
 };

@@ -4,6 +4,7 @@
  */
 import type { KernelTable } from '../kernel-table';
 import { adam } from './adam';
+import { gatherAlong, scan, scatterAddAlong, sortRows } from './along';
 import type { KernelContext } from './context';
 import { col2im, im2col } from './conv';
 import { conv2dImplicit, conv2dWeightGradImplicit } from './conv-implicit';
@@ -50,4 +51,9 @@ export const webgpuKernels: KernelTable<KernelContext> = {
   col2im,
   maxPool2d,
   maxPool2dBackward,
+  // Area A: indexing, scans and sorts along the last dim (along.ts).
+  gatherAlong,
+  scatterAddAlong,
+  scan,
+  sortRows,
 };

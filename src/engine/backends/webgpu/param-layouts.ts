@@ -248,3 +248,39 @@ export const MATMUL = paramLayout('matmul', {
   tableK: 'u32',
   total: 'u32',
 });
+
+// --- Indexing, scans and sorts along the last dim (area A: gather-along, scan, sort.wgsl). ---
+
+/** kernels/gather-along.wgsl: x (or the scattered values) and index over [rows, k] pairs. */
+export const GATHER_ALONG = paramLayout('gather-along', {
+  rows: 'u32',
+  cols: 'u32',
+  k: 'u32',
+  xOffset: 'i32',
+  xRowStride: 'i32',
+  xColStride: 'i32',
+  indexOffset: 'i32',
+  indexRowStride: 'i32',
+  indexColStride: 'i32',
+});
+
+/** kernels/scan.wgsl: a strided [rows, cols] view. */
+export const SCAN = paramLayout('scan', {
+  rows: 'u32',
+  cols: 'u32',
+  offset: 'i32',
+  rowStride: 'i32',
+  colStride: 'i32',
+});
+
+/** kernels/sort.wgsl: a strided [rows, cols] view, cols padded to a power of two, and one step. */
+export const SORT = paramLayout('sort', {
+  rows: 'u32',
+  cols: 'u32',
+  padded: 'u32',
+  offset: 'i32',
+  rowStride: 'i32',
+  colStride: 'i32',
+  block: 'u32',
+  span: 'u32',
+});

@@ -28,6 +28,10 @@ const FAMILY: Record<string, ParamLayout<LayoutSpec>> = {
   'reduce.wgsl': layouts.REDUCE,
   'softmax-cross-entropy.wgsl': layouts.SOFTMAX_CROSS_ENTROPY,
   'softmax.wgsl': layouts.SOFTMAX,
+  // Area A: indexing, scans and sorts along the last dim.
+  'gather-along.wgsl': layouts.GATHER_ALONG,
+  'scan.wgsl': layouts.SCAN,
+  'sort.wgsl': layouts.SORT,
 };
 
 describe('named parameter slots', () => {
