@@ -12,6 +12,8 @@ export interface FormatOptions {
   summary?: boolean;
   /** Digits after the point for floats (PyTorch: 4). */
   precision?: number;
+  /** Scientific notation always (true) or never (false); absent: PyTorch's automatic choice. */
+  sciMode?: boolean;
   /** Above this many elements only the edges are shown (PyTorch: 1000). */
   threshold?: number;
   edgeItems?: number;
@@ -63,7 +65,8 @@ function torchNumberFormatter(
   values: number[],
   dtype: DType,
   precision: number,
-): (v: number) => string {
+  sciMode?: boolean,
+): ((v: number) => string) & { width?: number } {
   if (dtype === 'int32') return (v) => String(v);
   const finite = values.filter(Number.isFinite);
   const special = (v: number): string | null =>
@@ -75,7 +78,7 @@ function torchNumberFormatter(
   let sci: boolean;
   if (intMode) sci = max > 1e8;
   else sci = abs.length > 0 && (max / min > 1000 || max > 1e8 || min < 1e-4);
-  return (v) => {
+  const format = (v: number, sci: boolean): string => {
     const s = special(v);
     if (s !== null) return s;
     if (sci) {
@@ -86,6 +89,14 @@ function torchNumberFormatter(
     if (intMode) return `${v.toFixed(0)}.`;
     return v.toFixed(precision);
   };
+  // PyTorch's set_printoptions(sci_mode=…) overrides the choice (its _Formatter's last line,
+  // which a tensor with no nonzero finite value returns before) but keeps the width it measured
+  // for its own choice over the nonzero finite values: each value is padded to that width.
+  if (sciMode !== undefined && abs.length > 0 && sciMode !== sci) {
+    const width = finite.reduce((w, v) => (v === 0 ? w : Math.max(w, format(v, sci).length)), 1);
+    return Object.assign((v: number) => format(v, sciMode), { width });
+  }
+  return (v) => format(v, sci);
 }
 
 /** numpy's style (used by tf): shortest of up to 8 decimals, integers as `1.`. */
@@ -167,16 +178,16 @@ export function formatValues(
   const numel = meta.shape.reduce((a, b) => a * b, 1);
   const summarize = numel > threshold;
   const values = shownValues(meta.shape, data, summarize, edge);
-  let format =
+  let format: ((v: number) => string) & { width?: number } =
     style === 'tf'
       ? numpyNumberFormatter(values, meta.dtype)
-      : torchNumberFormatter(values, meta.dtype, options.precision ?? 4);
+      : torchNumberFormatter(values, meta.dtype, options.precision ?? 4, options.sciMode);
   if (style === 'tf' && meta.dtype === 'float32') {
     const base = format;
     const align = decimalAligner(values.map(base));
     format = (v) => align(base(v));
   }
-  const width = values.reduce((w, v) => Math.max(w, format(v).length), 1);
+  const width = format.width ?? values.reduce((w, v) => Math.max(w, format(v).length), 1);
   const lineWidth = options.lineWidth ?? 80;
   /** The values: a scalar bare, an empty tensor `[]`, else rows indented by `indent` after the first. */
   const valuesText = (indent: number, sep: string, comma: boolean): string =>

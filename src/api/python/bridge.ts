@@ -21,7 +21,7 @@ import { gatherStructure, ReplicaSet, scatterStructure } from '../../engine';
 import { reduceGradientInto } from '../../engine/parallel/data-parallel';
 import { torch } from '../torch';
 import { torchkeras, torchmetrics, torchvision, transforms } from '../torch/index';
-import { formatForPython, torchDeviceName } from './format';
+import { formatForPython, setPrintOptions, torchDeviceName } from './format';
 import { disown, isTensor, pythonHeldCount, release, retain } from './ownership';
 
 /** What a JavaScript value is, as Python needs to know to wrap it (one call, not several). */
@@ -109,6 +109,8 @@ export function createBridge(globals: Record<string, unknown>) {
     /** A permutation of 0..n-1 from the engine's seeded generator, as a plain array. */
     randpermList: (n: number): number[] => Array.from(randperm(n)),
     formatTensor: formatForPython,
+    /** `torch.set_printoptions` (torch/_settings.py). */
+    setPrintOptions,
     /**
      * A tensor of `shape` from one typed array (a NumPy array's values, torch/_numpy_engine.py):
      * one bulk copy. `device`: a device name, or 'tf' for TensorFlow's default device.

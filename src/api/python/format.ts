@@ -12,11 +12,54 @@ export function torchDeviceName(name: string): string {
   return name.startsWith('gpu:') ? `cuda:${name.slice(4)}` : name;
 }
 
+/** What `torch.set_printoptions` sets (torch/_settings.py); PyTorch's defaults until then. */
+export interface PythonPrintOptions {
+  precision: number;
+  threshold: number;
+  edgeItems: number;
+  lineWidth: number;
+  /** Absent: PyTorch's automatic choice of scientific notation. */
+  sciMode?: boolean;
+}
+
+const printOptions: PythonPrintOptions = {
+  precision: 4,
+  threshold: 1000,
+  edgeItems: 3,
+  lineWidth: 80,
+};
+
+/**
+ * `torch.set_printoptions(...)`: the given options replace the current ones (null or absent keeps
+ * one), except `sciMode`, which is always set, as in PyTorch (null: automatic again).
+ */
+export function setPrintOptions(
+  options: {
+    precision?: number | null;
+    threshold?: number | null;
+    edgeItems?: number | null;
+    lineWidth?: number | null;
+    sciMode?: boolean | null;
+  } = {},
+): void {
+  for (const key of ['precision', 'threshold', 'edgeItems', 'lineWidth'] as const) {
+    const value = options[key];
+    if (value === null || value === undefined) continue;
+    if (typeof value !== 'number' || Number.isNaN(value) || value < 0) {
+      throw new TypeError(`set_printoptions: ${key} must be a non-negative number, got ${value}`);
+    }
+    printOptions[key] = value;
+  }
+  const sci = options.sciMode;
+  if (sci === null || sci === undefined) delete printOptions.sciMode;
+  else printOptions.sciMode = Boolean(sci);
+}
+
 export async function formatForPython(t: Tensor, isBool: boolean): Promise<string> {
   const data = await t.data();
   const dtype = isBool ? 'int32' : t.dtype;
   // Formatted as on the cpu with no grad so that the suffixes below are PyTorch's own.
-  let text = formatValues({ shape: t.shape, dtype, device: 'cpu' }, data);
+  let text = formatValues({ shape: t.shape, dtype, device: 'cpu' }, data, { ...printOptions });
   const dtypeSuffix = ', dtype=torch.int32)';
   if (dtype === 'int32' && text.endsWith(dtypeSuffix)) {
     text = text.slice(0, -dtypeSuffix.length) + ')';

@@ -193,11 +193,6 @@ def numel(input):
     return input.numel()
 
 
-def manual_seed(seed):
-    b.call(_t.manualSeed, builtins.int(seed))
-    return _Generator(seed)
-
-
 def initial_seed():
     return _t.initialSeed()
 
@@ -206,15 +201,26 @@ def seed():
     return initial_seed()
 
 
-class _Generator:
-    def __init__(self, seed):
-        self._seed = seed
-
-    def initial_seed(self):
-        return self._seed
-
-    def __repr__(self):
-        return f"<torch._C.Generator object at {hex(id(self))}>"
+# The notebook boilerplate's settings and backends (torch/_settings.py, backends/, version.py):
+# each change documented there; manual_seed returns torch.default_generator, as PyTorch's does.
+from . import amp, backends, version  # noqa: E402, F401  torch.amp, torch.backends, torch.version
+from ._settings import (  # noqa: E402, F401  re-exported
+    Generator,
+    are_deterministic_algorithms_enabled,
+    default_generator,
+    get_default_dtype,
+    get_num_interop_threads,
+    get_num_threads,
+    is_autocast_enabled,
+    is_deterministic_algorithms_warn_only_enabled,
+    manual_seed,
+    set_default_dtype,
+    set_num_interop_threads,
+    set_num_threads,
+    set_printoptions,
+    use_deterministic_algorithms,
+)
+from .amp import autocast  # noqa: E402, F401  re-exported
 
 
 @_out.takes_out

@@ -1,5 +1,7 @@
 """``torch.cuda``: the logical GPUs of the engine (WebGPU adapters) under PyTorch's names."""
 
+import sys
+
 from . import _bridge as b
 from ._types import device_arg
 
@@ -71,3 +73,10 @@ def manual_seed(seed):
 
 
 manual_seed_all = manual_seed
+
+
+# torch.cuda.amp (torch/_cuda_amp.py). This module is not a package, so the submodule is entered in
+# sys.modules by hand: `import torch.cuda.amp` and `from torch.cuda.amp import GradScaler` find it.
+from . import _cuda_amp as amp  # noqa: E402
+
+sys.modules[__name__ + ".amp"] = amp
