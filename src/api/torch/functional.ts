@@ -3,6 +3,7 @@ import { ops, Tensor } from '../../engine';
 import { asNumber, bindArgs, boolArg, optional } from '../args';
 import { functionalOps } from '../elementwise-faces';
 import { poolFunctional } from './functional-pool';
+import { resampleFunctional } from './functional-resample';
 import { normFunctional } from './functional-norm';
 
 function tensor(value: unknown, what: string): Tensor {
@@ -21,6 +22,7 @@ export const functional = {
   ...functionalOps(),
   // Pooling (area C).
   ...poolFunctional,
+  ...resampleFunctional,
   // Normalisation (area B).
   ...normFunctional,
   softmax(...args: unknown[]): Tensor {

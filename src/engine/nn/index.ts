@@ -35,6 +35,20 @@ export {
   AdaptiveAvgPool2d,
   type AvgPoolModuleOptions,
 } from './layers/pool-avg';
+// Resampling and padding (area C).
+export {
+  Upsample,
+  UpsamplingNearest2d,
+  UpsamplingBilinear2d,
+  ZeroPad2d,
+  ConstantPad1d,
+  ConstantPad2d,
+  ReflectionPad1d,
+  ReflectionPad2d,
+  ReplicationPad1d,
+  ReplicationPad2d,
+  type UpsampleOptions,
+} from './layers/resample';
 // Normalisation layers (area B).
 export {
   LayerNorm,

@@ -11,6 +11,7 @@ export * from './nn';
 export * from './conv';
 export * from './pool';
 export * from './pool-avg';
+export * from './resample';
 export { toDevice } from './transfer';
 export { copyInto, fillInto } from './inplace';
 export { scoped, isTensor, type Operand } from './support';

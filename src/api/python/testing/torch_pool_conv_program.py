@@ -87,6 +87,44 @@ CASES = {
     ),
     "nn.AdaptiveMaxPool2d((2, 3))": lambda: run(nn.AdaptiveMaxPool2d((2, 3)), (1, 2, 5, 7)),
     "F.adaptive_max_pool2d(1)": lambda: run(lambda t: F.adaptive_max_pool2d(t, 1), (2, 2, 3, 3)),
+    # Padding: constant (with a value, cropping by a negative pad), reflect, replicate, circular.
+    "F.pad constant": lambda: run(lambda t: F.pad(t, (1, 2)), (2, 3, 4)),
+    "F.pad constant value, crop": lambda: run(lambda t: F.pad(t, (-1, 2, 1, 0), value=1.5), (1, 2, 3, 4)),
+    "F.pad 3 dims": lambda: run(lambda t: F.pad(t, (1, 0, 0, 1, 2, 1)), (1, 2, 2, 3)),
+    "F.pad reflect": lambda: run(lambda t: F.pad(t, (2, 1, 1, 2), mode="reflect"), (1, 2, 3, 4)),
+    "F.pad replicate": lambda: run(lambda t: F.pad(t, (3, 1, 0, 2), mode="replicate"), (2, 1, 3, 3)),
+    "F.pad circular": lambda: run(lambda t: F.pad(t, (1, 2), mode="circular"), (2, 2, 4)),
+    "F.pad reflect 1-D": lambda: run(lambda t: F.pad(t, (3, 2), mode="reflect"), (2, 5)),
+    "nn.ZeroPad2d((1, 0, 2, 1))": lambda: run(nn.ZeroPad2d((1, 0, 2, 1)), (1, 2, 3, 3)),
+    "nn.ReflectionPad2d(1)": lambda: run(nn.ReflectionPad2d(1), (1, 2, 3, 3)),
+    "nn.ReplicationPad1d((2, 1))": lambda: run(nn.ReplicationPad1d((2, 1)), (2, 3, 3)),
+    "nn.ConstantPad2d(1, -2.0)": lambda: run(nn.ConstantPad2d(1, -2.0), (1, 1, 2, 3)),
+    # Interpolation: nearest (2x, uneven, downsampling, a given factor), linear and bilinear
+    # with and without align_corners, by size and by factor.
+    "nn.Upsample(scale_factor=2)": lambda: run(nn.Upsample(scale_factor=2), (1, 2, 3, 4)),
+    "F.interpolate nearest size": lambda: run(lambda t: F.interpolate(t, size=(5, 7)), (1, 2, 3, 4)),
+    "F.interpolate nearest down": lambda: run(lambda t: F.interpolate(t, size=(2, 3)), (1, 2, 5, 7)),
+    "F.interpolate nearest 1.7": lambda: run(lambda t: F.interpolate(t, scale_factor=1.7), (1, 2, 3, 4)),
+    "F.interpolate nearest 1-D": lambda: run(lambda t: F.interpolate(t, size=7), (2, 2, 3)),
+    "nn.Upsample bilinear": lambda: run(nn.Upsample(scale_factor=2, mode="bilinear"), (1, 2, 3, 4)),
+    "nn.Upsample bilinear align_corners": lambda: run(
+        nn.Upsample(size=(5, 7), mode="bilinear", align_corners=True), (2, 1, 3, 4)
+    ),
+    "F.interpolate bilinear down": lambda: run(
+        lambda t: F.interpolate(t, size=(2, 3), mode="bilinear", align_corners=False), (1, 2, 5, 7)
+    ),
+    "F.interpolate bilinear 1.5": lambda: run(
+        lambda t: F.interpolate(t, scale_factor=(1.5, 2.5), mode="bilinear"), (1, 1, 4, 3)
+    ),
+    "F.interpolate bilinear recompute": lambda: run(
+        lambda t: F.interpolate(t, scale_factor=1.5, mode="bilinear", recompute_scale_factor=True), (1, 1, 3, 5)
+    ),
+    "F.interpolate linear": lambda: run(lambda t: F.interpolate(t, size=8, mode="linear"), (2, 2, 5)),
+    "F.interpolate linear align_corners": lambda: run(
+        lambda t: F.interpolate(t, scale_factor=3, mode="linear", align_corners=True), (1, 2, 4)
+    ),
+    "nn.UpsamplingBilinear2d": lambda: run(nn.UpsamplingBilinear2d(scale_factor=2), (1, 2, 3, 3)),
+    "nn.UpsamplingNearest2d": lambda: run(nn.UpsamplingNearest2d(size=(4, 5)), (1, 2, 3, 3)),
 }
 
 REPRS = [
@@ -99,6 +137,19 @@ REPRS = [
     nn.AdaptiveAvgPool2d((None, 2)),
     nn.AdaptiveAvgPool1d(4),
     nn.MaxPool2d(3, stride=2, padding=1),
+    nn.Upsample(scale_factor=2),
+    nn.Upsample(size=(4, 5), mode="bilinear", align_corners=True),
+    nn.Upsample(size=4),
+    nn.Upsample(scale_factor=(1.5, 2)),
+    nn.UpsamplingNearest2d(scale_factor=2),
+    nn.UpsamplingBilinear2d(size=3),
+    nn.ZeroPad2d(2),
+    nn.ZeroPad2d((1, 0, 2, 1)),
+    nn.ReflectionPad2d(1),
+    nn.ReplicationPad2d((1, 2, 0, 1)),
+    nn.ReflectionPad1d(2),
+    nn.ConstantPad2d(1, 3.5),
+    nn.ConstantPad1d((1, 2), -1.5),
     nn.Sequential(nn.Conv2d(1, 2, 3), nn.AvgPool2d(2), nn.AdaptiveAvgPool2d(1)),
 ]
 
