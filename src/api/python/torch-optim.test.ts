@@ -34,13 +34,35 @@ interface RoundTrip {
   weights: number[];
   groups: [string, string][][];
 }
+interface Schedule {
+  lrs: number[];
+  momenta: number[];
+  get_last_lr: boolean;
+  last_epoch: number | null;
+}
 interface Result {
   optimizers: Record<string, Steps>;
   groups: Record<string, Steps>;
   state_dicts: Record<string, RoundTrip>;
   zero_grad: { zeros: number; none: boolean[] };
+  schedules: Record<string, Schedule>;
+  grouped_schedules: Record<string, Schedule>;
+  plateaus: Record<string, Schedule>;
+  scheduler_state: { keys: string[]; last_epoch: number; initial_lr: number };
   reprs: string[];
   errors: string[];
+}
+
+function expectSchedules(ours: Record<string, Schedule>, real: Record<string, Schedule>): void {
+  expect(Object.keys(ours)).toEqual(Object.keys(real));
+  for (const [name, want] of Object.entries(real)) {
+    // Host float64 arithmetic on both sides: far tighter than the weights' 1e-4.
+    expectNear(ours[name].lrs, want.lrs, 1e-12, `${name} lr`);
+    expectNear(ours[name].momenta, want.momenta, 1e-12, `${name} momentum`);
+    expect(ours[name].get_last_lr, `${name} get_last_lr()`).toBe(want.get_last_lr);
+    // Python None arrives as undefined from Pyodide, as null from JSON.
+    expect(ours[name].last_epoch ?? null, `${name} last_epoch`).toBe(want.last_epoch);
+  }
 }
 
 function expectSteps(ours: Record<string, Steps>, real: Record<string, Steps>): void {
@@ -66,6 +88,10 @@ describeAgainstRealTorch<Result>(
       expectNear(ours.state_dicts[name].weights, want.weights, 1e-4, `${name} after loading`);
     }
     expect(ours.zero_grad).toEqual(real.zero_grad);
+    expectSchedules(ours.schedules, real.schedules);
+    expectSchedules(ours.grouped_schedules, real.grouped_schedules);
+    expectSchedules(ours.plateaus, real.plateaus);
+    expect(ours.scheduler_state).toEqual(real.scheduler_state);
     expect(ours.reprs).toEqual(real.reprs);
     expect(ours.errors).toEqual(real.errors);
   },

@@ -146,6 +146,104 @@ def errors():
     return out
 
 
+def schedule(make_opt, make_sched, steps=25, metrics=None, groups=False):
+    """The lrs (and momentum or beta1) of every group after each of `steps` scheduler steps."""
+    params = model()
+    opt = make_opt([{"params": params[:2]}, {"params": params[2:], "lr": 0.05}] if groups else params)
+    sched = make_sched(opt)
+    current = lambda: [g["lr"] for g in opt.param_groups]  # noqa: E731
+    lrs, momenta, last_lrs = [current()], [], []
+    for i in range(steps):
+        opt.step()
+        if metrics is None:
+            sched.step()
+            last_lrs.append(list(sched.get_last_lr()) == current())
+        else:
+            sched.step(metrics[i])
+        lrs.append(current())
+        g = opt.param_groups[0]
+        momenta.append(g["betas"][0] if "betas" in g else g.get("momentum", 0.0))
+    flat_lrs = [v for row in lrs for v in row]
+    return {
+        "lrs": flat_lrs,
+        "momenta": momenta,
+        "get_last_lr": all(last_lrs),
+        "last_epoch": getattr(sched, "last_epoch", None),
+    }
+
+
+sched = optim.lr_scheduler
+sgd = lambda p: optim.SGD(p, lr=0.1, momentum=0.9)  # noqa: E731
+adam = lambda p: optim.Adam(p, lr=0.01)  # noqa: E731
+PLATEAU = [1.0, 0.9, 0.95, 0.95, 0.96, 0.97, 0.8, 0.85, 0.86, 0.87, 0.88, 0.89, 0.9] * 2
+SCHEDULES = {
+    "StepLR": (sgd, lambda o: sched.StepLR(o, step_size=4, gamma=0.5)),
+    "MultiStepLR": (sgd, lambda o: sched.MultiStepLR(o, milestones=[3, 7, 7, 15], gamma=0.3)),
+    "ExponentialLR": (sgd, lambda o: sched.ExponentialLR(o, gamma=0.9)),
+    "CosineAnnealingLR": (sgd, lambda o: sched.CosineAnnealingLR(o, T_max=8, eta_min=0.001)),
+    "LambdaLR": (sgd, lambda o: sched.LambdaLR(o, lambda e: 1 / (1 + e))),
+    "MultiplicativeLR": (sgd, lambda o: sched.MultiplicativeLR(o, lambda e: 0.95)),
+    "LinearLR": (sgd, lambda o: sched.LinearLR(o, start_factor=0.25, total_iters=10)),
+    "LinearLR down": (sgd, lambda o: sched.LinearLR(o, start_factor=1.0, end_factor=0.1, total_iters=7)),
+    "ConstantLR": (sgd, lambda o: sched.ConstantLR(o, factor=0.5, total_iters=6)),
+    "PolynomialLR": (sgd, lambda o: sched.PolynomialLR(o, total_iters=12, power=2.0)),
+    "CosineAnnealingWarmRestarts": (sgd, lambda o: sched.CosineAnnealingWarmRestarts(o, T_0=5, eta_min=0.01)),
+    "CosineAnnealingWarmRestarts T_mult": (sgd, lambda o: sched.CosineAnnealingWarmRestarts(o, T_0=3, T_mult=2)),
+    "CyclicLR": (sgd, lambda o: sched.CyclicLR(o, base_lr=0.01, max_lr=0.1, step_size_up=4)),
+    "CyclicLR triangular2": (
+        sgd,
+        lambda o: sched.CyclicLR(o, 0.01, 0.1, step_size_up=3, step_size_down=5, mode="triangular2"),
+    ),
+    "CyclicLR exp_range": (
+        sgd,
+        lambda o: sched.CyclicLR(o, 0.01, 0.1, step_size_up=4, mode="exp_range", gamma=0.9),
+    ),
+    "CyclicLR Adam": (adam, lambda o: sched.CyclicLR(o, 0.001, 0.01, step_size_up=5, cycle_momentum=False)),
+    "OneCycleLR": (sgd, lambda o: sched.OneCycleLR(o, max_lr=0.5, total_steps=25)),
+    "OneCycleLR linear": (sgd, lambda o: sched.OneCycleLR(o, max_lr=0.5, total_steps=30, anneal_strategy="linear")),
+    "OneCycleLR three_phase": (
+        sgd,
+        lambda o: sched.OneCycleLR(o, max_lr=0.5, epochs=5, steps_per_epoch=6, three_phase=True),
+    ),
+    "OneCycleLR Adam": (adam, lambda o: sched.OneCycleLR(o, max_lr=0.01, total_steps=25, pct_start=0.4)),
+    "SequentialLR": (
+        sgd,
+        lambda o: sched.SequentialLR(
+            o, [sched.LinearLR(o, start_factor=0.1, total_iters=5), sched.ExponentialLR(o, gamma=0.9)], milestones=[5]
+        ),
+    ),
+    "ChainedScheduler": (
+        sgd,
+        lambda o: sched.ChainedScheduler(
+            [sched.ConstantLR(o, factor=0.1, total_iters=2), sched.ExponentialLR(o, gamma=0.9)]
+        ),
+    ),
+}
+GROUPED_SCHEDULES = {
+    "StepLR groups": (sgd, lambda o: sched.StepLR(o, step_size=3)),
+    "OneCycleLR groups": (sgd, lambda o: sched.OneCycleLR(o, max_lr=[0.5, 0.2], total_steps=25)),
+    "LambdaLR groups": (sgd, lambda o: sched.LambdaLR(o, [lambda e: 0.9**e, lambda e: 1 + e])),
+}
+PLATEAUS = {
+    "ReduceLROnPlateau": lambda o: sched.ReduceLROnPlateau(o, patience=2),
+    "ReduceLROnPlateau max abs": lambda o: sched.ReduceLROnPlateau(
+        o, mode="max", factor=0.5, patience=1, threshold=0.01, threshold_mode="abs", cooldown=2, min_lr=0.02
+    ),
+    "ReduceLROnPlateau eps": lambda o: sched.ReduceLROnPlateau(o, factor=0.5, patience=0, eps=0.02),
+}
+
+
+def scheduler_state():
+    params = model()
+    opt = sgd(params)
+    s = sched.OneCycleLR(opt, max_lr=0.5, total_steps=25)
+    for _ in range(4):
+        opt.step()
+        s.step()
+    saved = s.state_dict()
+    return {"keys": sorted(saved), "last_epoch": saved["last_epoch"], "initial_lr": opt.param_groups[0]["initial_lr"]}
+
+
 RESULT = {
     "optimizers": {name: train(make) for name, make in OPTIMIZERS.items()},
     "groups": {name: train(make, groups=True) for name, make in GROUPED.items()},
@@ -157,6 +255,10 @@ RESULT = {
         "Adagrad": state_round_trip(lambda p: optim.Adagrad(p, lr=0.1)),
     },
     "zero_grad": zero_grad_modes(),
+    "schedules": {name: schedule(o, s) for name, (o, s) in SCHEDULES.items()},
+    "grouped_schedules": {name: schedule(o, s, groups=True) for name, (o, s) in GROUPED_SCHEDULES.items()},
+    "plateaus": {name: schedule(sgd, s, metrics=PLATEAU, groups=True) for name, s in PLATEAUS.items()},
+    "scheduler_state": scheduler_state(),
     "reprs": reprs(),
     "errors": errors(),
 }

@@ -131,6 +131,8 @@ class Optimizer:
             with enable_grad():
                 loss = closure()
         b.call(self._js.step)
+        # Counted for the schedulers' "scheduler.step() before optimizer.step()" warning.
+        self._step_count = getattr(self, "_step_count", 0) + 1
         return loss
 
     def state_dict(self):
