@@ -59,3 +59,19 @@ class Accuracy(Metric):
 
 class MeanMetric(Metric):
     _js_name = "MeanMetric"
+
+
+# torchmetrics' classification and regression metrics kept as device tensors in Python
+# (classification.py, regression.py).
+from .classification import (  # noqa: E402, F401  re-exported
+    BinaryF1Score,
+    BinaryPrecision,
+    BinaryRecall,
+    F1Score,
+    MulticlassF1Score,
+    MulticlassPrecision,
+    MulticlassRecall,
+    Precision,
+    Recall,
+)
+from .regression import MeanAbsoluteError, MeanSquaredError  # noqa: E402, F401  re-exported
