@@ -274,6 +274,47 @@ export const torch = {
   squeeze: method('squeeze'),
   unsqueeze: method('unsqueeze'),
   t: method('t'),
+  // Compositions (area H): src/engine/ops/masks.ts, split.ts, statistics.ts, einsum.ts.
+  tril: method('tril'),
+  triu: method('triu'),
+  diag: method('diag'),
+  trace: method('trace'),
+  split: method('split'),
+  chunk: method('chunk'),
+  unbind: method('unbind'),
+  tensorSplit: method('tensorSplit'),
+  repeatInterleave: method('repeatInterleave'),
+  outer: method('outer'),
+  logsumexp: method('logsumexp'),
+  norm: method('norm'),
+  var: method('var'),
+  std: method('std'),
+  isclose: method('isclose'),
+  clampMin: method('clampMin'),
+  clampMax: method('clampMax'),
+  /** torch.where(condition, x, y): x and y tensors or numbers. */
+  where: (condition: Tensor, x: Tensor | number, y: Tensor | number): Tensor =>
+    ops.where(tensorArg(condition, 'torch.where: condition'), x, y),
+  /** torch.einsum('ij,jk->ik', a, b) or torch.einsum('ij,jk->ik', [a, b]). */
+  einsum(equation: string, ...operands: (Tensor | Tensor[])[]): Tensor {
+    if (typeof equation !== 'string')
+      throw new TypeError('torch.einsum: equation must be a string');
+    const list = operands.length === 1 && Array.isArray(operands[0]) ? operands[0] : operands;
+    return ops.einsum(equation, tensorList(list, 'torch.einsum'));
+  },
+  /** torch.eye(n, m = n, { dtype, device, requiresGrad }). */
+  eye(...args: unknown[]): Tensor {
+    const a = bindArgs({ name: 'torch.eye', params: ['n', 'm'], keywordOnly: CREATION }, args);
+    const n = asInt(a.n, 'torch.eye: n');
+    const o = creation(a);
+    const t = ops.eye(n, optional(a.m, asInt, 'torch.eye: m', n), o);
+    if (o.requiresGrad) t.requiresGrad = true;
+    return t;
+  },
+  emptyLike: (...args: unknown[]): Tensor => {
+    const [t, o] = like('torch.emptyLike', args);
+    return ops.zeros(t.shape, o);
+  },
   // The element-wise table's ops with a Tensor face: torch.exp, torch.mul, torch.sigmoid, …
   ...torchFunctions(),
   isTensor: (value: unknown): value is Tensor => value instanceof Tensor,

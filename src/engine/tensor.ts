@@ -17,11 +17,15 @@ import { BINARY_OPS, opsWithFace, UNARY_OPS, type WithFace } from './elementwise
 import { touch } from './memory';
 import * as broadcast from './ops/broadcast';
 import * as elementwise from './ops/elementwise';
+import * as einsumOps from './ops/einsum';
 import * as inplace from './ops/inplace';
 import * as linalg from './ops/matmul';
+import * as masks from './ops/masks';
 import * as nnOps from './ops/nn';
 import * as reduce from './ops/reduce';
 import * as shapeOps from './ops/shape-ops';
+import * as splitOps from './ops/split';
+import * as statistics from './ops/statistics';
 import { toDevice } from './ops/transfer';
 import { numel } from './shape';
 import { TensorBase } from './tensor-base';
@@ -361,6 +365,134 @@ export class TensorMethods extends TensorBase {
     inplace.copyInto(this, this.div(other));
     return this;
   }
+
+  // -------------------------------------------------------------------------------------------
+  // Compositions (issue 36, area H): masks, splits, repeats, statistics, einsum's outer.
+
+  tril(...args: unknown[]): Tensor {
+    return masks.tril(this, diagonalArg('tril', args));
+  }
+  triu(...args: unknown[]): Tensor {
+    return masks.triu(this, diagonalArg('triu', args));
+  }
+  tril_(...args: unknown[]): this {
+    inplace.copyInto(this, masks.tril(this, diagonalArg('tril_', args)));
+    return this;
+  }
+  triu_(...args: unknown[]): this {
+    inplace.copyInto(this, masks.triu(this, diagonalArg('triu_', args)));
+    return this;
+  }
+  diag(...args: unknown[]): Tensor {
+    return masks.diag(this, diagonalArg('diag', args));
+  }
+  trace(): Tensor {
+    return masks.trace(this);
+  }
+  /** Tensor.where(condition, other): this where condition, else other. */
+  where(condition: Tensor, other: Tensor | Scalar): Tensor {
+    return masks.where(asTensor(condition, 'where: condition'), this, other);
+  }
+  /** split(size or [sizes], dim = 0): views along dim. */
+  split(...args: unknown[]): Tensor[] {
+    const a = bindArgs({ name: 'Tensor.split', params: ['splitSize', 'dim'] }, args);
+    return splitOps.split(this, sizesArg(a.splitSize, 'split: split_size'), dimOr0(a.dim, 'split'));
+  }
+  chunk(...args: unknown[]): Tensor[] {
+    const a = bindArgs({ name: 'Tensor.chunk', params: ['chunks', 'dim'] }, args);
+    return splitOps.chunk(this, asInt(a.chunks, 'chunk: chunks'), dimOr0(a.dim, 'chunk'));
+  }
+  unbind(...args: unknown[]): Tensor[] {
+    const a = bindArgs({ name: 'Tensor.unbind', params: ['dim'] }, args);
+    return splitOps.unbind(this, dimOr0(a.dim, 'unbind'));
+  }
+  tensorSplit(...args: unknown[]): Tensor[] {
+    const a = bindArgs({ name: 'Tensor.tensorSplit', params: ['indicesOrSections', 'dim'] }, args);
+    const what = 'tensor_split: indices_or_sections';
+    return splitOps.tensorSplit(
+      this,
+      sizesArg(a.indicesOrSections, what),
+      dimOr0(a.dim, 'tensor_split'),
+    );
+  }
+  /** repeat(2, 3) or repeat([2, 3]): tiles (a copy, unlike expand). */
+  repeat(...sizes: unknown[]): Tensor {
+    return splitOps.repeat(this, shapeArg('repeat', 'sizes', sizes));
+  }
+  repeatInterleave(...args: unknown[]): Tensor {
+    const a = bindArgs(
+      { name: 'Tensor.repeatInterleave', params: ['repeats', 'dim'], keywordOnly: ['outputSize'] },
+      args,
+    );
+    const dim =
+      a.dim === undefined || a.dim === null ? undefined : asInt(a.dim, 'repeat_interleave: dim');
+    return splitOps.repeatInterleave(this, asInt(a.repeats, 'repeat_interleave: repeats'), dim);
+  }
+  outer(other: Tensor): Tensor {
+    return einsumOps.outer(this, asTensor(other, 'outer: vec2'));
+  }
+  logsumexp(...args: unknown[]): Tensor {
+    const a = bindArgs({ name: 'Tensor.logsumexp', params: ['dim', 'keepdim'] }, args);
+    const dim = a.dim === undefined || a.dim === null ? undefined : asDims(a.dim, 'logsumexp: dim');
+    return statistics.logsumexp(
+      this,
+      dim,
+      optional(a.keepdim, asBool, 'logsumexp: keepdim', false),
+    );
+  }
+  /** norm(p = 'fro', dim, keepdim): vector norms (p 2/'fro', 1, ±inf, 0 or any number). */
+  norm(...args: unknown[]): Tensor {
+    const a = bindArgs(
+      { name: 'Tensor.norm', params: ['p', 'dim', 'keepdim'], keywordOnly: ['dtype'] },
+      args,
+    );
+    const p = a.p === undefined || a.p === null ? 'fro' : a.p;
+    if (p !== 'fro' && typeof p !== 'number')
+      throw new Error(`norm: p = ${String(p)} is not supported (only 'fro' and numbers)`);
+    const dim = a.dim === undefined || a.dim === null ? undefined : asDims(a.dim, 'norm: dim');
+    return statistics.norm(this, p, dim, optional(a.keepdim, asBool, 'norm: keepdim', false));
+  }
+  /** var(dim, unbiased = true, keepdim = false, { correction }); var(false) is unbiased=false. */
+  var(...args: unknown[]): Tensor {
+    const [dim, correction, keepdim] = varianceArgs('var', args);
+    return statistics.variance(this, dim, correction, keepdim);
+  }
+  std(...args: unknown[]): Tensor {
+    const [dim, correction, keepdim] = varianceArgs('std', args);
+    return statistics.std(this, dim, correction, keepdim);
+  }
+  isclose(...args: unknown[]): Tensor {
+    const a = bindArgs(
+      { name: 'Tensor.isclose', params: ['other', 'rtol', 'atol', 'equalNan'] },
+      args,
+    );
+    const other = a.other instanceof Tensor ? a.other : asNum(a.other, 'isclose: other');
+    return statistics.isclose(
+      this,
+      other,
+      optional(a.rtol, asNum, 'isclose: rtol', 1e-5),
+      optional(a.atol, asNum, 'isclose: atol', 1e-8),
+      optional(a.equalNan, asBool, 'isclose: equal_nan', false),
+    );
+  }
+  clamp_(...args: unknown[]): this {
+    inplace.copyInto(this, this.clamp(...args));
+    return this;
+  }
+  clampMin(min: Scalar): Tensor {
+    return elementwise.clamp(this, asNum(min, 'clamp_min: min'), null);
+  }
+  clampMax(max: Scalar): Tensor {
+    return elementwise.clamp(this, null, asNum(max, 'clamp_max: max'));
+  }
+  clampMin_(min: Scalar): this {
+    inplace.copyInto(this, this.clampMin(min));
+    return this;
+  }
+  clampMax_(max: Scalar): this {
+    inplace.copyInto(this, this.clampMax(max));
+    return this;
+  }
 }
 
 /** The element-wise table's ops with a Tensor face, as methods: t.exp(), t.mul(other). */
@@ -463,4 +595,35 @@ function shapeArgDims(op: string, args: unknown[]): number[] {
 
 function valuesIndices(values: Tensor, indices: Tensor): ValuesIndices {
   return new ValuesIndices(values, indices);
+}
+
+// Argument helpers of the compositions' methods (area H).
+
+function diagonalArg(op: string, args: unknown[]): number {
+  const a = bindArgs({ name: `Tensor.${op}`, params: ['diagonal'] }, args);
+  return optional(a.diagonal, asInt, `${op}: diagonal`, 0);
+}
+
+function dimOr0(value: unknown, op: string): number {
+  return optional(value, asInt, `${op}: dim`, 0);
+}
+
+/** An int or a list of ints (split sizes, tensor_split indices). */
+function sizesArg(value: unknown, what: string): number | number[] {
+  if (Array.isArray(value)) return value.map((v, i) => asInt(v, `${what}[${i}]`));
+  return asInt(value, what);
+}
+
+/** var/std's PyTorch 1.13 arguments as [dims, correction, keepdim]. */
+function varianceArgs(op: string, args: unknown[]): [Dims | undefined, number, boolean] {
+  // var(False): the first positional is `unbiased` when it is a bool.
+  const shifted = typeof args[0] === 'boolean' ? [undefined, ...args] : args;
+  const a = bindArgs(
+    { name: `Tensor.${op}`, params: ['dim', 'unbiased', 'keepdim'], keywordOnly: ['correction'] },
+    shifted,
+  );
+  const dim = a.dim === undefined || a.dim === null ? undefined : asDims(a.dim, `${op}: dim`);
+  const unbiased = optional(a.unbiased, asBool, `${op}: unbiased`, true);
+  const correction = optional(a.correction, asNum, `${op}: correction`, unbiased ? 1 : 0);
+  return [dim, correction, optional(a.keepdim, asBool, `${op}: keepdim`, false)];
 }

@@ -10,6 +10,11 @@ export { expand, broadcastTo } from './broadcast';
 export * from './nn';
 export * from './conv';
 export * from './pool';
+// Compositions (area H): eye/tril/triu/where/diag/trace, splits and repeats, statistics, einsum.
+export * from './masks';
+export * from './split';
+export { variance, std, logsumexp, norm as vectorNorm, isclose } from './statistics';
+export * from './einsum';
 export * from './pool-avg';
 export * from './resample';
 export { toDevice } from './transfer';

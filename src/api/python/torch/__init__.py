@@ -107,6 +107,11 @@ def randn(*size, generator=None, dtype=None, device=None, requires_grad=False):
 
 @_out.takes_out
 def full(size, fill_value, *, dtype=None, device=None, requires_grad=False):
+    if dtype is None:  # PyTorch infers it from the fill value: bool, int64 or float32
+        kind = builtins.bool if isinstance(fill_value, builtins.bool) else type(fill_value)
+        dtype = {builtins.bool: bool, builtins.int: int64}.get(kind, float32)
+    if isinstance(fill_value, builtins.bool):
+        fill_value = builtins.int(fill_value)
     shape = _shape_args((size,))
     return _marked(b.call(_t.full, shape, fill_value, **_creation(dtype, device, requires_grad)), dtype)
 
@@ -142,6 +147,8 @@ def normal(mean=0.0, std=1.0, size=None, *, generator=None, dtype=None, device=N
 
 
 def arange(start, end=None, step=1, *, dtype=None, device=None, requires_grad=False):
+    if dtype is None and any(isinstance(v, builtins.float) for v in (start, end, step)):
+        dtype = float32  # 3. reaches the engine as the number 3: Python knows it is a float
     return b.call(_t.arange, start, end, step, **_creation(dtype, device, requires_grad))
 
 
@@ -262,10 +269,24 @@ gt = _compare("gt")
 ge = _compare("ge")
 
 
-def where(condition, input, other):
-    """``torch.where(c, a, b)``: a where c is True, else b (c * a + (1 - c) * b, on the engine)."""
-    c = condition.to(float32)
-    return c * input + (1 - c) * other
+# Compositions whose Python form needs shaping (tuples, bools, torch.where's forms): _functions.py.
+from . import linalg  # noqa: E402, F401  torch.linalg
+from ._functions import (  # noqa: E402, F401  re-exported
+    allclose,
+    chunk,
+    empty_like,
+    eye,
+    isclose,
+    logspace,
+    masked_select,
+    nonzero,
+    split,
+    std_mean,
+    tensor_split,
+    unbind,
+    var_mean,
+    where,
+)
 
 
 def save(obj, f, **kwargs):
@@ -339,10 +360,6 @@ def var(input, dim=None, unbiased=True, keepdim=False, *, correction=None):
 
 def std(input, dim=None, unbiased=True, keepdim=False, *, correction=None):
     return input.std(dim, unbiased, keepdim, correction=correction)
-
-
-def allclose(input, other, rtol=1e-05, atol=1e-08, equal_nan=False):
-    return builtins.bool(((input - other).abs() <= atol + rtol * other.abs()).all())
 
 
 def equal(input, other):

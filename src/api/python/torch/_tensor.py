@@ -107,8 +107,8 @@ class Tensor:
             out._np = _numpy.Shared(self._np.dtype)
         return out
 
-    def _cmp(self, name, other):
-        out = self._op(name, other)
+    def _cmp(self, name, other, *args):
+        out = self._op(name, other, *args)
         out._bool = True
         return out
 
@@ -509,25 +509,37 @@ class Tensor:
         return self._op("permute", _shape_args(dims))
 
     def repeat(self, *sizes):
-        raise RuntimeError("repeat() is not supported by the engine yet: use expand()")
+        return self._op("repeat", _shape_args(sizes))
+
+    # PyTorch returns tuples of views here; the engine's arrays arrive as lists.
+    def split(self, split_size, dim=0):
+        return tuple(self._op("split", split_size, dim))
+
+    def chunk(self, chunks, dim=0):
+        return tuple(self._op("chunk", chunks, dim))
+
+    def unbind(self, dim=0):
+        return tuple(self._op("unbind", dim))
+
+    def tensor_split(self, indices_or_sections, dim=0):
+        return tuple(self._op("tensorSplit", indices_or_sections, dim))
+
+    @property
+    def mT(self):
+        return self.transpose(-2, -1)
+
+    def isclose(self, other, rtol=1e-05, atol=1e-08, equal_nan=False):
+        return self._cmp("isclose", other, rtol, atol, equal_nan)
 
     def var(self, dim=None, unbiased=True, keepdim=False, *, correction=None):
-        """Variance from engine ops (mean of squared deviations, Bessel-corrected by default)."""
-        if correction is None:
-            correction = 1 if unbiased else 0
-        if dim is None:
-            n = self.numel()
-            deviation = self - self.mean()
-            return (deviation * deviation).sum() / (n - correction)
-        dims = [dim] if isinstance(dim, builtins.int) else list(dim)
-        n = 1
-        for d in dims:
-            n *= self.shape[d]
-        deviation = self - self.mean(dims, keepdim=True)
-        return (deviation * deviation).sum(dims, keepdim=keepdim or None) / (n - correction)
+        if isinstance(dim, builtins.bool):  # var(False): PyTorch's unbiased as the first argument
+            dim, unbiased = None, dim
+        return self._op("var", dim, unbiased, keepdim, correction=correction)
 
     def std(self, dim=None, unbiased=True, keepdim=False, *, correction=None):
-        return self.var(dim, unbiased, keepdim, correction=correction).sqrt()
+        if isinstance(dim, builtins.bool):
+            dim, unbiased = None, dim
+        return self._op("std", dim, unbiased, keepdim, correction=correction)
 
     def all(self, dim=None, keepdim=False):
         out = (self != 0).min() if dim is None else (self != 0).amin(dim, keepdim=keepdim or None)
