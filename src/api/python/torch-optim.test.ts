@@ -49,6 +49,13 @@ interface Result {
   grouped_schedules: Record<string, Schedule>;
   plateaus: Record<string, Schedule>;
   scheduler_state: { keys: string[]; last_epoch: number; initial_lr: number };
+  clipping: {
+    clip: Record<string, { total: number | null; grads: number[] }>;
+    vector: number[];
+    vector_shape: number[];
+    vector_back: number[];
+    nonfinite: string;
+  };
   reprs: string[];
   errors: string[];
 }
@@ -92,6 +99,18 @@ describeAgainstRealTorch<Result>(
     expectSchedules(ours.grouped_schedules, real.grouped_schedules);
     expectSchedules(ours.plateaus, real.plateaus);
     expect(ours.scheduler_state).toEqual(real.scheduler_state);
+    const [clip, realClip] = [ours.clipping, real.clipping];
+    expect(Object.keys(clip.clip)).toEqual(Object.keys(realClip.clip));
+    for (const [name, want] of Object.entries(realClip.clip)) {
+      const got = clip.clip[name];
+      if (want.total === null) expect(got.total ?? null, name).toBeNull();
+      else expectNear([got.total ?? NaN], [want.total], 1e-5, `${name} total norm`);
+      expectNear(got.grads, want.grads, 1e-5, `${name} gradients`);
+    }
+    expect(clip.vector_shape).toEqual(realClip.vector_shape);
+    expectNear(clip.vector, realClip.vector, 0, 'parameters_to_vector');
+    expectNear(clip.vector_back, realClip.vector_back, 1e-6, 'vector_to_parameters');
+    expect(clip.nonfinite).toEqual(realClip.nonfinite);
     expect(ours.reprs).toEqual(real.reprs);
     expect(ours.errors).toEqual(real.errors);
   },

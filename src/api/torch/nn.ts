@@ -32,4 +32,11 @@ export const nn = {
   DataParallel,
   init: engineNn.init,
   functional,
+  /** torch.nn.utils: clipGradNorm_, clipGradValue_, parametersToVector, vectorToParameters. */
+  utils: {
+    clipGradNorm_: engineNn.clipGradNorm_,
+    clipGradValue_: engineNn.clipGradValue_,
+    parametersToVector: engineNn.parametersToVector,
+    vectorToParameters: engineNn.vectorToParameters,
+  },
 };

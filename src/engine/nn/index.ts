@@ -58,3 +58,11 @@ export {
   InstanceNorm1d,
   InstanceNorm2d,
 } from './layers/norm';
+// torch.nn.utils: gradient clipping, parameters as one vector (area F).
+export {
+  clipGradNorm_,
+  clipGradValue_,
+  parametersToVector,
+  vectorToParameters,
+  type GradParameters,
+} from './grad-utils';

@@ -244,6 +244,45 @@ def scheduler_state():
     return {"keys": sorted(saved), "last_epoch": saved["last_epoch"], "initial_lr": opt.param_groups[0]["initial_lr"]}
 
 
+def clipping():
+    """clip_grad_norm_'s total norm and clipped grads per norm type; clip_grad_value_; vectors."""
+    from torch.nn.utils import clip_grad_norm_, clip_grad_value_, parameters_to_vector, vector_to_parameters
+
+    def grads_after(clip):
+        params = model()
+        loss_of(params).backward()
+        total = clip(params)
+        grads = [v for p in params for v in p.grad.cpu().reshape(-1).tolist()]
+        return {"total": None if total is None else float(total), "grads": grads}
+
+    out = {}
+    for norm_type in (2.0, 1, float("inf"), 3.0):
+        for max_norm in (0.05, 100.0):
+            out[f"norm {norm_type} max {max_norm}"] = grads_after(
+                lambda ps, n=norm_type, m=max_norm: clip_grad_norm_(ps, m, norm_type=n)
+            )
+    out["one tensor"] = grads_after(lambda ps: torch.nn.utils.clip_grad_norm_(ps[2], 0.1))
+    out["value"] = grads_after(lambda ps: clip_grad_value_(ps, 0.02))
+    params = model()
+    vec = parameters_to_vector(params)
+    vector_to_parameters(vec * 2 - 0.5, params)
+    bad = model()
+    loss_of(bad).backward()
+    bad[0].grad.fill_(float("inf"))
+    try:
+        clip_grad_norm_(bad, 1.0, error_if_nonfinite=True)
+        error = "no error"
+    except RuntimeError as e:
+        error = str(e)
+    return {
+        "clip": out,
+        "vector": vec.detach().cpu().tolist(),
+        "vector_shape": list(vec.shape),
+        "vector_back": flat(params),
+        "nonfinite": error,
+    }
+
+
 RESULT = {
     "optimizers": {name: train(make) for name, make in OPTIMIZERS.items()},
     "groups": {name: train(make, groups=True) for name, make in GROUPED.items()},
@@ -259,6 +298,7 @@ RESULT = {
     "grouped_schedules": {name: schedule(o, s, groups=True) for name, (o, s) in GROUPED_SCHEDULES.items()},
     "plateaus": {name: schedule(sgd, s, metrics=PLATEAU, groups=True) for name, s in PLATEAUS.items()},
     "scheduler_state": scheduler_state(),
+    "clipping": clipping(),
     "reprs": reprs(),
     "errors": errors(),
 }

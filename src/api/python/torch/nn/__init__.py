@@ -2,6 +2,7 @@
 module classes (Linear, Conv2d, ReLU, Sigmoid, …) are found by name, not listed here."""
 
 from . import functional, init  # noqa: F401  re-exported
+from . import utils  # noqa: F401  torch.nn.utils (area F)
 from .containers import ModuleDict, ModuleList, Sequential  # noqa: F401  re-exported
 from .layers import Identity, L1Loss, LogSoftmax  # noqa: F401  re-exported
 from .layers import engine_module as _engine_module
