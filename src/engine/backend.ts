@@ -341,6 +341,18 @@ export interface Kernels {
    * descending).
    */
   sortRows(x: View, descending: boolean, values: OutView, indices: OutView): void;
+
+  // Normalisation (ops/norm.ts): LayerNorm, BatchNorm, GroupNorm and InstanceNorm as one view.
+  /**
+   * Normalises x, a contiguous [A, C, B] view, per channel c over its A·B values: mean [C], the
+   * biased variance [C], and y [A, C, B] = (x - mean[c]) / sqrt(variance[c] + eps).
+   */
+  normalizeSlices(x: View, y: OutView, mean: OutView, variance: OutView, eps: number): void;
+  /**
+   * normalizeSlices' input gradient from g and y (contiguous [A, C, B]) and variance [C]:
+   * dx = (g - mean(g) - y·mean(g·y)) / sqrt(variance[c] + eps), means over each c's A·B values.
+   */
+  normalizeSlicesBackward(g: View, y: View, variance: View, dx: OutView, eps: number): void;
 }
 
 /**

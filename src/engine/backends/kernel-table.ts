@@ -46,6 +46,9 @@ const NAMES: Record<KernelName, true> = {
   scatterAddAlong: true,
   scan: true,
   sortRows: true,
+  // Area B: normalisation.
+  normalizeSlices: true,
+  normalizeSlicesBackward: true,
 };
 
 export const KERNEL_NAMES = Object.keys(NAMES) as readonly KernelName[];

@@ -4,20 +4,66 @@
  * c over the A·B values of its slice (biased variance), then a per-channel affine. LayerNorm is
  * [1, rows, K]; BatchNorm [N, C, L]; GroupNorm [1, N·G, rest]; InstanceNorm [1, N·C, L].
  */
-import { noGrad } from '../autograd';
+import { noGrad, withGrad } from '../autograd';
 import { formatShape, numel, ShapeError } from '../shape';
 import type { Tensor } from '../tensor';
 import { add, cast, div, mul, rsqrt, square, sub } from './elementwise';
 import { copyInto } from './inplace';
 import { mean } from './reduce';
-import { reshape } from './shape-ops';
-import { inputsDevice, requireFloat, scoped, scopedAll } from './support';
+import { contiguous, reshape } from './shape-ops';
+import { emptyTensor, inputsDevice, kernelView, requireFloat, scoped, scopedAll } from './support';
 
 /**
  * `(x - mean) / sqrt(var + eps)` of x3 [A, C, B] per c, with the batch statistics mean and
- * (biased) variance, each [C] and detached (for running statistics).
+ * (biased) variance, each [C] and detached (for running statistics). One kernel for the forward
+ * (statistics and output) and one for the input gradient.
  */
 export function normalizeSlices(x3: Tensor, eps: number): [Tensor, Tensor, Tensor] {
+  const device = inputsDevice('normalize', x3);
+  return scopedAll(() => {
+    const x = contiguous(x3);
+    const c = x.shape[1];
+    const y = emptyTensor(device, 'float32', x.shape);
+    const mu = emptyTensor(device, 'float32', [c]);
+    const variance = emptyTensor(device, 'float32', [c]);
+    device.backend.normalizeSlices(
+      kernelView(x),
+      kernelView(y),
+      kernelView(mu),
+      kernelView(variance),
+      eps,
+    );
+    const out = withGrad('NativeNormBackward0', [x3], y, (save) => {
+      const ys = save(y);
+      const vs = save(variance);
+      return (g) => [normalizeSlicesBackward(g, ys, vs, eps)];
+    });
+    return [out, mu, variance] as const;
+  });
+}
+
+/** The input gradient of `normalizeSlices` from its output y and variance. */
+function normalizeSlicesBackward(g: Tensor, y: Tensor, variance: Tensor, eps: number): Tensor {
+  const device = inputsDevice('normalize backward', g, y, variance);
+  return scoped(() => {
+    const gc = contiguous(g);
+    const dx = emptyTensor(device, 'float32', y.shape);
+    device.backend.normalizeSlicesBackward(
+      kernelView(gc),
+      kernelView(y),
+      kernelView(variance),
+      kernelView(dx),
+      eps,
+    );
+    return dx;
+  });
+}
+
+/**
+ * `normalizeSlices` composed of reductions and element-wise ops (autograd through each): the
+ * reference its kernels are tested and timed against.
+ */
+export function normalizeSlicesComposed(x3: Tensor, eps: number): [Tensor, Tensor, Tensor] {
   return scopedAll(() => {
     const mu = mean(x3, [0, 2], true);
     const centred = sub(x3, mu);

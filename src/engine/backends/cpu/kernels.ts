@@ -8,6 +8,7 @@ import { randomFill } from '../../random';
 import type { KernelTable } from '../kernel-table';
 import { adamKernel } from './adam';
 import { gatherAlongKernel, scanKernel, scatterAddAlongKernel, sortRowsKernel } from './along';
+import { normalizeSlicesBackwardKernel, normalizeSlicesKernel } from './norm';
 import { arrayOf } from './buffer';
 import type { CpuBufferPool } from './buffer-pool';
 import { col2imKernel, im2colKernel, maxPool2dBackwardKernel, maxPool2dKernel } from './conv';
@@ -68,4 +69,7 @@ export const cpuKernels: KernelTable<CpuBufferPool> = {
   scatterAddAlong: (_, ...args) => scatterAddAlongKernel(...args),
   scan: (_, ...args) => scanKernel(...args),
   sortRows: (_, ...args) => sortRowsKernel(...args),
+  // Area B: normalisation (norm.ts).
+  normalizeSlices: (_, ...args) => normalizeSlicesKernel(...args),
+  normalizeSlicesBackward: (_, ...args) => normalizeSlicesBackwardKernel(...args),
 };

@@ -5,6 +5,7 @@
 import type { KernelTable } from '../kernel-table';
 import { adam } from './adam';
 import { gatherAlong, scan, scatterAddAlong, sortRows } from './along';
+import { normalizeSlices, normalizeSlicesBackward } from './norm';
 import type { KernelContext } from './context';
 import { col2im, im2col } from './conv';
 import { conv2dImplicit, conv2dWeightGradImplicit } from './conv-implicit';
@@ -56,4 +57,7 @@ export const webgpuKernels: KernelTable<KernelContext> = {
   scatterAddAlong,
   scan,
   sortRows,
+  // Area B: normalisation (norm.ts).
+  normalizeSlices,
+  normalizeSlicesBackward,
 };

@@ -284,3 +284,14 @@ export const SORT = paramLayout('sort', {
   block: 'u32',
   span: 'u32',
 });
+
+/** kernels/norm.wgsl: a contiguous [outer, channels, inner] view (x or g, y, variance offsets). */
+export const NORM = paramLayout('norm', {
+  outer: 'u32',
+  channels: 'u32',
+  inner: 'u32',
+  eps: 'f32',
+  xOffset: 'i32',
+  yOffset: 'i32',
+  varOffset: 'i32',
+});

@@ -32,6 +32,8 @@ const FAMILY: Record<string, ParamLayout<LayoutSpec>> = {
   'gather-along.wgsl': layouts.GATHER_ALONG,
   'scan.wgsl': layouts.SCAN,
   'sort.wgsl': layouts.SORT,
+  // Area B: normalisation.
+  'norm.wgsl': layouts.NORM,
 };
 
 describe('named parameter slots', () => {
