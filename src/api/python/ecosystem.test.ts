@@ -1,12 +1,15 @@
 /**
  * The ecosystem packages beyond torch: torchmetrics' Precision, Recall, F1Score, MeanAbsoluteError
  * and MeanSquaredError against float64 formulas counted here (torchmetrics itself is not installed
- * on this machine, so it cannot be a peer), on each test device.
+ * on this machine, so it cannot be a peer), on each test device; torchvision's geometric transforms
+ * (Resize against real PyTorch's F.interpolate, values and input gradients, since torchvision is
+ * not installed either; flips and crops against the windows they must be).
  */
 import { describe, expect, it } from 'vitest';
 import { testDevices } from '../../engine/testing/devices';
 import { rng } from '../../engine/testing/harness';
 import { expectNear } from './testing/peer-program';
+import { realTorchMissing, runRealTorch } from './testing/real-torch';
 import { startPython } from './testing/pyodide';
 
 const devices = (await testDevices()).map((d) => (d.kind === 'gpu' ? 'cuda:0' : 'cpu'));
@@ -181,4 +184,161 @@ out
       expectNear([total], [f(errors(regression))], 1e-6, name);
     }
   });
+});
+
+const image = Array.from({ length: 2 }, () =>
+  Array.from({ length: 5 }, () => Array.from({ length: 6 }, () => rand() * 2 - 1)),
+);
+const upstream = (h: number, w: number) =>
+  Array.from({ length: 2 }, () =>
+    Array.from({ length: h }, () => Array.from({ length: w }, () => rand() * 2 - 1)),
+  );
+// [name, Python transform, output size, real PyTorch's interpolate arguments]
+const RESIZES: [string, string, [number, number], string][] = [
+  ['shrink', 'Resize((3, 4))', [3, 4], "mode='bilinear', align_corners=False, antialias=True"],
+  [
+    'shrink, no antialias',
+    'Resize([3, 4], antialias=False)',
+    [3, 4],
+    "mode='bilinear', align_corners=False",
+  ],
+  ['grow, short edge', 'Resize(8)', [8, 9], "mode='bilinear', align_corners=False, antialias=True"],
+  [
+    'grow, no antialias',
+    'Resize(8, antialias=False)',
+    [8, 9],
+    "mode='bilinear', align_corners=False",
+  ],
+  ['nearest', "Resize((4, 3), interpolation='nearest')", [4, 3], "mode='nearest'"],
+];
+const weights = Object.fromEntries(RESIZES.map(([name, , [h, w]]) => [name, upstream(h, w)]));
+
+const missing = realTorchMissing();
+(missing === null ? describe : describe.skip)(
+  'torchvision.transforms.Resize against real PyTorch',
+  () => {
+    const real = runRealTorch(
+      `
+import torch.nn.functional as F
+out = {}
+for name, size, args, w in INPUT["cases"]:
+    x = torch.tensor(INPUT["image"], requires_grad=True)
+    y = eval(f"F.interpolate(x[None], size={tuple(size)}, {args})")[0]
+    (y * torch.tensor(w)).sum().backward()
+    out[name] = {"y": y.detach().reshape(-1).tolist(), "grad": x.grad.reshape(-1).tolist()}
+print(json.dumps(out))
+`,
+      { image, cases: RESIZES.map(([name, , size, args]) => [name, size, args, weights[name]]) },
+    ) as Record<string, { y: number[]; grad: number[] }>;
+    it.each(devices)('values and input gradients agree on %s', async (device) => {
+      python.py.globals.set('DEVICE', device);
+      python.py.globals.set(
+        'DATA',
+        JSON.stringify({ image, cases: RESIZES.map(([name, t]) => [name, t, weights[name]]) }),
+      );
+      const ours = (await python.run(`
+import json
+import torch
+from torchvision import transforms
+from torchvision.transforms import InterpolationMode, Resize
+data = json.loads(DATA)
+out = {}
+for name, t, w in data["cases"]:
+    x = torch.tensor(data["image"], device=DEVICE, requires_grad=True)
+    y = eval(t)(x)
+    (y * torch.tensor(w, device=DEVICE)).sum().backward()
+    out[name] = {"y": y.detach().cpu().reshape(-1).tolist(), "grad": x.grad.cpu().reshape(-1).tolist(), "repr": repr(eval(t))}
+out
+`)) as Record<string, { y: number[]; grad: number[]; repr: string }>;
+      for (const [name] of RESIZES) {
+        expectNear(ours[name].y, real[name].y, 1e-5, `${name} values`);
+        expectNear(ours[name].grad, real[name].grad, 1e-5, `${name} gradient`);
+      }
+      expect(ours.shrink.repr).toBe(
+        'Resize(size=(3, 4), interpolation=bilinear, max_size=None, antialias=True)',
+      );
+    });
+  },
+);
+
+describe('torchvision.transforms flips and crops', () => {
+  it.each(devices)(
+    'flip, crop and pad as torchvision does, seeded by torch.manual_seed, on %s',
+    async (device) => {
+      python.py.globals.set('DEVICE', device);
+      python.py.globals.set('DATA', JSON.stringify({ image }));
+      const r = (await python.run(`
+import json
+import torch
+from torchvision import transforms as T
+x = torch.tensor(json.loads(DATA)["image"], device=DEVICE)
+def flips(seed):
+    torch.manual_seed(seed)
+    flip = T.RandomHorizontalFlip()
+    return [bool(torch.equal(flip(x), x.flip(-1))) for _ in range(40)]
+def crops(seed):
+    torch.manual_seed(seed)
+    crop = T.RandomCrop(4, padding=1)
+    return [crop(x).cpu().tolist() for _ in range(12)]
+pipeline = T.Compose([T.RandomHorizontalFlip(p=1.0), T.RandomVerticalFlip(p=1.0), T.CenterCrop((3, 4))])
+{
+    "always": [T.RandomHorizontalFlip(p=1.0)(x).cpu().tolist(), T.RandomVerticalFlip(p=1.0)(x).cpu().tolist()],
+    "never": T.RandomVerticalFlip(p=0.0)(x).cpu().tolist(),
+    "flips": flips(3), "flips_again": flips(3), "crops": crops(4), "crops_again": crops(4),
+    "center": T.CenterCrop((3, 4))(x).cpu().tolist(), "center_pad": T.CenterCrop(7)(x).cpu().tolist(),
+    "pipeline": pipeline(x).cpu().tolist(),
+    "reprs": [repr(T.RandomHorizontalFlip()), repr(T.RandomVerticalFlip(0.3)), repr(T.RandomCrop(32, padding=4)),
+              repr(T.CenterCrop(24))],
+}
+`)) as Record<string, unknown>;
+      const f32 = image.map((c) => c.map((row) => row.map(Math.fround)));
+      const hflip = (img: number[][][]) => img.map((c) => c.map((row) => [...row].reverse()));
+      const vflip = (img: number[][][]) => img.map((c) => [...c].reverse());
+      const window = (img: number[][][], top: number, left: number, h: number, w: number) =>
+        img.map((c) => c.slice(top, top + h).map((row) => row.slice(left, left + w)));
+      const pad = (img: number[][][], l: number, t: number, r: number, b: number) =>
+        img.map((c) => {
+          const width = c[0].length + l + r;
+          const zeros = () => new Array<number>(width).fill(0);
+          return [
+            ...Array.from({ length: t }, zeros),
+            ...c.map((row) => [
+              ...new Array<number>(l).fill(0),
+              ...row,
+              ...new Array<number>(r).fill(0),
+            ]),
+            ...Array.from({ length: b }, zeros),
+          ];
+        });
+      expect(r.always).toEqual([hflip(f32), vflip(f32)]);
+      expect(r.never).toEqual(f32);
+      const flips = r.flips as boolean[];
+      expect(r.flips_again).toEqual(flips);
+      const heads = flips.filter(Boolean).length;
+      expect(heads).toBeGreaterThan(8);
+      expect(heads).toBeLessThan(32);
+      // Each crop is one of the 4 × 5 windows of the zero-padded image, and they vary.
+      const padded = pad(f32, 1, 1, 1, 1);
+      const windows = [0, 1, 2, 3].flatMap((i) =>
+        [0, 1, 2, 3, 4].map((j) => window(padded, i, j, 4, 4)),
+      );
+      const crops = r.crops as number[][][][];
+      expect(r.crops_again).toEqual(crops);
+      const found = crops.map((c) =>
+        windows.findIndex((w) => JSON.stringify(w) === JSON.stringify(c)),
+      );
+      expect(found.every((i) => i >= 0)).toBe(true);
+      expect(new Set(found).size).toBeGreaterThan(3);
+      expect(r.center).toEqual(window(f32, 1, 1, 3, 4));
+      // 7 × 7 from 5 × 6: torchvision pads (left 0, top 1, right 1, bottom 1), then crops at 0, 0.
+      expect(r.center_pad).toEqual(pad(f32, 0, 1, 1, 1));
+      expect(r.pipeline).toEqual(window(vflip(hflip(f32)), 1, 1, 3, 4));
+      expect(r.reprs).toEqual([
+        'RandomHorizontalFlip(p=0.5)',
+        'RandomVerticalFlip(p=0.3)',
+        'RandomCrop(size=(32, 32), padding=4)',
+        'CenterCrop(size=(24, 24))',
+      ]);
+    },
+  );
 });

@@ -61,3 +61,14 @@ class Lambda:
 
     def __call__(self, image):
         return self.lambd(image)
+
+
+# torchvision's geometric transforms, composed of engine ops in Python (_geometric.py).
+from ._geometric import (  # noqa: E402, F401  re-exported
+    CenterCrop,
+    InterpolationMode,
+    RandomCrop,
+    RandomHorizontalFlip,
+    RandomVerticalFlip,
+    Resize,
+)
