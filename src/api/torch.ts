@@ -274,6 +274,18 @@ export const torch = {
   squeeze: method('squeeze'),
   unsqueeze: method('unsqueeze'),
   t: method('t'),
+  // Indexing, scans and sorts along a dim (area A): src/engine/ops/index-ops.ts, scan.ts, sort.ts.
+  gather: method('gather'),
+  scatterAdd: method('scatterAdd'),
+  indexSelect: method('indexSelect'),
+  maskedFill: method('maskedFill'),
+  cumsum: method('cumsum'),
+  cumprod: method('cumprod'),
+  sort: (input: Tensor, ...rest: unknown[]) => tensorArg(input, 'torch.sort: input').sort(...rest),
+  argsort: method('argsort'),
+  topk: (input: Tensor, ...rest: unknown[]) => tensorArg(input, 'torch.topk: input').topk(...rest),
+  flip: method('flip'),
+  roll: method('roll'),
   // Compositions (area H): src/engine/ops/masks.ts, split.ts, statistics.ts, einsum.ts.
   tril: method('tril'),
   triu: method('triu'),

@@ -17,13 +17,17 @@ import { BINARY_OPS, opsWithFace, UNARY_OPS, type WithFace } from './elementwise
 import { touch } from './memory';
 import * as broadcast from './ops/broadcast';
 import * as elementwise from './ops/elementwise';
+import * as indexOps from './ops/index-ops';
 import * as einsumOps from './ops/einsum';
 import * as inplace from './ops/inplace';
+import * as inplaceGraph from './ops/inplace-graph';
 import * as linalg from './ops/matmul';
 import * as masks from './ops/masks';
 import * as nnOps from './ops/nn';
 import * as reduce from './ops/reduce';
+import * as scanOps from './ops/scan';
 import * as shapeOps from './ops/shape-ops';
+import * as sortOps from './ops/sort';
 import * as splitOps from './ops/split';
 import * as statistics from './ops/statistics';
 import { toDevice } from './ops/transfer';
@@ -46,6 +50,8 @@ export class ValuesIndices {
   constructor(
     readonly values: Tensor,
     readonly indices: Tensor,
+    /** The op that made it, as PyTorch names its result type (torch.return_types.sort). */
+    readonly kind = 'max',
   ) {
     this[0] = values;
     this[1] = indices;
@@ -212,7 +218,11 @@ export class TensorMethods extends TensorBase {
     if (dim instanceof Tensor) return elementwise.minimum(this, dim);
     const [d, k] = reduceArgs('min', [dim, keepdim]);
     if (d === undefined) return reduce.amin(this, undefined, false);
-    return valuesIndices(reduce.amin(this, d, k), reduce.argmin(this, asInt(d, 'min: dim'), k));
+    return valuesIndices(
+      reduce.amin(this, d, k),
+      reduce.argmin(this, asInt(d, 'min: dim'), k),
+      'min',
+    );
   }
   amax(dim?: Dims | ReduceOptions, keepdim?: boolean | ReduceOptions): Tensor {
     const [d, k] = reduceArgs('amax', [dim, keepdim]);
@@ -350,20 +360,107 @@ export class TensorMethods extends TensorBase {
     return this;
   }
   add_(other: Tensor | Scalar, options?: { alpha?: number }): this {
-    inplace.copyInto(this, this.add(other, options));
+    inplaceGraph.updateInPlace(this, this.add(other, options));
     return this;
   }
   sub_(other: Tensor | Scalar, options?: { alpha?: number }): this {
-    inplace.copyInto(this, this.sub(other, options));
+    inplaceGraph.updateInPlace(this, this.sub(other, options));
     return this;
   }
   mul_(other: Tensor | Scalar): this {
-    inplace.copyInto(this, this.mul(other));
+    inplaceGraph.updateInPlace(this, this.mul(other));
     return this;
   }
   div_(other: Tensor | Scalar): this {
-    inplace.copyInto(this, this.div(other));
+    inplaceGraph.updateInPlace(this, this.div(other));
     return this;
+  }
+
+  // -------------------------------------------------------------------------------------------
+  // Indexing, scans and sorts along a dim (issue 36, area A): ops/index-ops.ts, scan.ts, sort.ts.
+
+  /** gather(dim, index): out[i][j] = this[i][index[i][j]] along dim (index's shape). */
+  gather(...args: unknown[]): Tensor {
+    const a = bindArgs(SIG.gather, args);
+    return indexOps.gather(this, asInt(a.dim, 'gather: dim'), asTensor(a.index, 'gather: index'));
+  }
+  /** scatterAdd(dim, index, src): a copy with src added at index along dim. */
+  scatterAdd(...args: unknown[]): Tensor {
+    const a = bindArgs(SIG.scatterAdd, args);
+    return indexOps.scatterAdd(
+      this,
+      asInt(a.dim, 'scatter_add: dim'),
+      asTensor(a.index, 'scatter_add: index'),
+      asTensor(a.src, 'scatter_add: src'),
+    );
+  }
+  scatterAdd_(...args: unknown[]): this {
+    inplace.copyInto(this, this.scatterAdd(...args));
+    return this;
+  }
+  /** maskedFill(mask, value): value where mask is nonzero (mask broadcasts to this shape). */
+  maskedFill(...args: unknown[]): Tensor {
+    const a = bindArgs(SIG.maskedFill, args);
+    const value = a.value instanceof Tensor ? a.value : asNum(a.value, 'masked_fill: value');
+    return indexOps.maskedFill(this, asTensor(a.mask, 'masked_fill: mask'), value);
+  }
+  maskedFill_(...args: unknown[]): this {
+    inplace.copyInto(this, this.maskedFill(...args));
+    return this;
+  }
+  /** cumsum(dim, { dtype }): running sums along dim. */
+  cumsum(...args: unknown[]): Tensor {
+    const a = bindArgs({ ...SIG.scan, name: 'Tensor.cumsum' }, args);
+    return scanOps.cumsum(this, asInt(a.dim, 'cumsum: dim'), scanDtype(a.dtype, 'cumsum'));
+  }
+  /** cumprod(dim, { dtype }): running products along dim. */
+  cumprod(...args: unknown[]): Tensor {
+    const a = bindArgs({ ...SIG.scan, name: 'Tensor.cumprod' }, args);
+    return scanOps.cumprod(this, asInt(a.dim, 'cumprod: dim'), scanDtype(a.dtype, 'cumprod'));
+  }
+  /** sort(dim = -1, descending = false): [values, indices] (a stable sort). */
+  sort(...args: unknown[]): ValuesIndices {
+    const a = bindArgs(SIG.sort, args);
+    const [values, indices] = sortOps.sort(
+      this,
+      optional(a.dim, asInt, 'sort: dim', -1),
+      optional(a.descending, asBool, 'sort: descending', false),
+    );
+    return new ValuesIndices(values, indices, 'sort');
+  }
+  /** argsort(dim = -1, descending = false): the indices that sort along dim. */
+  argsort(...args: unknown[]): Tensor {
+    const a = bindArgs(SIG.sort, args);
+    return sortOps.argsort(
+      this,
+      optional(a.dim, asInt, 'argsort: dim', -1),
+      optional(a.descending, asBool, 'argsort: descending', false),
+    );
+  }
+  /** topk(k, dim = -1, largest = true, sorted = true): the k largest (smallest) and indices. */
+  topk(...args: unknown[]): ValuesIndices {
+    const a = bindArgs(SIG.topk, args);
+    const [values, indices] = sortOps.topk(
+      this,
+      asInt(a.k, 'topk: k'),
+      optional(a.dim, asInt, 'topk: dim', -1),
+      optional(a.largest, asBool, 'topk: largest', true),
+    );
+    return new ValuesIndices(values, indices, 'topk');
+  }
+  /** flip(dims) or flip(d0, d1, …): reversed along each dim. */
+  flip(...args: unknown[]): Tensor {
+    const a = bindArgs({ name: 'Tensor.flip', params: [], rest: 'dims' }, args);
+    return indexOps.flip(this, intList(a.dims, 'flip: dims'));
+  }
+  /** roll(shifts, dims = null): shifted along dims (or flattened), wrapping around. */
+  roll(...args: unknown[]): Tensor {
+    const a = bindArgs(SIG.roll, args);
+    return indexOps.roll(
+      this,
+      intList(a.shifts, 'roll: shifts'),
+      a.dims === undefined || a.dims === null ? [] : intList(a.dims, 'roll: dims'),
+    );
   }
 
   // -------------------------------------------------------------------------------------------
@@ -376,11 +473,11 @@ export class TensorMethods extends TensorBase {
     return masks.triu(this, diagonalArg('triu', args));
   }
   tril_(...args: unknown[]): this {
-    inplace.copyInto(this, masks.tril(this, diagonalArg('tril_', args)));
+    inplaceGraph.updateInPlace(this, masks.tril(this, diagonalArg('tril_', args)));
     return this;
   }
   triu_(...args: unknown[]): this {
-    inplace.copyInto(this, masks.triu(this, diagonalArg('triu_', args)));
+    inplaceGraph.updateInPlace(this, masks.triu(this, diagonalArg('triu_', args)));
     return this;
   }
   diag(...args: unknown[]): Tensor {
@@ -476,7 +573,7 @@ export class TensorMethods extends TensorBase {
     );
   }
   clamp_(...args: unknown[]): this {
-    inplace.copyInto(this, this.clamp(...args));
+    inplaceGraph.updateInPlace(this, this.clamp(...args));
     return this;
   }
   clampMin(min: Scalar): Tensor {
@@ -486,11 +583,11 @@ export class TensorMethods extends TensorBase {
     return elementwise.clamp(this, null, asNum(max, 'clamp_max: max'));
   }
   clampMin_(min: Scalar): this {
-    inplace.copyInto(this, this.clampMin(min));
+    inplaceGraph.updateInPlace(this, this.clampMin(min));
     return this;
   }
   clampMax_(max: Scalar): this {
-    inplace.copyInto(this, this.clampMax(max));
+    inplaceGraph.updateInPlace(this, this.clampMax(max));
     return this;
   }
 }
@@ -555,6 +652,14 @@ const SIG = {
   narrow: { name: 'Tensor.narrow', params: ['dim', 'start', 'length'] },
   select: { name: 'Tensor.select', params: ['dim', 'index'] },
   indexSelect: { name: 'Tensor.indexSelect', params: ['dim', 'index'] },
+  // Area A.
+  gather: { name: 'Tensor.gather', params: ['dim', 'index'], keywordOnly: ['sparseGrad'] },
+  scatterAdd: { name: 'Tensor.scatterAdd', params: ['dim', 'index', 'src'] },
+  maskedFill: { name: 'Tensor.maskedFill', params: ['mask', 'value'] },
+  scan: { name: 'Tensor.cumsum', params: ['dim'], keywordOnly: ['dtype'] },
+  sort: { name: 'Tensor.sort', params: ['dim', 'descending'], keywordOnly: ['stable'] },
+  topk: { name: 'Tensor.topk', params: ['k', 'dim', 'largest', 'sorted'] },
+  roll: { name: 'Tensor.roll', params: ['shifts', 'dims'] },
 } as const;
 
 function asTensor(value: unknown, what: string): Tensor {
@@ -593,8 +698,21 @@ function shapeArgDims(op: string, args: unknown[]): number[] {
   return list.map((d, i) => asInt(d, `${op}: dims[${i}]`));
 }
 
-function valuesIndices(values: Tensor, indices: Tensor): ValuesIndices {
-  return new ValuesIndices(values, indices);
+function valuesIndices(values: Tensor, indices: Tensor, kind = 'max'): ValuesIndices {
+  return new ValuesIndices(values, indices, kind);
+}
+
+// Argument helpers of the indexing, scan and sort methods (area A).
+
+/** One int, a list of ints, or varargs of ints (`flip(0, 1)`, `flip([0, 1])`), as a list. */
+function intList(value: unknown, what: string): number[] {
+  const list = Array.isArray(value) && value.length === 1 ? (value[0] as unknown) : value;
+  if (Array.isArray(list)) return list.map((v, i) => asInt(v, `${what}[${i}]`));
+  return [asInt(list, what)];
+}
+
+function scanDtype(value: unknown, op: string): DType | null {
+  return value === undefined || value === null ? null : parseDType(value as string, op);
 }
 
 // Argument helpers of the compositions' methods (area H).

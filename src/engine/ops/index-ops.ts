@@ -5,10 +5,17 @@
  * so the gradients come from the same two kernels and the view ops' own backward.
  */
 import { withGrad } from '../autograd';
-import { formatShape, normalizeDim, numel, ShapeError } from '../shape';
+import {
+  broadcastShapes,
+  formatShape,
+  normalizeDim,
+  numel,
+  shapesEqual,
+  ShapeError,
+} from '../shape';
 import type { Tensor } from '../tensor';
 import { arange, zeros } from './creation';
-import { add, cast } from './elementwise';
+import { add, binaryOps, cast, eq, ne } from './elementwise';
 import {
   cat,
   clone,
@@ -187,4 +194,27 @@ export function roll(x: Tensor, shifts: readonly number[], dims: readonly number
     });
     return out === x ? clone(x) : out;
   });
+}
+
+/**
+ * torch.masked_fill: `value` where `mask` (broadcast to x's shape) is nonzero, else x. A select
+ * (the element-wise table's keepWhere), not a product, so a masked-out infinity in x, or an
+ * infinite `value` (attention's -inf), never makes a NaN.
+ */
+export function maskedFill(x: Tensor, mask: Tensor, value: number | Tensor): Tensor {
+  inputsDevice('masked_fill', x, mask);
+  if (!shapesEqual(broadcastShapes('masked_fill', x.shape, mask.shape), x.shape)) {
+    throw new ShapeError(
+      `masked_fill: the mask of shape ${formatShape(mask.shape)} cannot be broadcast to the ` +
+        `input's shape ${formatShape(x.shape)}`,
+    );
+  }
+  if (typeof value !== 'number' && value.ndim !== 0) {
+    throw new ShapeError(
+      `masked_fill_ only supports a 0-dimensional value tensor, but got tensor with ` +
+        `${value.ndim} dimension(s).`,
+    );
+  }
+  const { keepWhere } = binaryOps;
+  return scoped(() => cast(add(keepWhere(x, eq(mask, 0)), keepWhere(value, ne(mask, 0))), x.dtype));
 }

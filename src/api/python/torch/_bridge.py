@@ -132,7 +132,8 @@ def from_js(value, fresh=True):
     if kind == "values_indices":
         from torch._tensor import return_types
 
-        return return_types(from_js(value.values, fresh), from_js(value.indices, fresh))
+        pair = return_types.of(str(value.kind))
+        return pair(from_js(value.values, fresh), from_js(value.indices, fresh))
     if kind == "array":
         return [from_js(v, fresh) for v in value]
     return value

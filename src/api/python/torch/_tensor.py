@@ -7,16 +7,13 @@ Handles on tensors the engine holds (parameters, ``.grad``) never dispose them (
 """
 
 import builtins
-from collections import namedtuple
 
 from . import _bridge as b
 from . import _numpy, _types
 from . import _numpy_engine as _engine
+from . import _return_types as return_types  # noqa: F401  torch.return_types (max, min, sort, topk)
 
 host = b.host
-
-return_types = namedtuple("return_types", ["values", "indices"])
-"""What ``t.max(dim)`` returns, as torch.return_types.max (``values, indices = t.max(1)``)."""
 
 
 def _engine_dtype(value):

@@ -1,0 +1,107 @@
+"""The program torch-indexing.test.ts runs under our ``torch`` (Pyodide, on the cpu backend and on
+WebGPU) and under real PyTorch (Debian's python3-torch, CPU): gather, scatter_add, index_select,
+masked_fill, cumsum/cumprod, sort/argsort/topk, flip and roll in their ``torch.*`` and Tensor
+forms, with PyTorch's arguments; values, indices and input gradients on the same random inputs,
+and the reprs of ``torch.return_types``. It leaves them in ``RESULT``, which the test compares.
+
+The test defines ``INPUT`` (``x``: distinct random values, ``weights``: the gradient's upstream
+weights, ``gather`` (< 5), ``four`` (< 4), ``small`` (< 3): index lists, ``mask``: 0/1 values) and ``DEVICE``
+under ours. A test fixture, not an installed package.
+"""
+
+import torch
+import torch.nn.functional as F
+
+INPUT = globals()["INPUT"]  # set by the test
+DEVICE = globals().get("DEVICE", "cpu")  # set by the test under our torch
+
+
+def tensor(values, shape, **kwargs):
+    return torch.tensor(values, device=DEVICE, **kwargs).reshape(shape)
+
+
+def leaf(shape, start=0):
+    n = 1
+    for s in shape:
+        n *= s
+    return tensor(INPUT["x"][start : start + n], shape).requires_grad_()
+
+
+def index(name, shape):
+    n = 1
+    for s in shape:
+        n *= s
+    return tensor(INPUT[name][:n], shape, dtype=torch.long)
+
+
+def run(fn, *shapes):
+    """fn's outputs for leaves of these shapes: values, indices and the leaves' gradients."""
+    leaves = [leaf(shape, 7 * i) for i, shape in enumerate(shapes)]
+    out = fn(*leaves)
+    values, indices = (out.values, out.indices) if isinstance(out, tuple) else (out, None)
+    flat = values.reshape(-1)
+    (flat * tensor(INPUT["weights"][: flat.shape[0]], flat.shape)).sum().backward()
+    return {
+        "y": flat.detach().cpu().tolist(),
+        "indices": None if indices is None else indices.reshape(-1).cpu().tolist(),
+        "grads": [t.grad.reshape(-1).cpu().tolist() for t in leaves],
+    }
+
+
+CASES = {
+    "Tensor.gather dim 1 (index smaller)": (lambda x: x.gather(1, index("gather", (2, 3, 4))), (3, 5, 4)),
+    "torch.gather dim=-1": (lambda x: torch.gather(x, -1, index("four", (3, 7))), (3, 4)),
+    "torch.scatter_add dim 0": (
+        lambda x, src: torch.scatter_add(x, 0, index("four", (2, 3)), src),
+        (4, 3),
+        (2, 3),  # PyTorch 1.13's backward needs src of index's shape
+    ),
+    "Tensor.scatter_add dim 1": (lambda x, src: x.scatter_add(1, index("four", (2, 5)), src), (2, 4), (2, 5)),
+    "torch.index_select (repeats)": (lambda x: torch.index_select(x, 1, index("four", (6,))), (3, 4)),
+    "Tensor.index_select dim 0": (lambda x: x.index_select(0, index("small", (5,))), (3, 4)),
+    "Tensor.masked_fill (broadcast mask)": (
+        lambda x: x.masked_fill(index("mask", (1, 4)).bool(), -1.5),
+        (3, 4),
+    ),
+    "masked_fill -inf, softmax": (
+        lambda x: F.softmax(torch.masked_fill(x, index("mask", (3, 4)) > 0, float("-inf")), dim=-1),
+        (3, 4),
+    ),
+    "torch.cumsum dim 0": (lambda x: torch.cumsum(x, 0), (70, 2)),
+    "Tensor.cumsum dim=-1": (lambda x: x.cumsum(dim=-1), (2, 3, 5)),
+    "torch.cumprod dim 1": (lambda x: torch.cumprod(x, 1), (3, 6)),
+    "torch.sort": (lambda x: torch.sort(x), (3, 9)),
+    "Tensor.sort(dim=0, descending=True)": (lambda x: x.sort(dim=0, descending=True), (5, 3)),
+    "torch.argsort": (lambda x: torch.argsort(x, dim=1).float() + x, (3, 9)),
+    "torch.topk": (lambda x: torch.topk(x, 3), (4, 9)),
+    "Tensor.topk(2, dim=0, largest=False)": (lambda x: x.topk(2, dim=0, largest=False), (6, 3)),
+    "torch.flip": (lambda x: torch.flip(x, [0, 2]), (2, 3, 4)),
+    "Tensor.flip(1)": (lambda x: x.flip(1), (2, 3, 4)),
+    "torch.roll": (lambda x: torch.roll(x, shifts=(1, -2), dims=(0, 2)), (2, 3, 4)),
+    "Tensor.roll flattened": (lambda x: x.roll(4), (2, 3)),
+}
+
+
+def in_place():
+    """scatter_add_ and masked_fill_ on fresh tensors (values only: they are not leaves)."""
+    src = tensor(INPUT["x"][:9], (3, 3))
+    a = torch.zeros(4, 3, device=DEVICE).scatter_add_(0, index("four", (2, 3)), src)
+    b = tensor(INPUT["x"][:12], (3, 4))
+    b.masked_fill_(index("mask", (3, 4)).bool(), 2.0)
+    return a.reshape(-1).cpu().tolist() + b.reshape(-1).cpu().tolist()
+
+
+r = torch.tensor([3.0, 1.0, 2.0])
+RESULT = {
+    "cases": {name: run(fn, *shapes) for name, (fn, *shapes) in CASES.items()},
+    "in_place": in_place(),
+    "reprs": [
+        repr(torch.sort(r)),
+        repr(r.sort(descending=True)),
+        repr(torch.topk(r, 2)),
+        repr(torch.tensor([[1.0, 2.0], [3.0, 4.0]]).max(1)),
+        repr(torch.tensor([[1.0, 2.0], [3.0, 4.0]]).min(dim=0)),
+        type(torch.sort(r)).__name__,
+        str(torch.sort(r).indices.dtype),
+    ],
+}
