@@ -5,16 +5,11 @@ import { functionalOps } from '../elementwise-faces';
 import { poolFunctional } from './functional-pool';
 import { resampleFunctional } from './functional-resample';
 import { normFunctional } from './functional-norm';
+import { lossFunctional } from './functional-losses';
 
 function tensor(value: unknown, what: string): Tensor {
   if (value instanceof Tensor) return value;
   throw new TypeError(`${what} must be a Tensor`);
-}
-
-function reduction(value: unknown): ops.Reduction {
-  if (value === undefined || value === null) return 'mean';
-  if (value === 'mean' || value === 'sum' || value === 'none') return value;
-  throw new TypeError(`reduction must be 'mean', 'sum' or 'none', got ${JSON.stringify(value)}`);
 }
 
 export const functional = {
@@ -25,6 +20,8 @@ export const functional = {
   ...resampleFunctional,
   // Normalisation (area B).
   ...normFunctional,
+  // Losses with PyTorch's signatures (area E).
+  ...lossFunctional,
   softmax(...args: unknown[]): Tensor {
     const a = bindArgs({ name: 'softmax', params: ['input', 'dim'], keywordOnly: ['dtype'] }, args);
     return ops.softmax(
@@ -40,28 +37,6 @@ export const functional = {
     return ops.logSoftmax(
       tensor(a.input, 'logSoftmax: input'),
       optional(a.dim, asNumber, 'logSoftmax: dim', -1),
-    );
-  },
-  crossEntropy(...args: unknown[]): Tensor {
-    const a = bindArgs(
-      { name: 'crossEntropy', params: ['input', 'target'], keywordOnly: ['reduction'] },
-      args,
-    );
-    return ops.crossEntropy(
-      tensor(a.input, 'crossEntropy: input'),
-      tensor(a.target, 'crossEntropy: target'),
-      reduction(a.reduction),
-    );
-  },
-  mseLoss(...args: unknown[]): Tensor {
-    const a = bindArgs(
-      { name: 'mseLoss', params: ['input', 'target'], keywordOnly: ['reduction'] },
-      args,
-    );
-    return ops.mseLoss(
-      tensor(a.input, 'mseLoss: input'),
-      tensor(a.target, 'mseLoss: target'),
-      reduction(a.reduction),
     );
   },
   dropout(...args: unknown[]): Tensor {

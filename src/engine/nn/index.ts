@@ -17,7 +17,19 @@ export {
 /** The table's modules the engine's own code names. */
 export const { ReLU } = activationModules;
 export { Embedding, type EmbeddingOptions } from './layers/embedding';
-export { CrossEntropyLoss, MSELoss, type CrossEntropyLossOptions } from './layers/loss';
+export { MSELoss } from './layers/loss';
+// Losses with PyTorch's options (area E).
+export {
+  NLLLoss,
+  CrossEntropyLoss,
+  BCELoss,
+  BCEWithLogitsLoss,
+  L1Loss,
+  SmoothL1Loss,
+  HuberLoss,
+  KLDivLoss,
+  type CrossEntropyLossOptions,
+} from './layers/losses';
 export {
   summarize,
   formatSummary,

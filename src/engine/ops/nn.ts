@@ -79,7 +79,7 @@ function scatterColumns(values: Tensor, index: Tensor, cols: number): Tensor {
  * Per-row cross-entropy of logits [R, C] against labels [R] in one kernel that also writes the
  * gradient softmax - onehot when one is needed, so backward is a single broadcast multiply.
  */
-function fusedCrossEntropy(logits: Tensor, labels: Tensor): Tensor {
+export function fusedCrossEntropy(logits: Tensor, labels: Tensor): Tensor {
   const device = inputsDevice('crossEntropy', logits, labels);
   const backend = device.backend;
   const [rows, cols] = logits.shape;

@@ -4,7 +4,7 @@ module classes (Linear, Conv2d, ReLU, Sigmoid, …) are found by name, not liste
 from . import functional, init  # noqa: F401  re-exported
 from . import utils  # noqa: F401  torch.nn.utils (area F)
 from .containers import ModuleDict, ModuleList, Sequential  # noqa: F401  re-exported
-from .layers import Identity, L1Loss, LogSoftmax  # noqa: F401  re-exported
+from .layers import Identity, LogSoftmax  # noqa: F401  re-exported
 from .layers import engine_module as _engine_module
 from .layers import engine_module_names as _engine_module_names
 from .module import Module  # noqa: F401  re-exported

@@ -14,19 +14,6 @@ def log_softmax(input, dim=None, _stacklevel=3, dtype=None):
     return b.call(_f.logSoftmax, input, -1 if dim is None else dim)
 
 
-def cross_entropy(
-    input, target, weight=None, size_average=None, ignore_index=-100, reduce=None, reduction="mean", label_smoothing=0.0
-):
-    return b.call(_f.crossEntropy, input, target, reduction=reduction)
-
-
-def l1_loss(input, target, size_average=None, reduce=None, reduction="mean"):
-    error = (input - target).abs()
-    if reduction == "none":
-        return error
-    return error.sum() if reduction == "sum" else error.mean()
-
-
 def _pool(name, input, kernel_size, stride, padding):
     from . import layers
 

@@ -90,16 +90,3 @@ class LogSoftmax(Module):
 
     def extra_repr(self):
         return f"dim={self.dim}"
-
-
-class L1Loss(Module):
-    """Mean absolute error, composed of engine ops (the engine has no fused L1 loss)."""
-
-    def __init__(self, reduction="mean"):
-        super().__init__()
-        self.reduction = reduction
-
-    def forward(self, input, target):
-        from .functional import l1_loss
-
-        return l1_loss(input, target, reduction=self.reduction)
