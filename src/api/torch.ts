@@ -277,6 +277,7 @@ export const torch = {
   // Indexing, scans and sorts along a dim (area A): src/engine/ops/index-ops.ts, scan.ts, sort.ts.
   gather: method('gather'),
   scatterAdd: method('scatterAdd'),
+  scatter: method('scatter'),
   indexSelect: method('indexSelect'),
   maskedFill: method('maskedFill'),
   cumsum: method('cumsum'),

@@ -14,8 +14,8 @@ import {
   ShapeError,
 } from '../shape';
 import type { Tensor } from '../tensor';
-import { arange, zeros } from './creation';
-import { add, binaryOps, cast, eq, ne } from './elementwise';
+import { arange, full, zeros } from './creation';
+import { add, binaryOps, cast, div, eq, maximum, ne } from './elementwise';
 import {
   cat,
   clone,
@@ -151,6 +151,32 @@ export function scatterAdd(x: Tensor, dim: number, index: Tensor, src: Tensor): 
       }
     });
     return cast(add(x, movedim(z, -1, d)), x.dtype);
+  });
+}
+
+/**
+ * torch.scatter: x with src (a tensor, or one number) written at index along `dim`. Made of
+ * scatter_add: a count of the writes per element, then a select. Where an index repeats, PyTorch
+ * keeps one of the writes, unspecified which; here a repeated element gets the mean of its writes
+ * (the same value when src is a number, as in one-hot encoding).
+ */
+export function scatter(x: Tensor, dim: number, index: Tensor, src: Tensor | number): Tensor {
+  const device = inputsDevice('scatter', x, index);
+  if (typeof src !== 'number' && src.dtype !== x.dtype) {
+    throw new TypeError(
+      `scatter(): Expected self.dtype to be equal to src.dtype (${x.dtype} and ${src.dtype})`,
+    );
+  }
+  const { keepWhere } = binaryOps;
+  return scoped(() => {
+    const none = zeros(x.shape, { device, dtype: 'float32' });
+    const ones = full(index.shape, 1, { device, dtype: 'float32' });
+    const count = scatterAdd(none, dim, index, ones);
+    const written =
+      typeof src === 'number'
+        ? src
+        : div(scatterAdd(cast(none, x.dtype), dim, index, src), maximum(count, 1));
+    return cast(add(keepWhere(x, eq(count, 0)), keepWhere(written, ne(count, 0))), x.dtype);
   });
 }
 

@@ -1,6 +1,6 @@
 """The program torch-indexing.test.ts runs under our ``torch`` (Pyodide, on the cpu backend and on
 WebGPU) and under real PyTorch (Debian's python3-torch, CPU): gather, scatter_add, index_select,
-masked_fill, cumsum/cumprod, sort/argsort/topk, flip and roll in their ``torch.*`` and Tensor
+scatter, masked_fill, cumsum/cumprod, sort/argsort/topk, flip and roll in their ``torch.*`` and Tensor
 forms, with PyTorch's arguments; values, indices and input gradients on the same random inputs,
 and the reprs of ``torch.return_types``. It leaves them in ``RESULT``, which the test compares.
 
@@ -57,6 +57,12 @@ CASES = {
         (2, 3),  # PyTorch 1.13's backward needs src of index's shape
     ),
     "Tensor.scatter_add dim 1": (lambda x, src: x.scatter_add(1, index("four", (2, 5)), src), (2, 4), (2, 5)),
+    "torch.scatter (distinct indices)": (
+        lambda x, src: torch.scatter(x, 1, torch.argsort(x.detach(), dim=1)[:, :2], src),
+        (3, 4),
+        (3, 2),
+    ),
+    "Tensor.scatter(value=)": (lambda x: x.scatter(0, torch.argsort(x.detach(), dim=0)[:1], value=-2.5), (3, 4)),
     "torch.index_select (repeats)": (lambda x: torch.index_select(x, 1, index("four", (6,))), (3, 4)),
     "Tensor.index_select dim 0": (lambda x: x.index_select(0, index("small", (5,))), (3, 4)),
     "Tensor.masked_fill (broadcast mask)": (
@@ -83,12 +89,13 @@ CASES = {
 
 
 def in_place():
-    """scatter_add_ and masked_fill_ on fresh tensors (values only: they are not leaves)."""
+    """scatter_add_, masked_fill_ and scatter_ (one-hot) on fresh tensors (values only: they are not leaves)."""
     src = tensor(INPUT["x"][:9], (3, 3))
     a = torch.zeros(4, 3, device=DEVICE).scatter_add_(0, index("four", (2, 3)), src)
     b = tensor(INPUT["x"][:12], (3, 4))
     b.masked_fill_(index("mask", (3, 4)).bool(), 2.0)
-    return a.reshape(-1).cpu().tolist() + b.reshape(-1).cpu().tolist()
+    one_hot = torch.zeros(4, 5, device=DEVICE).scatter_(1, index("four", (4, 1)), 1.0)
+    return a.reshape(-1).cpu().tolist() + b.reshape(-1).cpu().tolist() + one_hot.reshape(-1).cpu().tolist()
 
 
 r = torch.tensor([3.0, 1.0, 2.0])
