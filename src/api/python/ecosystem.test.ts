@@ -342,3 +342,46 @@ pipeline = T.Compose([T.RandomHorizontalFlip(p=1.0), T.RandomVerticalFlip(p=1.0)
     },
   );
 });
+
+describe('torchkeras.metrics', () => {
+  it('Accuracy counts sigmoid(logits) > 0.5 against the targets, alone and in KerasModel.fit', async () => {
+    const logits = [0, 1].map(() => Array.from({ length: 10 }, () => [rand() * 6 - 3]));
+    const targets = logits.map((b) => b.map(() => [rand() < 0.5 ? 1 : 0]));
+    python.py.globals.set('DATA', JSON.stringify({ logits, targets }));
+    const r = (await python.run(`
+import copy, json
+import torch
+from torch import nn
+from torch.utils.data import DataLoader, TensorDataset
+import torchkeras
+from torchkeras import KerasModel
+from torchkeras.metrics import Accuracy
+data = json.loads(DATA)
+acc = Accuracy()
+steps = [acc(torch.tensor(p), torch.tensor(t, dtype=torch.float32)).item() for p, t in zip(data["logits"], data["targets"])]
+total = acc.compute().item()
+acc.reset()
+
+torch.manual_seed(2)
+x = torch.rand(32, 3) - 0.5
+y = (x.sum(1, keepdim=True) > 0).float()
+torch.manual_seed(3)
+net = nn.Sequential(nn.Linear(3, 8), nn.ReLU(), nn.Linear(8, 1))
+model = KerasModel(net, loss_fn=nn.BCEWithLogitsLoss(), metrics_dict={"acc": Accuracy()},
+                   optimizer=torch.optim.SGD(net.parameters(), lr=0.5))
+history = model.fit(DataLoader(TensorDataset(x, y), batch_size=8), DataLoader(TensorDataset(x, y), batch_size=16),
+                    epochs=2, patience=5, monitor="val_acc", mode="max", ckpt_path="acc.pt", quiet=True, plot=False)
+best = max(history.to_dict("records"), key=lambda row: row["val_acc"])
+with torch.no_grad():
+    restored = ((net(x.to(model._device())).sigmoid() > 0.5).float().cpu() == y).float().mean().item()
+{"steps": steps, "total": total, "best_val_acc": best["val_acc"], "restored": restored}
+`)) as { steps: number[]; total: number; best_val_acc: number; restored: number };
+    const right = (i: number) =>
+      logits[i].filter((l, k) => (1 / (1 + Math.exp(-l[0])) > 0.5 ? 1 : 0) === targets[i][k][0])
+        .length;
+    expect(r.steps).toEqual([right(0) / 10, right(1) / 10].map(Math.fround));
+    expect(r.total).toBeCloseTo((right(0) + right(1)) / 20, 6);
+    // fit kept the best epoch's weights by val_acc and restored them from ckpt_path.
+    expect(r.restored).toBeCloseTo(r.best_val_acc, 6);
+  });
+});

@@ -16,6 +16,7 @@ import torch
 from torch import _bridge as b
 from tqdm import tqdm
 
+from . import metrics as _metrics  # noqa: F401  importing it sets torchkeras.metrics
 from .history import History
 
 __version__ = "3.9.9+gpubook"
