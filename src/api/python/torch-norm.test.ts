@@ -30,6 +30,7 @@ interface Result {
   modules: Record<string, Values>;
   functional: Record<string, { y: number[]; grad: number[] }>;
   running: number[];
+  attributes: (string | number[])[];
   reprs: string[];
   state_dict: string[];
   buffers: [string, string, number[]][];
@@ -52,6 +53,15 @@ describeAgainstRealTorch<Result>(
       expectNear(ours.functional[name].grad, want.grad, 1e-4, `${name} gradient`);
     }
     expectNear(ours.running, real.running, 1e-4, 'F.batch_norm running');
+    // The last entry is the running mean after momentum was set later; the rest is exact.
+    const last = real.attributes.length - 1;
+    expect(ours.attributes.slice(0, last)).toEqual(real.attributes.slice(0, last));
+    expectNear(
+      ours.attributes[last] as number[],
+      real.attributes[last] as number[],
+      1e-4,
+      'momentum set later',
+    );
     expect(ours.reprs).toEqual(real.reprs);
     expect(ours.state_dict).toEqual(real.state_dict);
     expect(ours.buffers).toEqual(real.buffers);

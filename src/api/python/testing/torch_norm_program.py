@@ -111,11 +111,32 @@ def functional():
     return out, flat(rm) + flat(rv)
 
 
+def attributes():
+    """PyTorch's attributes, and momentum set after construction taking effect."""
+    bn = nn.BatchNorm1d(3, affine=False, track_running_stats=False)
+    ln = nn.LayerNorm((2, 3))
+    out = [
+        bn.weight is None,
+        bn.running_mean is None,
+        bn.num_features,
+        bn.eps,
+        ln.normalized_shape,
+        nn.GroupNorm(2, 4).num_groups,
+        nn.InstanceNorm2d(3).affine,
+    ]
+    m = nn.BatchNorm1d(3).to(DEVICE)
+    m.momentum = 0.5
+    m.eps = 0.01
+    m(tensor("values", (4, 3)))
+    return [repr(x) for x in out] + [repr(m), flat(m.running_mean)]
+
+
 FUNCTIONAL, RUNNING = functional()
 RESULT = {
     "modules": {name: steps(make(), shape, n) for name, (make, shape, n) in MODULES.items()},
     "functional": FUNCTIONAL,
     "running": RUNNING,
+    "attributes": attributes(),
     "reprs": [
         repr(nn.LayerNorm(16)),
         repr(nn.LayerNorm((2, 3), eps=1e-6, elementwise_affine=False)),

@@ -108,7 +108,7 @@ abstract class RunningNorm extends Module {
   declare running_var: Tensor | null;
   declare num_batches_tracked: Tensor | null;
   declare readonly numFeatures: number;
-  declare readonly eps: number;
+  declare eps: number;
   /** PyTorch's momentum; null for the cumulative average (writable, as in PyTorch). */
   declare momentum: number | null;
   declare readonly affine: boolean;
@@ -133,11 +133,12 @@ abstract class RunningNorm extends Module {
     const track = boolArg(a.trackRunningStats, `${name}: trackRunningStats`, defaults.track);
     // momentum=None is PyTorch's cumulative moving average; undefined is the default 0.1.
     const momentum = a.momentum === null ? null : floatArg(a.momentum, `${name}: momentum`, 0.1);
-    Object.defineProperty(this, 'momentum', { value: momentum, writable: true, enumerable: false });
+    const eps = floatArg(a.eps, `${name}: eps`, 1e-5);
+    for (const [key, value] of Object.entries({ momentum, eps }))
+      Object.defineProperty(this, key, { value, writable: true, enumerable: false });
     readOnly(this, {
       layer: name,
       numFeatures: c,
-      eps: floatArg(a.eps, `${name}: eps`, 1e-5),
       affine,
       trackRunningStats: track,
     });

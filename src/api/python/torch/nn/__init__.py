@@ -1,14 +1,24 @@
 """``torch.nn``: Python modules over the engine's layers (see module.py and layers.py). The engine's
 module classes (Linear, Conv2d, ReLU, Sigmoid, …) are found by name, not listed here."""
 
-from . import functional, init  # noqa: F401  re-exported
-from . import utils  # noqa: F401  torch.nn.utils (area F)
+from . import (  # noqa: F401  re-exported
+    functional,
+    init,
+    utils,  # noqa: F401  torch.nn.utils (area F)
+)
 from .containers import ModuleDict, ModuleList, Sequential  # noqa: F401  re-exported
 from .layers import Identity, LogSoftmax  # noqa: F401  re-exported
 from .layers import engine_module as _engine_module
 from .layers import engine_module_names as _engine_module_names
 from .module import Module  # noqa: F401  re-exported
-from .norm import BatchNorm1d, BatchNorm2d, InstanceNorm1d, InstanceNorm2d  # noqa: F401  re-exported
+from .norm import (  # noqa: F401  re-exported
+    BatchNorm1d,
+    BatchNorm2d,
+    GroupNorm,
+    InstanceNorm1d,
+    InstanceNorm2d,
+    LayerNorm,
+)
 from .parallel import DataParallel  # noqa: F401  re-exported
 from .parameter import Parameter  # noqa: F401  re-exported
 

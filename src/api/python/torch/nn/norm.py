@@ -1,24 +1,56 @@
-"""BatchNorm and InstanceNorm over the engine's layers, with one Python difference: PyTorch's
-``momentum=None`` (a cumulative moving average) must reach the engine as ``null``, while a Python
-``None`` argument means "not given" (the default 0.1) to the engine, so it is set afterwards."""
+"""The engine's normalisation layers with PyTorch's Python attributes: ``weight``/``bias`` and the
+running-statistics buffers are None where the layer has none (no affine, no tracking);
+``normalized_shape`` is a tuple; and ``momentum``/``eps`` may be set after construction, reaching
+the engine. ``momentum=None`` (a cumulative moving average) reaches the engine as ``null``: a
+Python ``None`` argument otherwise means "not given" there (the default 0.1)."""
 
 from .. import _bridge as b
 from .layers import engine_module
 
+_MAYBE_NONE = ("weight", "bias", "running_mean", "running_var", "num_batches_tracked")
+_SETTABLE = ("momentum", "eps")
 
-def _momentum_none_is_null(name):
+
+def _engine_value(value):
+    return b.jsnull if value is None else value
+
+
+def _norm_class(name, running):
     base = engine_module(name)
 
-    def __init__(self, *args, **kwargs):
-        cumulative = (len(args) > 2 and args[2] is None) or ("momentum" in kwargs and kwargs["momentum"] is None)
-        base.__init__(self, *args, **kwargs)
-        if cumulative:
-            self._js.momentum = b.jsnull
+    def __getattr__(self, attr):
+        try:
+            value = base.__getattr__(self, attr)
+        except AttributeError:
+            if attr in _MAYBE_NONE:
+                return None
+            raise
+        if attr == "normalized_shape":
+            return tuple(value)
+        return value
 
-    return type(name, (base,), {"__init__": __init__, "__module__": "torch.nn"})
+    members = {"__module__": "torch.nn", "__getattr__": __getattr__}
+    if running:
+
+        def __init__(self, *args, **kwargs):
+            cumulative = (len(args) > 2 and args[2] is None) or ("momentum" in kwargs and kwargs["momentum"] is None)
+            base.__init__(self, *args, **kwargs)
+            if cumulative:
+                self._js.momentum = b.jsnull
+
+        def __setattr__(self, attr, value):
+            if attr in _SETTABLE and "_js" in self.__dict__:
+                setattr(self._js, attr, _engine_value(value))
+            else:
+                base.__setattr__(self, attr, value)
+
+        members.update(__init__=__init__, __setattr__=__setattr__)
+    return type(name, (base,), members)
 
 
-BatchNorm1d = _momentum_none_is_null("BatchNorm1d")
-BatchNorm2d = _momentum_none_is_null("BatchNorm2d")
-InstanceNorm1d = _momentum_none_is_null("InstanceNorm1d")
-InstanceNorm2d = _momentum_none_is_null("InstanceNorm2d")
+LayerNorm = _norm_class("LayerNorm", False)
+GroupNorm = _norm_class("GroupNorm", False)
+BatchNorm1d = _norm_class("BatchNorm1d", True)
+BatchNorm2d = _norm_class("BatchNorm2d", True)
+InstanceNorm1d = _norm_class("InstanceNorm1d", True)
+InstanceNorm2d = _norm_class("InstanceNorm2d", True)
