@@ -28,6 +28,7 @@ type Case = Record<string, number[]> & { shape: number[] };
 interface Result {
   cases: Record<string, Case>;
   reprs: string[];
+  shapes: Record<string, number[]>;
 }
 
 describeAgainstRealTorch<Result>(
@@ -45,5 +46,6 @@ describeAgainstRealTorch<Result>(
         expectNear(got[key], want[key], 1e-4, `${name} ${key}`);
     }
     expect(ours.reprs).toEqual(real.reprs);
+    expect(ours.shapes).toEqual(real.shapes);
   },
 );

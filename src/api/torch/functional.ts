@@ -4,6 +4,7 @@ import { asNumber, bindArgs, boolArg, optional } from '../args';
 import { functionalOps } from '../elementwise-faces';
 import { poolFunctional } from './functional-pool';
 import { resampleFunctional } from './functional-resample';
+import { convFunctional } from './functional-conv';
 import { normFunctional } from './functional-norm';
 import { lossFunctional } from './functional-losses';
 
@@ -18,6 +19,7 @@ export const functional = {
   // Pooling (area C).
   ...poolFunctional,
   ...resampleFunctional,
+  ...convFunctional,
   // Normalisation (area B).
   ...normFunctional,
   // Losses with PyTorch's signatures (area E).

@@ -61,6 +61,12 @@ export {
   ReplicationPad2d,
   type UpsampleOptions,
 } from './layers/resample';
+// Transposed convolutions (area C).
+export {
+  ConvTranspose1d,
+  ConvTranspose2d,
+  type ConvTransposeOptions,
+} from './layers/conv-transpose';
 // Normalisation layers (area B).
 export {
   LayerNorm,

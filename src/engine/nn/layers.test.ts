@@ -236,7 +236,12 @@ describe('layer initialisation and errors', () => {
   });
 
   it('refuses options it does not implement instead of ignoring them', () => {
-    expect(() => new Conv2d(1, 2, 3, { groups: 2 })).toThrow('groups=2 is not supported');
+    expect(() => new Conv2d(1, 2, 3, { paddingMode: 'reflect' as 'zeros' })).toThrow(
+      'paddingMode="reflect" is not supported',
+    );
+    expect(() => new Conv2d(1, 2, 3, { groups: 2 })).toThrow(
+      'in_channels must be divisible by groups',
+    );
     expect(() => new Dropout(1.5)).toThrow('dropout probability has to be between 0 and 1');
   });
 });

@@ -6,6 +6,7 @@ import type { Conv2dGeometry } from '../backend';
 import { formatShape, ShapeError } from '../shape';
 import type { Tensor } from '../tensor';
 import { convolve } from './conv-gemm';
+import { convolveGrouped } from './conv-grouped';
 import { squeeze, unsqueeze } from './shape-ops';
 import { inputsDevice, requireFloat, scoped } from './support';
 
@@ -16,6 +17,8 @@ export interface Conv2dOptions {
   /** Symmetric zero padding per side, or 'valid' (none) / 'same' (output size = input size). */
   padding?: Pair | 'same' | 'valid';
   dilation?: Pair;
+  /** Channels split into this many groups, each convolved with its own filters (depthwise: C). */
+  groups?: number;
 }
 
 function samePadding(kernel: number, dilation: number, stride: number, op: string): number {
@@ -82,9 +85,18 @@ export function conv2d(
     );
   const [batch, channels, height, width] = x.shape;
   const [outChannels, weightChannels, kh, kw] = weight.shape;
-  if (weightChannels !== channels) {
+  const groups = options.groups ?? 1;
+  if (!Number.isInteger(groups) || groups < 1)
+    throw new ShapeError(`conv2d: groups must be a positive integer, got ${groups}`);
+  if (outChannels % groups !== 0)
     throw new ShapeError(
-      `conv2d: weight ${formatShape(weight.shape)} expects input with ${weightChannels} channels, ` +
+      `conv2d: weight ${formatShape(weight.shape)} has ${outChannels} output channels, ` +
+        `not divisible by groups=${groups}`,
+    );
+  if (weightChannels * groups !== channels) {
+    throw new ShapeError(
+      `conv2d: weight ${formatShape(weight.shape)}${groups > 1 ? ` with groups=${groups}` : ''} ` +
+        `expects input with ${weightChannels * groups} channels, ` +
         `but got input ${formatShape(x.shape)} with ${channels} channels`,
     );
   }
@@ -123,7 +135,9 @@ export function conv2d(
         `than the kernel ${kh}x${kw} (dilation ${dh}x${dw})`,
     );
   }
-  // The product, bias and NCHW layout are one backend kernel (conv-gemm.ts).
+  // The product, bias and NCHW layout are one backend kernel (conv-gemm.ts); groups are a
+  // batched product over the window columns (conv-grouped.ts).
+  if (groups > 1) return scoped(() => convolveGrouped(x, weight, bias, geometry, groups));
   return scoped(() => convolve(x, weight, bias, geometry));
 }
 
@@ -131,6 +145,7 @@ export interface Conv1dOptions {
   stride?: number;
   padding?: number | 'same' | 'valid';
   dilation?: number;
+  groups?: number;
 }
 
 /** x [N, C, L] (or [C, L]), weight [O, C, k], bias [O] → [N, O, oL]. */
@@ -154,6 +169,7 @@ export function conv1d(
       conv2d(unsqueeze(x, 2), unsqueeze(weight, 2), bias, {
         stride: [1, options.stride ?? 1],
         dilation: [1, options.dilation ?? 1],
+        groups: options.groups,
         padding: typeof padding === 'number' ? [0, padding] : padding === 'valid' ? [0, 0] : 'same',
       }),
       2,

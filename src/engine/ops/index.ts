@@ -17,6 +17,8 @@ export { variance, std, logsumexp, norm as vectorNorm, isclose } from './statist
 export * from './einsum';
 export * from './pool-avg';
 export * from './resample';
+export * from './conv-transpose';
+export { unfoldWindows, foldWindows } from './unfold-windows';
 // Losses with PyTorch's options (area E).
 export * from './losses';
 export { toDevice } from './transfer';

@@ -50,6 +50,11 @@ def run(fn, shape, module=None):
     return out
 
 
+def weight(shape):
+    """A fixed weight tensor of ``shape`` from INPUT's ``p`` (for the functional forms)."""
+    return (torch.tensor(INPUT["p"][: numel(shape)]).reshape(shape) * 0.5).to(DEVICE)
+
+
 def module_case(module, shape):
     m = load(module)
     return lambda: run(m, shape, m)
@@ -125,6 +130,32 @@ CASES = {
     ),
     "nn.UpsamplingBilinear2d": lambda: run(nn.UpsamplingBilinear2d(scale_factor=2), (1, 2, 3, 3)),
     "nn.UpsamplingNearest2d": lambda: run(nn.UpsamplingNearest2d(size=(4, 5)), (1, 2, 3, 3)),
+    # Convolutions: dilation, groups (depthwise and grouped), transposed (strided, padded, output
+    # padding, groups, dilation, no bias), and the functional forms with weight tensors.
+    "nn.Conv2d dilation": module_case(nn.Conv2d(2, 3, 3, padding=2, dilation=2), (2, 2, 5, 6)),
+    "nn.Conv2d depthwise": module_case(nn.Conv2d(4, 4, 3, padding=1, groups=4), (2, 4, 5, 5)),
+    "nn.Conv2d depthwise x2 strided": module_case(nn.Conv2d(3, 6, 3, stride=2, groups=3, bias=False), (1, 3, 7, 6)),
+    "nn.Conv2d groups=2 dilation": module_case(
+        nn.Conv2d(4, 6, (3, 2), padding=(2, 1), dilation=2, groups=2), (2, 4, 5, 5)
+    ),
+    "nn.Conv1d groups=2": module_case(nn.Conv1d(4, 2, 3, padding=1, groups=2), (2, 4, 6)),
+    "nn.ConvTranspose2d(4, 2, 3, stride=2)": module_case(nn.ConvTranspose2d(4, 2, 3, stride=2), (2, 4, 3, 3)),
+    "nn.ConvTranspose2d padded, output_padding": module_case(
+        nn.ConvTranspose2d(3, 2, 3, stride=2, padding=1, output_padding=1), (1, 3, 4, 3)
+    ),
+    "nn.ConvTranspose2d stride 1": module_case(nn.ConvTranspose2d(2, 3, (2, 3), padding=(0, 1)), (2, 2, 3, 4)),
+    "nn.ConvTranspose2d groups, dilation, no bias": module_case(
+        nn.ConvTranspose2d(4, 2, 3, stride=2, padding=1, output_padding=1, groups=2, bias=False, dilation=2),
+        (1, 4, 3, 3),
+    ),
+    "nn.ConvTranspose2d(4, 2, 2, stride=2) unbatched": module_case(nn.ConvTranspose2d(4, 2, 2, stride=2), (4, 3, 2)),
+    "nn.ConvTranspose1d": module_case(nn.ConvTranspose1d(2, 3, 4, stride=2, padding=1), (2, 2, 5)),
+    "F.conv2d groups": lambda: run(lambda t: F.conv2d(t, weight((4, 1, 3, 3)), None, 1, 1, 1, 2), (1, 2, 4, 4)),
+    "F.conv_transpose2d": lambda: run(
+        lambda t: F.conv_transpose2d(t, weight((3, 2, 3, 3)), weight((2,)), stride=2, padding=1), (1, 3, 3, 4)
+    ),
+    "F.unfold": lambda: run(lambda t: F.unfold(t, (2, 3), padding=1, stride=(1, 2)), (2, 2, 4, 5)),
+    "F.fold": lambda: run(lambda t: F.fold(t, (4, 5), (2, 3), padding=1, stride=(1, 2)), (2, 12, 15)),
 }
 
 REPRS = [
@@ -151,9 +182,23 @@ REPRS = [
     nn.ConstantPad2d(1, 3.5),
     nn.ConstantPad1d((1, 2), -1.5),
     nn.Sequential(nn.Conv2d(1, 2, 3), nn.AvgPool2d(2), nn.AdaptiveAvgPool2d(1)),
+    nn.Conv2d(4, 4, 3, groups=4, dilation=2, padding=2),
+    nn.Conv2d(4, 8, 1, groups=2, bias=False),
+    nn.ConvTranspose2d(4, 2, 3, stride=2),
+    nn.ConvTranspose2d(4, 2, 3, stride=2, padding=1, output_padding=1, bias=False, dilation=2, groups=2),
+    nn.ConvTranspose1d(3, 3, 2),
 ]
 
 RESULT = {
     "cases": {name: case() for name, case in CASES.items()},
     "reprs": [repr(m) for m in REPRS],
+    "shapes": {
+        "depthwise weight": list(nn.Conv2d(4, 4, 3, groups=4).weight.shape),
+        "transposed weight": list(nn.ConvTranspose2d(4, 6, 3, groups=2).weight.shape),
+        "output_size": list(
+            nn.ConvTranspose2d(2, 2, 3, stride=2)
+            .to(DEVICE)(torch.ones(1, 2, 4, 4, device=DEVICE), output_size=[10, 9])
+            .shape
+        ),
+    },
 }

@@ -59,14 +59,20 @@ export abstract class ConvNd extends Module {
   declare readonly stride: number[];
   declare readonly padding: number[] | 'same' | 'valid';
   declare readonly dilation: number[];
+  declare readonly groups: number;
 
   constructor(name: string, dims: number, args: unknown[]) {
     super();
     const a: BoundArgs = bind({ name, params: PARAMS }, args);
-    unsupported(a, name, { groups: 1, paddingMode: 'zeros' });
+    unsupported(a, name, { paddingMode: 'zeros' });
     checkFloatDtype(a.dtype, name);
     const inChannels = positiveInt(a.inChannels, `${name}: inChannels`);
     const outChannels = positiveInt(a.outChannels, `${name}: outChannels`);
+    const groups = positiveInt(a.groups, `${name}: groups`, 1);
+    if (inChannels % groups !== 0)
+      throw new Error(`${name}: in_channels must be divisible by groups`);
+    if (outChannels % groups !== 0)
+      throw new Error(`${name}: out_channels must be divisible by groups`);
     const kernelSize = tupleArg(a.kernelSize, dims, `${name}: kernelSize`);
     const stride = tupleArg(a.stride, dims, `${name}: stride`, new Array<number>(dims).fill(1));
     const padding =
@@ -90,9 +96,10 @@ export abstract class ConvNd extends Module {
       stride: { value: stride, enumerable: false },
       padding: { value: padding, enumerable: false },
       dilation: { value: dilation, enumerable: false },
+      groups: { value: groups, enumerable: false },
     });
-    const shape = [outChannels, inChannels, ...kernelSize];
-    const fanIn = inChannels * kernelSize.reduce((x, y) => x * y, 1);
+    const shape = [outChannels, inChannels / groups, ...kernelSize];
+    const fanIn = (inChannels / groups) * kernelSize.reduce((x, y) => x * y, 1);
     this.weight = new Parameter(kaimingUniform(shape, device));
     this.bias = boolArg(a.bias, `${name}: bias`, true)
       ? new Parameter(biasUniform([outChannels], fanIn, device))
@@ -137,6 +144,7 @@ export abstract class ConvNd extends Module {
         stride: this.stride[0],
         dilation: this.dilation[0],
         padding: typeof p === 'string' ? p : p[0],
+        groups: this.groups,
       });
     }
     const x = this.checked(input, 'H, W');
@@ -144,6 +152,7 @@ export abstract class ConvNd extends Module {
       stride: this.stride as Pair,
       dilation: this.dilation as Pair,
       padding: typeof p === 'string' ? p : (p as Pair),
+      groups: this.groups,
     });
   }
 
@@ -156,6 +165,7 @@ export abstract class ConvNd extends Module {
     if (typeof p === 'string') parts.push(`padding=${p}`);
     else if (p.some((v) => v !== 0)) parts.push(`padding=${pyTuple(p)}`);
     if (this.dilation.some((v) => v !== 1)) parts.push(`dilation=${pyTuple(this.dilation)}`);
+    if (this.groups !== 1) parts.push(`groups=${this.groups}`);
     if (this.bias === null) parts.push('bias=False');
     return parts.join(', ');
   }

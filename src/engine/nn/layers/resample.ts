@@ -99,7 +99,7 @@ export class UpsamplingBilinear2d extends Upsample {
 }
 
 /** What the padding modules share: a padding tuple of 2·dims ints (an int pads every side). */
-abstract class PadNd extends Module {
+export abstract class PadNd extends Module {
   declare readonly padding: number[];
   declare readonly value: number;
 
