@@ -160,6 +160,18 @@ export function scopeHolders(storage: Storage, except: Tensor): Tensor[] {
   );
 }
 
+/**
+ * Whether a user-visible live tensor other than `except` holds `storage` (a view of it, or one it
+ * views). Persistent tensors are not counted (ops/inplace-graph.ts asks, for a non-leaf).
+ */
+export function sharedWithVisible(storage: Storage, except: Tensor): boolean {
+  for (const [res, ref] of live) {
+    if (res.storage === storage && !res.internal && res.released === null && ref.deref() !== except)
+      return true;
+  }
+  return false;
+}
+
 /** Tensors directly inside a value (a tensor, or arrays/plain objects of them, a few levels deep). */
 export function tensorsIn(
   value: unknown,

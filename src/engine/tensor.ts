@@ -398,24 +398,6 @@ export class TensorMethods extends TensorBase {
     inplace.copyInto(this, this.scatterAdd(...args));
     return this;
   }
-  /** scatter(dim, index, src or value): a copy with src (or value) written at index along dim. */
-  scatter(...args: unknown[]): Tensor {
-    const a = bindArgs(SIG.scatter, args);
-    if (a.reduce !== undefined && a.reduce !== null)
-      throw new Error(`scatter: reduce='${String(a.reduce)}' is not supported; use scatter_add`);
-    const given = a.src ?? a.value;
-    const src = given instanceof Tensor ? given : asNum(given, 'scatter: src');
-    return indexOps.scatter(
-      this,
-      asInt(a.dim, 'scatter: dim'),
-      asTensor(a.index, 'scatter: index'),
-      src,
-    );
-  }
-  scatter_(...args: unknown[]): this {
-    inplace.copyInto(this, this.scatter(...args));
-    return this;
-  }
   /** maskedFill(mask, value): value where mask is nonzero (mask broadcasts to this shape). */
   maskedFill(...args: unknown[]): Tensor {
     const a = bindArgs(SIG.maskedFill, args);
@@ -673,11 +655,6 @@ const SIG = {
   // Area A.
   gather: { name: 'Tensor.gather', params: ['dim', 'index'], keywordOnly: ['sparseGrad'] },
   scatterAdd: { name: 'Tensor.scatterAdd', params: ['dim', 'index', 'src'] },
-  scatter: {
-    name: 'Tensor.scatter',
-    params: ['dim', 'index', 'src'],
-    keywordOnly: ['value', 'reduce'],
-  },
   maskedFill: { name: 'Tensor.maskedFill', params: ['mask', 'value'] },
   scan: { name: 'Tensor.cumsum', params: ['dim'], keywordOnly: ['dtype'] },
   sort: { name: 'Tensor.sort', params: ['dim', 'descending'], keywordOnly: ['stable'] },

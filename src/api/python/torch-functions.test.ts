@@ -36,6 +36,7 @@ interface Result {
   large: Record<string, Case>;
   values: Record<string, Case | unknown>;
   in_place: { steps: Record<string, Value[]>; modes: Record<string, boolean[]> };
+  autograd_in_place: Record<string, Value[] | string>;
 }
 
 /** Values compared within `tol` (relative above 1); infinities, NaN and bools exactly. */
@@ -87,5 +88,10 @@ describeAgainstRealTorch<Result>(
     for (const [name, want] of Object.entries(real.in_place.steps))
       near(ours.in_place.steps[name], want, 1e-5, `in place: ${name}`);
     expect(ours.in_place.modes).toEqual(real.in_place.modes);
+    for (const [name, want] of Object.entries(real.autograd_in_place)) {
+      const got = ours.autograd_in_place[name];
+      if (typeof want === 'string') expect(got, name).toBe(want);
+      else near(got as Value[], want, 1e-5, `autograd in place: ${name}`);
+    }
   },
 );

@@ -266,9 +266,48 @@ def in_place():
     return {"steps": steps, "modes": modes}
 
 
+def autograd_in_place():
+    """In-place updates where autograd sees them: PyTorch's refusal on a leaf that requires grad,
+    in-place ops on intermediate results, and the manual SGD loop of a first course."""
+    out = {}
+    w = data(2, 3).requires_grad_()
+    try:
+        w.add_(1)
+        out["leaf add_"] = "no error"
+    except RuntimeError:
+        out["leaf add_"] = "RuntimeError"
+    x = data(2, 3, offset=3).requires_grad_()
+    y = x * 2
+    y.add_(1)
+    (y * data(2, 3, offset=9)).sum().backward()
+    out["non-leaf add_ grad"] = flat(x.grad)
+    out["non-leaf add_ values"] = flat(y)
+    x = data(2, 3, offset=3).requires_grad_()
+    y = x * 2
+    y.mul_(3)
+    (y * data(2, 3, offset=9)).sum().backward()
+    out["non-leaf mul_ grad"] = flat(x.grad)
+    # w -= lr * w.grad under no_grad, then w.grad.zero_(): the loop of a first course.
+    w = data(3).requires_grad_()
+    a = data(3, offset=11)
+    losses = []
+    for _ in range(3):
+        loss = ((w * a).sum() - 1) ** 2
+        loss.backward()
+        with torch.no_grad():
+            w -= 0.1 * w.grad
+            w.grad.zero_()
+        losses.append(loss.item())
+    out["sgd losses"] = losses
+    out["sgd w"] = flat(w)
+    out["sgd grad"] = flat(w.grad)
+    return out
+
+
 RESULT = {
     "grad": {name: case(fn, *shapes) for name, (fn, *shapes) in GRAD.items()},
     "large": {name: case(fn, *shapes, scale=40.0) for name, (fn, *shapes) in LARGE.items()},
     "values": values(),
     "in_place": in_place(),
+    "autograd_in_place": autograd_in_place(),
 }

@@ -1,0 +1,51 @@
+/**
+ * In-place ops inside a recorded graph (`out += identity` in a residual block, `y.mul_(2)`,
+ * `a.add_(w)` with w requiring grad), as PyTorch records them: the tensor takes the op's result
+ * as its value and the op's node as its grad_fn, so the backward flows through the op into the
+ * tensor's old history. Rather than overwriting the old values, which the graph may have saved
+ * (PyTorch then refuses the backward), the tensor moves onto the result's fresh storage and the
+ * old storage lives on as long as the graph holds it. That needs the tensor to be the only
+ * visible holder of its storage (a view, or a viewed tensor, would not see the move), contiguous
+ * and of the result's shape and dtype; otherwise the values are copied as outside a graph, and a
+ * tensor that requires grad is refused (inplace.ts).
+ */
+import { isGradEnabled } from '../autograd';
+import { sharedWithVisible } from '../memory';
+import { shapesEqual } from '../shape';
+import type { Tensor } from '../tensor';
+import { copyInto } from './inplace';
+
+function canMove(target: Tensor, result: Tensor): boolean {
+  return (
+    result !== target &&
+    !(target.isLeaf && target.requiresGrad) &&
+    target.dtype === result.dtype &&
+    shapesEqual(target.shape, result.shape) &&
+    target.isContiguous() &&
+    target.offset === 0 &&
+    result.isContiguous() &&
+    result.offset === 0 &&
+    result.deviceObject === target.deviceObject &&
+    !target.isDisposed &&
+    !sharedWithVisible(target.res.storage, target)
+  );
+}
+
+/** target.op_(…): target becomes `result` (computed out of place from it), in place. */
+export function updateInPlace(target: Tensor, result: Tensor): void {
+  const recorded = isGradEnabled() && (target.requiresGrad || result.requiresGrad);
+  if (!recorded || !canMove(target, result)) {
+    copyInto(target, result);
+    return;
+  }
+  const res = target.res;
+  const storage = result.res.storage;
+  storage.retain();
+  res.storage.release();
+  res.storage = storage;
+  const old = res.node;
+  res.node = null;
+  if (result.res.node !== null) target.attachNode(result.res.node);
+  old?.unref();
+  result.dispose();
+}
