@@ -15,6 +15,10 @@ export * from './masks';
 export * from './split';
 export { variance, std, logsumexp, norm as vectorNorm, isclose } from './statistics';
 export * from './einsum';
+// Indexing, scans and sorts along a dim (area A).
+export { gather, scatter, scatterAdd, maskedFill, flip, roll } from './index-ops';
+export * from './scan';
+export * from './sort';
 export * from './pool-avg';
 export * from './resample';
 export * from './conv-transpose';
