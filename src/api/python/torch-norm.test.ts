@@ -31,6 +31,7 @@ interface Result {
   functional: Record<string, { y: number[]; grad: number[] }>;
   running: number[];
   attributes: (string | number[])[];
+  errors: string[];
   reprs: string[];
   state_dict: string[];
   buffers: [string, string, number[]][];
@@ -62,6 +63,7 @@ describeAgainstRealTorch<Result>(
       1e-4,
       'momentum set later',
     );
+    expect(ours.errors).toEqual(real.errors);
     expect(ours.reprs).toEqual(real.reprs);
     expect(ours.state_dict).toEqual(real.state_dict);
     expect(ours.buffers).toEqual(real.buffers);

@@ -131,12 +131,29 @@ def attributes():
     return [repr(x) for x in out] + [repr(m), flat(m.running_mean)]
 
 
+def errors():
+    """The exception type and message of bad input."""
+    out = []
+    for make, shape in [
+        (lambda: nn.BatchNorm2d(4), (2, 4, 3)),
+        (lambda: nn.BatchNorm1d(4), (2, 4, 3, 3)),
+        (lambda: nn.InstanceNorm2d(4), (4, 3)),
+    ]:
+        try:
+            make()(torch.ones(shape, device=DEVICE))
+            out.append("no error")
+        except Exception as error:
+            out.append(f"{type(error).__name__}: {error}")
+    return out
+
+
 FUNCTIONAL, RUNNING = functional()
 RESULT = {
     "modules": {name: steps(make(), shape, n) for name, (make, shape, n) in MODULES.items()},
     "functional": FUNCTIONAL,
     "running": RUNNING,
     "attributes": attributes(),
+    "errors": errors(),
     "reprs": [
         repr(nn.LayerNorm(16)),
         repr(nn.LayerNorm((2, 3), eps=1e-6, elementwise_affine=False)),

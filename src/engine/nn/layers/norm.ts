@@ -279,7 +279,7 @@ export class GroupNorm extends Module {
     const groups = positiveInt(a.numGroups, 'GroupNorm: numGroups');
     const channels = positiveInt(a.numChannels, 'GroupNorm: numChannels');
     if (channels % groups !== 0)
-      throw new RangeError('GroupNorm: num_channels must be divisible by num_groups');
+      throw new Error('GroupNorm: num_channels must be divisible by num_groups');
     const affine = boolArg(a.affine, 'GroupNorm: affine', true);
     readOnly(this, {
       numGroups: asInt(groups, 'GroupNorm: numGroups'),

@@ -1,8 +1,9 @@
 """The engine's normalisation layers with PyTorch's Python attributes: ``weight``/``bias`` and the
 running-statistics buffers are None where the layer has none (no affine, no tracking);
-``normalized_shape`` is a tuple; and ``momentum``/``eps`` may be set after construction, reaching
-the engine. ``momentum=None`` (a cumulative moving average) reaches the engine as ``null``: a
-Python ``None`` argument otherwise means "not given" there (the default 0.1)."""
+``normalized_shape`` is a tuple; ``momentum``/``eps`` may be set after construction, reaching
+the engine; an input of the wrong rank is PyTorch's ValueError. ``momentum=None`` (a cumulative
+moving average) reaches the engine as ``null``: a Python ``None`` argument otherwise means "not
+given" there (the default 0.1)."""
 
 from .. import _bridge as b
 from .layers import engine_module
@@ -15,7 +16,7 @@ def _engine_value(value):
     return b.jsnull if value is None else value
 
 
-def _norm_class(name, running):
+def _norm_class(name, running, ranks=None):
     base = engine_module(name)
 
     def __getattr__(self, attr):
@@ -44,13 +45,19 @@ def _norm_class(name, running):
             else:
                 base.__setattr__(self, attr, value)
 
-        members.update(__init__=__init__, __setattr__=__setattr__)
+        def forward(self, input):
+            if input.dim() not in ranks:
+                expected = " or ".join(f"{r}D" for r in ranks)
+                raise ValueError(f"expected {expected} input (got {input.dim()}D input)")
+            return base.forward(self, input)
+
+        members.update(__init__=__init__, __setattr__=__setattr__, forward=forward)
     return type(name, (base,), members)
 
 
 LayerNorm = _norm_class("LayerNorm", False)
 GroupNorm = _norm_class("GroupNorm", False)
-BatchNorm1d = _norm_class("BatchNorm1d", True)
-BatchNorm2d = _norm_class("BatchNorm2d", True)
-InstanceNorm1d = _norm_class("InstanceNorm1d", True)
-InstanceNorm2d = _norm_class("InstanceNorm2d", True)
+BatchNorm1d = _norm_class("BatchNorm1d", True, (2, 3))
+BatchNorm2d = _norm_class("BatchNorm2d", True, (4,))
+InstanceNorm1d = _norm_class("InstanceNorm1d", True, (2, 3))
+InstanceNorm2d = _norm_class("InstanceNorm2d", True, (3, 4))
