@@ -39,6 +39,17 @@ export {
 } from './summary';
 export { checkInputDevice } from './device-errors';
 export * as init from './init';
+// Recurrent layers (area D).
+export { RNN, LSTM, GRU, type RNNOptions } from './layers/recurrent';
+// Normalisation layers (area B).
+export {
+  LayerNorm,
+  BatchNorm1d,
+  BatchNorm2d,
+  GroupNorm,
+  InstanceNorm1d,
+  InstanceNorm2d,
+} from './layers/norm';
 // Average pooling (area C).
 export {
   AvgPool1d,
@@ -67,15 +78,6 @@ export {
   ConvTranspose2d,
   type ConvTransposeOptions,
 } from './layers/conv-transpose';
-// Normalisation layers (area B).
-export {
-  LayerNorm,
-  BatchNorm1d,
-  BatchNorm2d,
-  GroupNorm,
-  InstanceNorm1d,
-  InstanceNorm2d,
-} from './layers/norm';
 // torch.nn.utils: gradient clipping, parameters as one vector (area F).
 export {
   clipGradNorm_,

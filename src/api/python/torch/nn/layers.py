@@ -28,7 +28,7 @@ class _EngineModule(Module):
         return self._js
 
     def forward(self, *args, **kwargs):
-        return b.call(self._js.forward, *args, **kwargs)
+        return _tuples(b.call(self._js.forward, *args, **kwargs))
 
     def train(self, mode=True):
         super().train(mode)
@@ -48,6 +48,14 @@ class _EngineModule(Module):
         if member is None or callable(member):
             raise AttributeError(f"'{type(self).__name__}' object has no attribute '{name}'")
         return b.from_js(member, fresh=False)
+
+
+def _tuples(value):
+    """A module's several results as PyTorch returns them: tuples (``(output, (h_n, c_n))``), where
+    the engine returns arrays."""
+    if isinstance(value, list):
+        return tuple(_tuples(v) for v in value)
+    return value
 
 
 _engine_classes = {}
