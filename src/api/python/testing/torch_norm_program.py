@@ -128,6 +128,14 @@ def attributes():
     m.momentum = 0.5
     m.eps = 0.01
     m(tensor("values", (4, 3)))
+    # eval() reaches a layer inside a container: its running statistics stay as they are.
+    seq = nn.Sequential(nn.Linear(3, 3), nn.BatchNorm1d(3)).to(DEVICE).eval()
+    seq(tensor("values", (4, 3)))
+    out += [flat(seq[1].running_var), int(seq[1].num_batches_tracked)]
+    # A state dict's round trip carries the buffers.
+    copy = nn.BatchNorm1d(3).to(DEVICE)
+    copy.load_state_dict(m.state_dict())
+    out += [int(copy.num_batches_tracked), flat(copy.running_mean) == flat(m.running_mean)]
     return [repr(x) for x in out] + [repr(m), flat(m.running_mean)]
 
 
