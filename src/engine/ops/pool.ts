@@ -10,6 +10,8 @@ import type { Tensor } from '../tensor';
 import { convGeometry, type Pair } from './conv';
 
 export type { Pair };
+import { poolOutputSize } from './pool-avg';
+import { pad } from './resample';
 import { squeeze, unsqueeze } from './shape-ops';
 import { emptyTensor, inputsDevice, kernelView, requireFloat, scoped } from './support';
 
@@ -89,6 +91,8 @@ export function adaptivePoolGeometry(
 export interface MaxPool2dOptions {
   stride?: Pair;
   padding?: Pair;
+  /** Sizes rounded up: a last, partial window where it starts inside the input or its left padding. */
+  ceilMode?: boolean;
 }
 
 export function maxPool2d(x: Tensor, kernelSize: Pair, options: MaxPool2dOptions = {}): Tensor {
@@ -106,6 +110,25 @@ export function maxPool2d(x: Tensor, kernelSize: Pair, options: MaxPool2dOptions
       throw new ShapeError(
         `maxPool2d: input ${formatShape(x.shape)} is too small for kernel ${kh}x${kw}`,
       );
+    }
+    if (options.ceilMode) {
+      // The partial last windows read -infinity past the input's bottom and right (the kernels
+      // then see whole windows); the pad's gradient drops what would reach those positions.
+      const [, , height, width] = x4.shape;
+      const outH = poolOutputSize(height, kh, sh, ph, true);
+      const outW = poolOutputSize(width, kw, sw, pw, true);
+      const extraH = Math.max((outH - 1) * sh + kh - (height + 2 * ph), 0);
+      const extraW = Math.max((outW - 1) * sw + kw - (width + 2 * pw), 0);
+      if (extraH > 0 || extraW > 0) {
+        return scoped(() => {
+          const padded = pad(x4, [0, extraW, 0, extraH], 'constant', -Infinity);
+          return pool(
+            padded,
+            windowPoolGeometry(padded.shape, [kh, kw], [sh, sw], [ph, pw]),
+            'maxPool2d',
+          );
+        });
+      }
     }
     return pool(x4, g, 'maxPool2d');
   });
@@ -125,6 +148,7 @@ export function adaptiveMaxPool2d(x: Tensor, outputSize: Pair): Tensor {
 export interface MaxPool1dOptions {
   stride?: number;
   padding?: number;
+  ceilMode?: boolean;
 }
 
 /** x [N, C, L] (or [C, L]) → [N, C, oL]. */
@@ -138,6 +162,7 @@ export function maxPool1d(x: Tensor, kernelSize: number, options: MaxPool1dOptio
       maxPool2d(unsqueeze(x, -2), [1, kernelSize], {
         stride: [1, options.stride ?? kernelSize],
         padding: [0, options.padding ?? 0],
+        ceilMode: options.ceilMode,
       }),
       -2,
     ),

@@ -92,6 +92,12 @@ CASES = {
     ),
     "nn.AdaptiveMaxPool2d((2, 3))": lambda: run(nn.AdaptiveMaxPool2d((2, 3)), (1, 2, 5, 7)),
     "F.adaptive_max_pool2d(1)": lambda: run(lambda t: F.adaptive_max_pool2d(t, 1), (2, 2, 3, 3)),
+    "nn.MaxPool2d(3, 2, ceil_mode=True)": lambda: run(nn.MaxPool2d(3, 2, ceil_mode=True), (1, 2, 6, 8)),
+    "F.max_pool2d(2, ceil_mode=True)": lambda: run(lambda t: F.max_pool2d(t, 2, ceil_mode=True), (1, 2, 5, 5)),
+    "F.max_pool2d(3, 2, 1, ceil_mode=True)": lambda: run(
+        lambda t: F.max_pool2d(t, 3, stride=2, padding=1, ceil_mode=True), (1, 1, 6, 7)
+    ),
+    "F.max_pool1d(2, ceil_mode=True)": lambda: run(lambda t: F.max_pool1d(t, 2, ceil_mode=True), (2, 2, 7)),
     # Padding: constant (with a value, cropping by a negative pad), reflect, replicate, circular.
     "F.pad constant": lambda: run(lambda t: F.pad(t, (1, 2)), (2, 3, 4)),
     "F.pad constant value, crop": lambda: run(lambda t: F.pad(t, (-1, 2, 1, 0), value=1.5), (1, 2, 3, 4)),
@@ -168,6 +174,7 @@ REPRS = [
     nn.AdaptiveAvgPool2d((None, 2)),
     nn.AdaptiveAvgPool1d(4),
     nn.MaxPool2d(3, stride=2, padding=1),
+    nn.MaxPool2d(2, ceil_mode=True),
     nn.Upsample(scale_factor=2),
     nn.Upsample(size=(4, 5), mode="bilinear", align_corners=True),
     nn.Upsample(size=4),

@@ -1,7 +1,15 @@
 /** nn.MaxPool1d, nn.MaxPool2d and nn.AdaptiveMaxPool2d over the engine's max-pooling op. */
 import { maxPool1d, maxPool2d, adaptiveMaxPool2d, type Pair } from '../../ops/pool';
 import type { Tensor } from '../../tensor';
-import { bind, pyTuple, requireTensor, shapeError, tupleArg, unsupported } from '../layer-args';
+import {
+  bind,
+  boolArg,
+  pyTuple,
+  requireTensor,
+  shapeError,
+  tupleArg,
+  unsupported,
+} from '../layer-args';
 import { libraryForward, Module } from '../module';
 import { ndClasses } from './nd-class';
 
@@ -27,12 +35,14 @@ export abstract class MaxPoolNd extends Module {
   declare readonly kernelSize: number[];
   declare readonly stride: number[];
   declare readonly padding: number[];
+  declare readonly ceilMode: boolean;
   declare private readonly shown: string;
 
   constructor(name: string, dims: number, args: unknown[]) {
     super();
     const a = bind({ name, params: PARAMS }, args);
-    unsupported(a, name, { returnIndices: false, ceilMode: false });
+    unsupported(a, name, { returnIndices: false });
+    const ceilMode = boolArg(a.ceilMode, `${name}: ceilMode`, false);
     const kernelSize = tupleArg(a.kernelSize, dims, `${name}: kernelSize`);
     const dilation = tupleArg(
       a.dilation,
@@ -46,11 +56,13 @@ export abstract class MaxPoolNd extends Module {
     const padding = tupleArg(a.padding, dims, `${name}: padding`, new Array<number>(dims).fill(0));
     const shown =
       `kernel_size=${given(a.kernelSize, '')}, stride=${given(a.stride, given(a.kernelSize, ''))}, ` +
-      `padding=${given(a.padding, '0')}, dilation=${given(a.dilation, '1')}, ceil_mode=False`;
+      `padding=${given(a.padding, '0')}, dilation=${given(a.dilation, '1')}, ` +
+      `ceil_mode=${ceilMode ? 'True' : 'False'}`;
     Object.defineProperties(this, {
       kernelSize: { value: kernelSize, enumerable: false },
       stride: { value: stride, enumerable: false },
       padding: { value: padding, enumerable: false },
+      ceilMode: { value: ceilMode, enumerable: false },
       shown: { value: shown, enumerable: false },
     });
   }
@@ -65,6 +77,7 @@ export abstract class MaxPoolNd extends Module {
       return maxPool1d(x, this.kernelSize[0], {
         stride: this.stride[0],
         padding: this.padding[0],
+        ceilMode: this.ceilMode,
       });
     }
     if (x.ndim !== 3 && x.ndim !== 4)
@@ -72,6 +85,7 @@ export abstract class MaxPoolNd extends Module {
     return maxPool2d(x, this.kernelSize as Pair, {
       stride: this.stride as Pair,
       padding: this.padding as Pair,
+      ceilMode: this.ceilMode,
     });
   }
 

@@ -14,20 +14,6 @@ def log_softmax(input, dim=None, _stacklevel=3, dtype=None):
     return b.call(_f.logSoftmax, input, -1 if dim is None else dim)
 
 
-def _pool(name, input, kernel_size, stride, padding):
-    from . import layers
-
-    return layers.engine_module(name)(kernel_size, stride=stride, padding=padding)(input)
-
-
-def max_pool2d(input, kernel_size, stride=None, padding=0, dilation=1, ceil_mode=False, return_indices=False):
-    return _pool("MaxPool2d", input, kernel_size, stride, padding)
-
-
-def max_pool1d(input, kernel_size, stride=None, padding=0, dilation=1, ceil_mode=False, return_indices=False):
-    return _pool("MaxPool1d", input, kernel_size, stride, padding)
-
-
 def __getattr__(name):
     fn = b.PYTORCH.function(_f, name)
     if fn is None:
