@@ -74,10 +74,34 @@ OPTIMIZERS = {
     # NAdam is left out: 1.13 multiplies mu twice into its next-step product (PyTorch 2.0 fixed
     # it, and ours follows 2.x), so from step 2 on the two differ by design.
 }
+
+
+class MySGD(optim.Optimizer):
+    """An optimizer written in Python over the base class, as courses write one."""
+
+    def __init__(self, params, lr=0.1, momentum=0.5):
+        super().__init__(params, dict(lr=lr, momentum=momentum))
+
+    @torch.no_grad()
+    def step(self, closure=None):
+        for group in self.param_groups:
+            for p in group["params"]:
+                if p.grad is None:
+                    continue
+                state = self.state[p]
+                if "buf" not in state:
+                    state["buf"] = p.grad.clone()
+                else:
+                    state["buf"].mul_(group["momentum"]).add_(p.grad)
+                p.sub_(state["buf"] * group["lr"])
+
+
+OPTIMIZERS["Python subclass of Optimizer"] = lambda p: MySGD(p)
 GROUPED = {
     "SGD groups": lambda g: optim.SGD(g, lr=0.1, momentum=0.9),
     "Adam groups": lambda g: optim.Adam(g, lr=0.01),
     "RMSprop groups": lambda g: optim.RMSprop(g, lr=0.01, momentum=0.3),
+    "Python subclass groups": lambda g: MySGD(g, momentum=0.9),
 }
 
 
@@ -125,6 +149,8 @@ def reprs():
         repr(optim.RMSprop(p, centered=True)),
         repr(optim.Adagrad(p, lr_decay=0.1)),
         repr(optim.NAdam(p)),
+        repr(MySGD([{"params": p[:2], "lr": 0.5}, {"params": p[2:]}])),
+        str(sorted(MySGD(p).state_dict())),
     ]
 
 

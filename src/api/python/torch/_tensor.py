@@ -173,7 +173,8 @@ class Tensor:
     def grad(self, value):
         if value is not None:
             host.disown(value._js)  # the engine holds the gradient now
-        self._js.grad = None if value is None else value._js
+        # None must arrive as null: Pyodide passes a Python None as undefined.
+        self._js.grad = b.jsnull if value is None else value._js
 
     @property
     def grad_fn(self):

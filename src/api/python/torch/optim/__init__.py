@@ -82,6 +82,97 @@ def _snake(name):
 
 
 class Optimizer:
+    """PyTorch's base class, for optimizers written in Python (``class MySGD(Optimizer)`` with its
+    own ``step``): ``param_groups`` are dicts, ``state`` a dict per parameter, as in PyTorch. The
+    engine's optimizers below subclass it (so ``isinstance(opt, Optimizer)`` holds) but keep their
+    groups and state in the engine."""
+
+    def __init__(self, params, defaults):
+        from collections import defaultdict
+
+        self.defaults = defaults
+        self.state = defaultdict(dict)
+        self.param_groups = []
+        if isinstance(params, Tensor):
+            raise TypeError(
+                "params argument given to the optimizer should be an iterable of Tensors or dicts, "
+                f"but got {type(params).__name__}"
+            )
+        groups = list(params)
+        if not groups:
+            raise ValueError("optimizer got an empty parameter list")
+        if not isinstance(groups[0], dict):
+            groups = [{"params": groups}]
+        for group in groups:
+            self.add_param_group(group)
+
+    def add_param_group(self, param_group):
+        params = param_group["params"]
+        params = [params] if isinstance(params, Tensor) else list(params)
+        for p in params:
+            if not isinstance(p, Tensor):
+                raise TypeError(f"optimizer can only optimize Tensors, but one of the params is {type(p).__name__}")
+            if not p.is_leaf:
+                raise ValueError("can't optimize a non-leaf Tensor")
+        group = {**self.defaults, **param_group, "params": params}
+        seen = {id(q) for g in self.param_groups for q in g["params"]}
+        if any(id(p) in seen for p in params):
+            raise ValueError("some parameters appear in more than one parameter group")
+        self.param_groups.append(group)
+
+    def zero_grad(self, set_to_none=True):
+        for group in self.param_groups:
+            for p in group["params"]:
+                if p.grad is not None:
+                    if set_to_none:
+                        p.grad = None
+                    else:
+                        p.grad.zero_()
+
+    def step(self, closure=None):
+        raise NotImplementedError
+
+    def state_dict(self):
+        index = {}
+        groups = []
+        for group in self.param_groups:
+            out = {k: v for k, v in group.items() if k != "params"}
+            out["params"] = [index.setdefault(id(p), len(index)) for p in group["params"]]
+            groups.append(out)
+        params = [p for g in self.param_groups for p in g["params"]]
+        state = {index[id(p)]: dict(self.state[p]) for p in params if p in self.state}
+        return {"state": state, "param_groups": groups}
+
+    def load_state_dict(self, state_dict):
+        groups = state_dict["param_groups"]
+        if len(groups) != len(self.param_groups):
+            raise ValueError("loaded state dict has a different number of parameter groups")
+        params = [p for g in self.param_groups for p in g["params"]]
+        for group, saved in zip(self.param_groups, groups):
+            if len(saved["params"]) != len(group["params"]):
+                raise ValueError(
+                    "loaded state dict contains a parameter group that doesn't match the size of optimizer's group"
+                )
+            group.update({k: v for k, v in saved.items() if k != "params"})
+        self.state.clear()
+        for i, saved in state_dict["state"].items():
+            self.state[params[int(i)]] = dict(saved)
+
+    def __repr__(self):
+        lines = [f"{type(self).__name__} ("]
+        for i, group in enumerate(self.param_groups):
+            if i:
+                lines.append("")
+            lines.append(f"Parameter Group {i}")
+            for key in sorted(k for k in group if k != "params"):
+                lines.append(f"    {key}: {group[key]}")
+        lines.append(")")
+        return "\n".join(lines)
+
+
+class _EngineOptimizer(Optimizer):
+    """An optimizer of the engine's core: groups and state live in the engine."""
+
     _js_name = None
     # Keys PyTorch 1.13's class keeps in its groups that change nothing here, with its defaults.
     _compat = {"foreach": None}
@@ -209,34 +300,34 @@ class Optimizer:
         return "\n".join(lines)
 
 
-class SGD(Optimizer):
+class SGD(_EngineOptimizer):
     _js_name = "SGD"
     _compat = {"foreach": None, "differentiable": False}
     _has_step = False
 
 
-class Adam(Optimizer):
+class Adam(_EngineOptimizer):
     _js_name = "Adam"
     _compat = {"foreach": None, "capturable": False, "differentiable": False, "fused": False}
 
 
-class AdamW(Optimizer):
+class AdamW(_EngineOptimizer):
     _js_name = "AdamW"
     _compat = {"foreach": None, "capturable": False}
 
 
-class NAdam(Optimizer):
+class NAdam(_EngineOptimizer):
     _js_name = "NAdam"
     # 1.13's NAdam has neither option (later PyTorch added them); they stay usable here.
     _hidden = ("maximize", "decoupled_weight_decay")
 
 
-class RMSprop(Optimizer):
+class RMSprop(_EngineOptimizer):
     _js_name = "RMSprop"
     _compat = {"foreach": None, "differentiable": False}
 
 
-class Adagrad(Optimizer):
+class Adagrad(_EngineOptimizer):
     _js_name = "Adagrad"
 
 
