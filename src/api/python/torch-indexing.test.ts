@@ -30,6 +30,8 @@ const INPUT = {
   four: ints(40, 4),
   small: ints(40, 3),
   mask: [1, 0, 0, 1, 0, 1, 0, 0, 1, 1, 0, 0],
+  // Rows of cumprod inputs with no zero, one, and two.
+  zeros: [1, 1, 1, 1, 1, 1, 1, 1, 0, 1, 1, 1, 1, 0, 1, 1, 0, 1],
 };
 
 interface Case {

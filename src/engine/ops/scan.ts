@@ -2,14 +2,13 @@
  * Running sums and products along a dim (torch.cumsum, torch.cumprod): the `scan` kernel over the
  * tensor with `dim` moved last and the other dims flattened into rows. A cumsum's gradient is the
  * reverse cumsum of the output's gradient (the same kernel from the row's end); a cumprod's is
- * reverse-cumsum(g · out) / x, which needs x without zeros (PyTorch's zero-safe form is not
- * implemented: a zero in x gives a non-finite gradient).
+ * reverse-cumsum(g · out) / x where x has no zeros, and exact with zeros too (cumprodGrad).
  */
 import type { DType, ScanOp } from '../backend';
 import { withGrad } from '../autograd';
 import { normalizeDim, numel } from '../shape';
 import type { Tensor } from '../tensor';
-import { cast, div, mul } from './elementwise';
+import { add, binaryOps, cast, div, eq, mul } from './elementwise';
 import { contiguous, movedim, reshape } from './shape-ops';
 import { emptyTensor, inputsDevice, kernelView, scoped } from './support';
 
@@ -24,8 +23,24 @@ function scanRows(op: ScanOp, x: Tensor, reverse: boolean): Tensor {
   return withGrad('CumprodBackward0', [x], out, (save) => {
     const input = save(x);
     const output = save(out);
-    return (g) => [div(scanRows('sum', mul(g, output), !reverse), input)];
+    return (g) => [cumprodGrad(input, output, g, reverse)];
   });
+}
+
+/**
+ * d(Σ g·cumprod(x))/dx along rows, exact with zeros in x. Before a row's first zero it is
+ * reverse-cumsum(g·out)/x (out is 0 from the zero on, so the sum ends there); at the first zero
+ * it is reverse-cumsum(g·out') with out' the cumprod of the row with that zero read as 1; after it
+ * every product holds the zero, so 0.
+ */
+function cumprodGrad(x: Tensor, out: Tensor, g: Tensor, reverse: boolean): Tensor {
+  const { keepWhere } = binaryOps;
+  const zero = eq(x, 0);
+  const first = mul(zero, eq(scanRows('sum', zero, reverse), 1));
+  const safe = add(x, zero); // 1 where x is 0: those positions are chosen below, never divided
+  const before = div(scanRows('sum', mul(g, out), !reverse), safe);
+  const atFirst = scanRows('sum', mul(g, scanRows('prod', add(x, first), reverse)), !reverse);
+  return add(keepWhere(before, eq(zero, 0)), keepWhere(atFirst, first));
 }
 
 function scanAlong(op: ScanOp, x: Tensor, dim: number, dtype: DType | null): Tensor {

@@ -5,7 +5,7 @@ forms, with PyTorch's arguments; values, indices and input gradients on the same
 and the reprs of ``torch.return_types``. It leaves them in ``RESULT``, which the test compares.
 
 The test defines ``INPUT`` (``x``: distinct random values, ``weights``: the gradient's upstream
-weights, ``gather`` (< 5), ``four`` (< 4), ``small`` (< 3): index lists, ``mask``: 0/1 values) and ``DEVICE``
+weights, ``gather`` (< 5), ``four`` (< 4), ``small`` (< 3): index lists, ``mask``, ``zeros``: 0/1 values) and ``DEVICE``
 under ours. A test fixture, not an installed package.
 """
 
@@ -76,6 +76,8 @@ CASES = {
     "torch.cumsum dim 0": (lambda x: torch.cumsum(x, 0), (70, 2)),
     "Tensor.cumsum dim=-1": (lambda x: x.cumsum(dim=-1), (2, 3, 5)),
     "torch.cumprod dim 1": (lambda x: torch.cumprod(x, 1), (3, 6)),
+    "torch.cumprod with zeros": (lambda x: torch.cumprod(x * index("zeros", (3, 6)), 1), (3, 6)),
+    "Tensor.cumprod(dim=0) with zeros": (lambda x: x.mul(index("zeros", (6, 3))).cumprod(dim=0), (6, 3)),
     "torch.sort": (lambda x: torch.sort(x), (3, 9)),
     "Tensor.sort(dim=0, descending=True)": (lambda x: x.sort(dim=0, descending=True), (5, 3)),
     "torch.argsort": (lambda x: torch.argsort(x, dim=1).float() + x, (3, 9)),
