@@ -48,7 +48,7 @@ interface Result {
   schedules: Record<string, Schedule>;
   grouped_schedules: Record<string, Schedule>;
   plateaus: Record<string, Schedule>;
-  scheduler_state: { keys: string[]; last_epoch: number; initial_lr: number };
+  scheduler_state: { keys: string[]; last_epoch: number; initial_lr: number; repr: string };
   clipping: {
     clip: Record<string, { total: number | null; grads: number[] }>;
     vector: number[];

@@ -185,7 +185,7 @@ def schedule(make_opt, make_sched, steps=25, metrics=None, groups=False):
             sched.step()
             last_lrs.append(list(sched.get_last_lr()) == current())
         else:
-            sched.step(metrics[i])
+            sched.step(torch.tensor(metrics[i]) if i % 2 else metrics[i])  # a loss tensor or a float
         lrs.append(current())
         g = opt.param_groups[0]
         momenta.append(g["betas"][0] if "betas" in g else g.get("momentum", 0.0))
@@ -267,7 +267,12 @@ def scheduler_state():
         opt.step()
         s.step()
     saved = s.state_dict()
-    return {"keys": sorted(saved), "last_epoch": saved["last_epoch"], "initial_lr": opt.param_groups[0]["initial_lr"]}
+    return {
+        "keys": sorted(saved),
+        "last_epoch": saved["last_epoch"],
+        "initial_lr": opt.param_groups[0]["initial_lr"],
+        "repr": repr(opt),
+    }
 
 
 def clipping():
