@@ -1,5 +1,6 @@
-"""``torchvision`` over gpubook's TS torchvision: the bundled MNIST and FashionMNIST and the transforms."""
+"""``torchvision`` over gpubook's TS torchvision: the bundled MNIST and FashionMNIST, the transforms and
+untrained models."""
 
-from . import datasets, transforms  # noqa: F401  re-exported
+from . import datasets, models, transforms  # noqa: F401  re-exported
 
 __version__ = "0.20.0+gpubook"
