@@ -31,6 +31,7 @@ const INPUT = {
 type Steps = number[][];
 interface RoundTrip {
   keys: Record<string, string[]>;
+  by_param: string[];
   weights: number[];
   groups: [string, string][][];
 }
@@ -92,6 +93,7 @@ describeAgainstRealTorch<Result>(
     for (const [name, want] of Object.entries(real.state_dicts)) {
       expect(ours.state_dicts[name].keys, `${name} state keys`).toEqual(want.keys);
       expect(ours.state_dicts[name].groups, `${name} param_groups`).toEqual(want.groups);
+      expect(ours.state_dicts[name].by_param, `${name} state[p]`).toEqual(want.by_param);
       expectNear(ours.state_dicts[name].weights, want.weights, 1e-4, `${name} after loading`);
     }
     expect(ours.zero_grad).toEqual(real.zero_grad);

@@ -115,6 +115,7 @@ def state_round_trip(make):
         opt.step()
     saved = opt.state_dict()
     keys = {str(i): sorted(s) for i, s in saved["state"].items()}
+    by_param = sorted(opt.state[params[1]])  # the state dict by parameter
     fresh = model()
     with torch.no_grad():
         for p, q in zip(fresh, params):
@@ -125,7 +126,7 @@ def state_round_trip(make):
     loss_of(fresh).backward()
     opt2.step()
     groups = [sorted((k, repr(v)) for k, v in g.items()) for g in saved["param_groups"]]
-    return {"keys": keys, "weights": flat(fresh), "groups": groups}
+    return {"keys": keys, "by_param": by_param, "weights": flat(fresh), "groups": groups}
 
 
 def zero_grad_modes():

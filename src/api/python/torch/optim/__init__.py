@@ -2,7 +2,7 @@
 signatures. ``param_groups`` are live views of the engine's groups, so ``group['lr'] = …``
 changes the rate the next ``step()`` uses."""
 
-from collections.abc import MutableMapping
+from collections.abc import Mapping, MutableMapping
 
 from .. import _bridge as b
 from .._tensor import Tensor
@@ -170,6 +170,29 @@ class Optimizer:
         return "\n".join(lines)
 
 
+class _StateView(Mapping):
+    """An engine optimizer's ``state`` as PyTorch's dict by parameter: a read-only snapshot (copies
+    of the state tensors, as ``state_dict()`` gives them); a parameter without state reads ``{}``,
+    as PyTorch's defaultdict does."""
+
+    def __init__(self, params, saved):
+        self._params = params
+        self._saved = saved
+
+    def __getitem__(self, param):
+        js = getattr(param, "_js", None)
+        for i, p in enumerate(self._params):
+            if js is not None and p._js == js:  # the same engine tensor (wrappers are per call)
+                return self._saved.get(i, {})
+        raise KeyError(param)
+
+    def __iter__(self):
+        return (self._params[i] for i in sorted(self._saved))
+
+    def __len__(self):
+        return len(self._saved)
+
+
 class _EngineOptimizer(Optimizer):
     """An optimizer of the engine's core: groups and state live in the engine."""
 
@@ -207,6 +230,11 @@ class _EngineOptimizer(Optimizer):
     def defaults(self):
         values = {_snake(k): v for k, v in self._js.defaults.to_py().items() if _snake(k) not in self._hidden}
         return {**values, **self._compat}
+
+    @property
+    def state(self):
+        params = [p for g in self.param_groups for p in g["params"]]
+        return _StateView(params, self.state_dict()["state"])
 
     def zero_grad(self, set_to_none=True):
         if set_to_none:
