@@ -46,9 +46,11 @@ export {
   LayerNorm,
   BatchNorm1d,
   BatchNorm2d,
+  BatchNorm3d,
   GroupNorm,
   InstanceNorm1d,
   InstanceNorm2d,
+  InstanceNorm3d,
 } from './layers/norm';
 // Average pooling (area C).
 export {

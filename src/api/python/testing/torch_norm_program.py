@@ -78,6 +78,8 @@ MODULES = {
         (2, 4, 3, 3),
         4,
     ),
+    "BatchNorm3d": (lambda: nn.BatchNorm3d(2), (2, 2, 2, 3, 2), 2),
+    "InstanceNorm3d(affine)": (lambda: nn.InstanceNorm3d(2, affine=True), (2, 2, 2, 2, 3), 2),
     "GroupNorm(2, 4)": (lambda: nn.GroupNorm(2, 4), (2, 4, 3, 3), 4),
     "GroupNorm(1, 6, affine=False)": (lambda: nn.GroupNorm(1, 6, affine=False), (3, 6), 0),
     "InstanceNorm1d": (lambda: nn.InstanceNorm1d(4), (3, 4, 5), 0),

@@ -1,5 +1,5 @@
 /**
- * Normalisation layers: LayerNorm, BatchNorm1d/2d, GroupNorm, InstanceNorm1d/2d, with PyTorch's
+ * Normalisation layers: LayerNorm, BatchNorm1d/2d/3d, GroupNorm, InstanceNorm1d/2d/3d, with PyTorch's
  * arguments, parameters (`weight` ones, `bias` zeros), buffers (`running_mean`, `running_var`,
  * `num_batches_tracked`, under PyTorch's names so state dicts match) and reprs. The running
  * statistics are updated in place, so `.to()` and state dicts keep seeing the same tensors.
@@ -220,6 +220,12 @@ export class BatchNorm2d extends BatchNormBase {
   }
 }
 
+export class BatchNorm3d extends BatchNormBase {
+  constructor(...args: unknown[]) {
+    super('BatchNorm3d', [5], args);
+  }
+}
+
 abstract class InstanceNormBase extends RunningNorm {
   /** The batched rank; one less is an unbatched input. */
   declare protected readonly rank: number;
@@ -251,6 +257,12 @@ export class InstanceNorm1d extends InstanceNormBase {
 export class InstanceNorm2d extends InstanceNormBase {
   constructor(...args: unknown[]) {
     super('InstanceNorm2d', 4, args);
+  }
+}
+
+export class InstanceNorm3d extends InstanceNormBase {
+  constructor(...args: unknown[]) {
+    super('InstanceNorm3d', 5, args);
   }
 }
 
@@ -303,4 +315,13 @@ export class GroupNorm extends Module {
   }
 }
 
-libraryForward(LayerNorm, BatchNorm1d, BatchNorm2d, InstanceNorm1d, InstanceNorm2d, GroupNorm);
+libraryForward(
+  LayerNorm,
+  BatchNorm1d,
+  BatchNorm2d,
+  BatchNorm3d,
+  InstanceNorm1d,
+  InstanceNorm2d,
+  InstanceNorm3d,
+  GroupNorm,
+);

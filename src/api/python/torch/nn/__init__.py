@@ -14,9 +14,11 @@ from .module import Module  # noqa: F401  re-exported
 from .norm import (  # noqa: F401  re-exported
     BatchNorm1d,
     BatchNorm2d,
+    BatchNorm3d,
     GroupNorm,
     InstanceNorm1d,
     InstanceNorm2d,
+    InstanceNorm3d,
     LayerNorm,
 )
 from .parallel import DataParallel  # noqa: F401  re-exported
