@@ -37,6 +37,7 @@ import {
 import { torchFunctions } from './elementwise-faces';
 import { TorchDevice } from './torch-device';
 import { load, nn, optim, save, utils } from './torch/index';
+import { extrasFunctional } from './torch/functional-extras';
 
 export interface CreationOptions {
   dtype?: DType | string;
@@ -350,6 +351,8 @@ export const torch = {
   save,
   /** `await torch.load('model.pt', { mapLocation })`. */
   load,
+  // torch.prelu (area E; the other activations are F's only, as in PyTorch).
+  prelu: extrasFunctional.prelu,
 };
 
 function tensorList(value: unknown, name: string): Tensor[] {

@@ -53,6 +53,10 @@ interface Result {
   reprs: string[];
   buffers: string[];
   fields: (number | string | boolean)[];
+  extras: Record<string, { y: number[] | number[][]; grad?: number[] }>;
+  one_hot: unknown[];
+  extra_reprs: string[];
+  prelu_state: string[];
 }
 
 describeAgainstRealTorch<Result>(
@@ -69,5 +73,14 @@ describeAgainstRealTorch<Result>(
     expect(ours.reprs).toEqual(real.reprs);
     expect(ours.buffers).toEqual(real.buffers);
     expect(ours.fields).toEqual(real.fields);
+    // prelu, normalize, cosine_similarity, Unflatten, Softmax, LogSoftmax, Dropout (p=0, eval).
+    expect(Object.keys(ours.extras)).toEqual(Object.keys(real.extras));
+    for (const [name, want] of Object.entries(real.extras)) {
+      expectNear(ours.extras[name].y.flat(), want.y.flat(), 1e-5, `${name} values`);
+      expectNear(ours.extras[name].grad ?? [], want.grad ?? [], 1e-5, `${name} gradient`);
+    }
+    expect(ours.one_hot).toEqual(real.one_hot);
+    expect(ours.extra_reprs).toEqual(real.extra_reprs);
+    expect(ours.prelu_state).toEqual(real.prelu_state);
   },
 );

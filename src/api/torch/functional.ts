@@ -7,6 +7,7 @@ import { resampleFunctional } from './functional-resample';
 import { convFunctional } from './functional-conv';
 import { normFunctional } from './functional-norm';
 import { lossFunctional } from './functional-losses';
+import { extrasFunctional } from './functional-extras';
 
 function tensor(value: unknown, what: string): Tensor {
   if (value instanceof Tensor) return value;
@@ -22,8 +23,9 @@ export const functional = {
   ...convFunctional,
   // Normalisation (area B).
   ...normFunctional,
-  // Losses with PyTorch's signatures (area E).
+  // Losses with PyTorch's signatures, and prelu, one_hot, normalize, cosine_similarity (area E).
   ...lossFunctional,
+  ...extrasFunctional,
   softmax(...args: unknown[]): Tensor {
     const a = bindArgs({ name: 'softmax', params: ['input', 'dim'], keywordOnly: ['dtype'] }, args);
     return ops.softmax(

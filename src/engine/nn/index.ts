@@ -30,6 +30,7 @@ export {
   KLDivLoss,
   type CrossEntropyLossOptions,
 } from './layers/losses';
+export { PReLU, CosineSimilarity, Unflatten } from './layers/nn-extras';
 export {
   summarize,
   formatSummary,

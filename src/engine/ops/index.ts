@@ -23,8 +23,9 @@ export * from './pool-avg';
 export * from './resample';
 export * from './conv-transpose';
 export { unfoldWindows, foldWindows } from './unfold-windows';
-// Losses with PyTorch's options (area E).
+// Losses with PyTorch's options, and prelu, oneHot, normalize, cosineSimilarity (area E).
 export * from './losses';
+export * from './nn-extras';
 export { toDevice } from './transfer';
 export { copyInto, fillInto } from './inplace';
 export { scoped, isTensor, type Operand } from './support';

@@ -158,3 +158,71 @@ RESULT["fields"] = [
     nn.HuberLoss(delta=2.0).delta,
     nn.KLDivLoss(log_target=True).log_target,
 ]
+
+
+def run_pair(fn, shape):
+    """fn of two inputs (x1 = INPUT logits, x2 = INPUT target) and both inputs' gradients."""
+    a = t("logits", shape).requires_grad_()
+    c = t("target", shape).requires_grad_()
+    y = fn(a, c).reshape(-1)
+    (y * t("upstream")[: y.shape[0]]).sum().backward()
+    grads = a.grad.reshape(-1).cpu().tolist() + c.grad.reshape(-1).cpu().tolist()
+    return {"y": y.detach().cpu().tolist(), "grad": grads}
+
+
+def run_prelu(module_or_weight, shape):
+    """PReLU's value and the gradients of its input and weight."""
+    x = t("logits", shape).requires_grad_()
+    if isinstance(module_or_weight, nn.Module):
+        module = module_or_weight.to(DEVICE)
+        y, weight = module(x), module.weight
+    else:
+        weight = module_or_weight.to(DEVICE).requires_grad_()
+        y = F.prelu(x, weight)
+    y = y.reshape(-1)
+    (y * t("upstream")[: y.shape[0]]).sum().backward()
+    grads = x.grad.reshape(-1).cpu().tolist() + weight.grad.reshape(-1).cpu().tolist()
+    return {"y": y.detach().cpu().tolist(), "grad": grads}
+
+
+zero_row = torch.tensor([[0.0, 0.0, 0.0]], device=DEVICE)
+EXTRAS = {
+    "nn.PReLU()": run_prelu(nn.PReLU(), (4, 3)),
+    "nn.PReLU(3, init=0.1)": run_prelu(nn.PReLU(3, init=0.1), (4, 3)),
+    "nn.PReLU(3) on [2, 3, 2]": run_prelu(nn.PReLU(3), (2, 3, 2)),
+    "F.prelu": run_prelu(torch.tensor([0.3, -0.2, 0.6]), (4, 3)),
+    "torch.prelu": {"y": torch.prelu(t("logits", (4, 3)), torch.tensor([0.2], device=DEVICE)).cpu().tolist()},
+    "F.normalize": run(lambda x: F.normalize(x), "logits", (4, 3)),
+    "F.normalize(p=1, dim=0)": run(lambda x: F.normalize(x, p=1.0, dim=0), "logits", (4, 3)),
+    "F.normalize(dim=-1) of a zero row": {"y": F.normalize(zero_row, dim=-1).cpu().tolist()},
+    "F.cosine_similarity": run_pair(lambda a, c: F.cosine_similarity(a, c), (4, 3)),
+    "F.cosine_similarity(dim=0)": run_pair(lambda a, c: F.cosine_similarity(a, c, dim=0), (4, 3)),
+    "nn.CosineSimilarity(dim=-1)": run_pair(lambda a, c: nn.CosineSimilarity(dim=-1)(a, c), (2, 3, 2)),
+    "F.cosine_similarity broadcast": run_pair(lambda a, c: F.cosine_similarity(a, c[:1]), (4, 3)),
+    "nn.Unflatten": run(lambda x: nn.Unflatten(1, (2, 2))(x) * 2, "logits", (3, 4)),
+    "nn.Softmax(dim=1)": run(nn.Softmax(dim=1), "logits", (4, 3)),
+    "nn.Softmax(dim=0)": run(nn.Softmax(dim=0), "logits", (4, 3)),
+    "nn.LogSoftmax(dim=1)": run(nn.LogSoftmax(dim=1), "logits", (4, 3)),
+    "F.dropout(p=0)": run(lambda x: F.dropout(x, 0.0), "logits", (4, 3)),
+    "nn.Dropout eval": run(nn.Dropout(0.5).eval(), "logits", (4, 3)),
+}
+hot = F.one_hot(t("labels"))
+RESULT["extras"] = EXTRAS
+RESULT["one_hot"] = [
+    hot.cpu().tolist(),
+    str(hot.dtype),
+    F.one_hot(t("labels3", (2, 2)), num_classes=4).cpu().tolist(),
+    list(F.one_hot(t("labels"), 5).shape),
+]
+RESULT["extra_reprs"] = [
+    repr(nn.PReLU()),
+    repr(nn.PReLU(num_parameters=3)),
+    repr(nn.CosineSimilarity(dim=0)),
+    repr(nn.Unflatten(1, (2, 2))),
+    repr(nn.Unflatten(-1, (4,))),
+    repr(nn.Softmax(dim=1)),
+    repr(nn.LogSoftmax(dim=1)),
+    repr(nn.Dropout(0.3)),
+    repr(nn.Sequential(nn.Linear(4, 4), nn.PReLU(), nn.Unflatten(1, (2, 2)))),
+]
+RESULT["prelu_state"] = sorted(nn.PReLU(3).state_dict().keys())
