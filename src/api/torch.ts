@@ -286,6 +286,10 @@ export const torch = {
   sort: (input: Tensor, ...rest: unknown[]) => tensorArg(input, 'torch.sort: input').sort(...rest),
   argsort: method('argsort'),
   topk: (input: Tensor, ...rest: unknown[]) => tensorArg(input, 'torch.topk: input').topk(...rest),
+  kthvalue: (input: Tensor, ...rest: unknown[]) =>
+    tensorArg(input, 'torch.kthvalue: input').kthvalue(...rest),
+  median: (input: Tensor, ...rest: unknown[]) =>
+    tensorArg(input, 'torch.median: input').median(...rest),
   flip: method('flip'),
   roll: method('roll'),
   // Compositions (area H): src/engine/ops/masks.ts, split.ts, statistics.ts, einsum.ts.

@@ -398,6 +398,24 @@ export class TensorMethods extends TensorBase {
     inplace.copyInto(this, this.scatterAdd(...args));
     return this;
   }
+  /** scatter(dim, index, src or value): a copy with src (or value) written at index along dim. */
+  scatter(...args: unknown[]): Tensor {
+    const a = bindArgs(SIG.scatter, args);
+    if (a.reduce !== undefined && a.reduce !== null)
+      throw new Error(`scatter: reduce='${String(a.reduce)}' is not supported; use scatter_add`);
+    const given = a.src ?? a.value;
+    const src = given instanceof Tensor ? given : asNum(given, 'scatter: src');
+    return indexOps.scatter(
+      this,
+      asInt(a.dim, 'scatter: dim'),
+      asTensor(a.index, 'scatter: index'),
+      src,
+    );
+  }
+  scatter_(...args: unknown[]): this {
+    inplace.copyInto(this, this.scatter(...args));
+    return this;
+  }
   /** maskedFill(mask, value): value where mask is nonzero (mask broadcasts to this shape). */
   maskedFill(...args: unknown[]): Tensor {
     const a = bindArgs(SIG.maskedFill, args);
@@ -447,6 +465,28 @@ export class TensorMethods extends TensorBase {
       optional(a.largest, asBool, 'topk: largest', true),
     );
     return new ValuesIndices(values, indices, 'topk');
+  }
+  /** kthvalue(k, dim = -1, keepdim = false): the k-th smallest along dim and its index. */
+  kthvalue(...args: unknown[]): ValuesIndices {
+    const a = bindArgs(SIG.kthvalue, args);
+    const [values, indices] = sortOps.kthvalue(
+      this,
+      asInt(a.k, 'kthvalue: k'),
+      optional(a.dim, asInt, 'kthvalue: dim', -1),
+      optional(a.keepdim, asBool, 'kthvalue: keepdim', false),
+    );
+    return new ValuesIndices(values, indices, 'kthvalue');
+  }
+  /** median(): the lower median of all elements; median(dim, keepdim): [values, indices]. */
+  median(...args: unknown[]): Tensor | ValuesIndices {
+    const a = bindArgs(SIG.median, args);
+    if (a.dim === undefined || a.dim === null) return sortOps.median(this);
+    const [values, indices] = sortOps.medianAlong(
+      this,
+      asInt(a.dim, 'median: dim'),
+      optional(a.keepdim, asBool, 'median: keepdim', false),
+    );
+    return new ValuesIndices(values, indices, 'median');
   }
   /** flip(dims) or flip(d0, d1, …): reversed along each dim. */
   flip(...args: unknown[]): Tensor {
@@ -655,11 +695,18 @@ const SIG = {
   // Area A.
   gather: { name: 'Tensor.gather', params: ['dim', 'index'], keywordOnly: ['sparseGrad'] },
   scatterAdd: { name: 'Tensor.scatterAdd', params: ['dim', 'index', 'src'] },
+  scatter: {
+    name: 'Tensor.scatter',
+    params: ['dim', 'index', 'src'],
+    keywordOnly: ['value', 'reduce'],
+  },
   maskedFill: { name: 'Tensor.maskedFill', params: ['mask', 'value'] },
   scan: { name: 'Tensor.cumsum', params: ['dim'], keywordOnly: ['dtype'] },
   sort: { name: 'Tensor.sort', params: ['dim', 'descending'], keywordOnly: ['stable'] },
   topk: { name: 'Tensor.topk', params: ['k', 'dim', 'largest', 'sorted'] },
   roll: { name: 'Tensor.roll', params: ['shifts', 'dims'] },
+  kthvalue: { name: 'Tensor.kthvalue', params: ['k', 'dim', 'keepdim'] },
+  median: { name: 'Tensor.median', params: ['dim', 'keepdim'] },
 } as const;
 
 function asTensor(value: unknown, what: string): Tensor {

@@ -1,6 +1,6 @@
 """The program torch-indexing.test.ts runs under our ``torch`` (Pyodide, on the cpu backend and on
 WebGPU) and under real PyTorch (Debian's python3-torch, CPU): gather, scatter_add, index_select,
-scatter, masked_fill, cumsum/cumprod, sort/argsort/topk, flip and roll in their ``torch.*`` and Tensor
+scatter, masked_fill, cumsum/cumprod, sort/argsort/topk, kthvalue, median, flip and roll in their ``torch.*`` and Tensor
 forms, with PyTorch's arguments; values, indices and input gradients on the same random inputs,
 and the reprs of ``torch.return_types``. It leaves them in ``RESULT``, which the test compares.
 
@@ -83,6 +83,9 @@ CASES = {
     "torch.argsort": (lambda x: torch.argsort(x, dim=1).float() + x, (3, 9)),
     "torch.topk": (lambda x: torch.topk(x, 3), (4, 9)),
     "Tensor.topk(2, dim=0, largest=False)": (lambda x: x.topk(2, dim=0, largest=False), (6, 3)),
+    "torch.kthvalue": (lambda x: torch.kthvalue(x, 3, dim=1), (3, 7)),
+    "Tensor.median(dim=0, keepdim=True)": (lambda x: x.median(dim=0, keepdim=True), (5, 3)),
+    "torch.median": (lambda x: torch.median(x), (4, 6)),
     "torch.flip": (lambda x: torch.flip(x, [0, 2]), (2, 3, 4)),
     "Tensor.flip(1)": (lambda x: x.flip(1), (2, 3, 4)),
     "torch.roll": (lambda x: torch.roll(x, shifts=(1, -2), dims=(0, 2)), (2, 3, 4)),
@@ -110,6 +113,8 @@ RESULT = {
         repr(torch.topk(r, 2)),
         repr(torch.tensor([[1.0, 2.0], [3.0, 4.0]]).max(1)),
         repr(torch.tensor([[1.0, 2.0], [3.0, 4.0]]).min(dim=0)),
+        repr(torch.kthvalue(r, 2)),
+        repr(torch.median(r, 0)),
         type(torch.sort(r)).__name__,
         str(torch.sort(r).indices.dtype),
     ],

@@ -1,6 +1,7 @@
-"""``torch.return_types``: the (values, indices) pairs that ``max(dim)``, ``min(dim)``, ``sort``
-and ``topk`` return. Tuples with ``values`` and ``indices`` fields, each op its own type, printed
-as PyTorch prints them: ``torch.return_types.sort(\\nvalues=tensor(...),\\nindices=tensor(...))``.
+"""``torch.return_types``: the (values, indices) pairs that ``max(dim)``, ``min(dim)``, ``sort``,
+``topk``, ``kthvalue`` and ``median(dim)`` return. Tuples with ``values`` and ``indices`` fields,
+each op its own type, printed as PyTorch prints them:
+``torch.return_types.sort(\\nvalues=tensor(...),\\nindices=tensor(...))``.
 """
 
 from collections import namedtuple
@@ -19,8 +20,10 @@ max = _pair_type("max")  # noqa: A001  PyTorch's names
 min = _pair_type("min")  # noqa: A001
 sort = _pair_type("sort")
 topk = _pair_type("topk")
+kthvalue = _pair_type("kthvalue")
+median = _pair_type("median")
 
-_BY_KIND = {"max": max, "min": min, "sort": sort, "topk": topk}
+_BY_KIND = {"max": max, "min": min, "sort": sort, "topk": topk, "kthvalue": kthvalue, "median": median}
 
 
 def of(kind):
