@@ -216,6 +216,28 @@ describe.each(devices.map((d) => [d.name, d] as const))('index ops on %s', (_, d
     expect(Array.from(await j.data())).toEqual([0, 2, 1, 4, 3]);
   });
 
+  it('int32 tensors, empty and one-long rows', async () => {
+    const ints = intTensorOf([5, -2, 7, 0, 3, -9], [2, 3], device);
+    const [v, i] = sort(ints, 1, true);
+    expect(v.dtype).toBe('int32');
+    expect(Array.from(await v.data())).toEqual([7, 5, -2, 3, 0, -9]);
+    expect(Array.from(await i.data())).toEqual([2, 0, 1, 1, 0, 2]);
+    expect(Array.from(await cumsum(ints, 1).data())).toEqual([5, 3, 10, 0, 3, -6]);
+    expect(Array.from(await cumprod(ints, 0).data())).toEqual([5, -2, 7, 0, -6, -63]);
+    const at = intTensorOf([2, 2, 0, 1, 1, 1], [2, 3], device);
+    // Row 0 adds 5 and -2 at column 2 and 7 at column 0; row 1 adds 0 + 3 - 9 at column 1.
+    expect(Array.from(await scatterAdd(ints, 1, at, ints).data())).toEqual([12, -2, 10, 0, -3, -9]);
+    expect(Array.from(await gather(ints, 1, at).data())).toEqual([7, 7, 5, 3, 3, 3]);
+    // Empty rows, rows of one, and an empty index.
+    const empty = intTensorOf([], [3, 0], device).float();
+    expect(sort(empty, 1)[0].shape).toEqual([3, 0]);
+    expect(cumsum(empty, 1).shape).toEqual([3, 0]);
+    const column = intTensorOf([4, 1, 3], [3, 1], device).float();
+    expect(Array.from(await sort(column, 1)[1].data())).toEqual([0, 0, 0]);
+    expect(Array.from(await cumsum(column, 1).data())).toEqual([4, 1, 3]);
+    expect(gather(column, 1, intTensorOf([], [3, 0], device)).shape).toEqual([3, 0]);
+  });
+
   it('flip and roll reorder along dims, with gradients', async () => {
     const cases: [string, (t: Tensor) => Tensor, (r: Ref) => Ref][] = [
       [
