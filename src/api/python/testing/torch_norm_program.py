@@ -99,6 +99,7 @@ def functional():
     forms = {
         "F.layer_norm": lambda x: F.layer_norm(x, (3, 3), tensor("params", (3, 3)), None),
         "F.layer_norm(eps)": lambda x: F.layer_norm(x, [3], eps=0.1),
+        "F.layer_norm(x.shape[-2:])": lambda x: F.layer_norm(x, x.shape[-2:]),
         "F.batch_norm(training)": lambda x: F.batch_norm(x, rm, rv, w, b, training=True, momentum=0.2),
         "F.batch_norm(eval)": lambda x: F.batch_norm(x, rm, rv, w, b),
         "F.batch_norm(no running)": lambda x: F.batch_norm(x, None, None, training=True),
@@ -166,6 +167,7 @@ RESULT = {
     "errors": errors(),
     "reprs": [
         repr(nn.LayerNorm(16)),
+        repr(nn.LayerNorm(torch.zeros(2, 3, 5).shape[1:])),
         repr(nn.LayerNorm((2, 3), eps=1e-6, elementwise_affine=False)),
         repr(nn.BatchNorm1d(3)),
         repr(nn.BatchNorm2d(8)),
