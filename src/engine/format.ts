@@ -76,7 +76,8 @@ function torchNumberFormatter(
   const max = abs.length ? Math.max(...abs) : 0;
   const min = abs.length ? Math.min(...abs) : 0;
   let sci: boolean;
-  if (intMode) sci = max > 1e8;
+  // PyTorch: integers in float tensors go scientific on a spread over 1000 too, as other values.
+  if (intMode) sci = max / min > 1000 || max > 1e8;
   else sci = abs.length > 0 && (max / min > 1000 || max > 1e8 || min < 1e-4);
   const format = (v: number, sci: boolean): string => {
     const s = special(v);

@@ -70,6 +70,8 @@ for options, tensor in [
     reprs.append(repr(tensor))
 torch.set_printoptions(profile="default", sci_mode=None)
 reprs.append(repr(x))
+# Whole numbers in a float tensor: scientific when they spread over more than 1000 (PyTorch's rule).
+reprs += [repr(torch.tensor(v)) for v in ([1.0, 2000.0], [0.0, 5000.0], [10.0, 10000.0], [1.0, -1001.0])]
 
 
 def train(mixed):
