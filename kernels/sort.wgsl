@@ -5,10 +5,10 @@
 // padding, which sorts after everything, never moves: pairs reaching past the row are skipped and
 // the padding is never stored. Order: ascending, or DESCENDING; NaN after (before, descending)
 // every number as in PyTorch; ties by column, so the sort is stable.
-// Default: one workgroup per row, the row in shared memory (rows up to SHARED_MAX elements).
+// Default: one workgroup per row, the row in shared memory (rows up to 1024 elements).
 // INIT + STEP (longer rows): INIT copies the rows and their column numbers into the outputs, then
 // one STEP dispatch per step of the network (params `block`, `span`) works in place.
-// Flags: DESCENDING, INIT, STEP, INT (int32 values: no NaN). Placeholders: T (f32 | i32).
+// Flags: DESCENDING, INIT, STEP, INT (int32 values: no NaN). Placeholders: T (f32 | i32), SHARED.
 // Params: SORT in src/engine/backends/webgpu/param-layouts.ts.
 
 @group(0) @binding(1) var<storage, read_write> VALUES: array</*T*/>;
@@ -16,8 +16,6 @@
 //#if !STEP
 @group(0) @binding(3) var<storage, read> X: array</*T*/>;
 //#endif
-
-const SHARED_MAX = 1024u;
 
 // By the bits: compilers may fold `a != a` to false.
 fn isNan(a: /*T*/) -> bool {
@@ -102,6 +100,10 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgroups) 
   }
 }
 //#else
+// The padded row length this variant holds (a power of two up to 1024): shared memory per workgroup
+// is what the row needs, not the largest row's.
+const SHARED_MAX = /*SHARED*/u;
+
 var<workgroup> values: array</*T*/, SHARED_MAX>;
 var<workgroup> indices: array<i32, SHARED_MAX>;
 

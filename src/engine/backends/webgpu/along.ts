@@ -17,7 +17,7 @@ const gatherSource = GATHER_ALONG.source(gatherWgsl);
 const scanSource = SCAN.source(scanWgsl);
 const sortSource = SORT.source(sortWgsl);
 
-/** Rows up to this long sort in one workgroup's shared memory (SHARED_MAX in sort.wgsl). */
+/** Rows up to this long sort in one workgroup's shared memory (sized to the padded row). */
 const SORT_SHARED_MAX = 1024;
 /** Rows up to this long scan with one invocation per row (a loop beats 64 lanes and barriers). */
 const SCAN_THREAD_MAX = 64;
@@ -129,10 +129,17 @@ export function sortRows(
   };
   const outputs = [outputOf(values), outputOf(indices)];
   if (cols <= SORT_SHARED_MAX) {
-    const kernel = ctx.kernel('sort', `${type},${order.join()}`, 'wwr', sortSource, () => ({
-      flags: order,
-      values: { T: type },
-    }));
+    const shared = Math.max(padded, 64);
+    const kernel = ctx.kernel(
+      'sort',
+      `${type},${shared},${order.join()}`,
+      'wwr',
+      sortSource,
+      () => ({
+        flags: order,
+        values: { T: type, SHARED: shared },
+      }),
+    );
     writeParams(0, 0);
     ctx.run(kernel, [...outputs, gpuOf(x)], grid(rows));
     return;
