@@ -20,7 +20,7 @@ const rand = rng(36);
 const uniform = (low: number, high: number) => low + (high - low) * rand();
 const INPUT = {
   // Offset from zero and of several scales, so the statistics are not trivial.
-  values: Array.from({ length: 120 }, (_, i) => uniform(-2, 3) * (1 + (i % 3))),
+  values: Array.from({ length: 160 }, (_, i) => uniform(-2, 3) * (1 + (i % 3))),
   upstream: Array.from({ length: 120 }, () => uniform(-1, 1)),
   params: Array.from({ length: 16 }, () => uniform(0.5, 1.5) * (rand() < 0.5 ? -1 : 1)),
 };
@@ -32,6 +32,7 @@ interface Result {
   running: number[];
   attributes: (string | number[])[];
   errors: string[];
+  training: Values;
   reprs: string[];
   state_dict: string[];
   buffers: [string, string, number[]][];
@@ -63,6 +64,8 @@ describeAgainstRealTorch<Result>(
       1e-4,
       'momentum set later',
     );
+    for (const [what, values] of Object.entries(real.training))
+      expectNear(ours.training[what], values, 1e-4, `CNN training: ${what}`);
     expect(ours.errors).toEqual(real.errors);
     expect(ours.reprs).toEqual(real.reprs);
     expect(ours.state_dict).toEqual(real.state_dict);

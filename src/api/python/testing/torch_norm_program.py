@@ -9,6 +9,8 @@ gradient's weights, ``params``: values for weights and biases) and ``DEVICE`` un
 fixture, not an installed package.
 """
 
+import math
+
 import torch
 import torch.nn.functional as F
 from torch import nn
@@ -158,6 +160,50 @@ def errors():
     return out
 
 
+def training():
+    """A small CNN with BatchNorm2d trained by SGD for 3 steps, then evaluated: the losses, the
+    BatchNorm's parameters and running statistics, and the evaluation output."""
+    model = nn.Sequential(
+        nn.Conv2d(1, 3, 3),
+        nn.BatchNorm2d(3),
+        nn.ReLU(),
+        nn.Flatten(),
+        nn.Linear(12, 6),
+        nn.LayerNorm(6),
+        nn.Linear(6, 2),
+    )
+    state = {}
+    offset = 0
+    for name, t in model.state_dict().items():
+        if t.dtype == torch.float32:
+            n = numel(t.shape)
+            state[name] = torch.tensor([math.sin(offset + k) * 0.5 for k in range(n)]).reshape(t.shape)
+            offset += n
+        else:
+            state[name] = t
+    model.load_state_dict(state)
+    model = model.to(DEVICE)
+    optimizer = torch.optim.SGD(model.parameters(), lr=0.1, momentum=0.9)
+    target = tensor("upstream", (5, 2), offset=40)
+    losses = []
+    for step in range(3):
+        x = tensor("values", (5, 1, 4, 4), offset=step * 11)
+        optimizer.zero_grad()
+        loss = F.mse_loss(model(x), target)
+        loss.backward()
+        optimizer.step()
+        losses.append(loss.item())
+    model.eval()
+    with torch.no_grad():
+        y = model(tensor("values", (5, 1, 4, 4), offset=50))
+    bn = model[1]
+    return {
+        "losses": losses,
+        "bn": flat(bn.weight) + flat(bn.bias) + flat(bn.running_mean) + flat(bn.running_var),
+        "eval": flat(y),
+    }
+
+
 FUNCTIONAL, RUNNING = functional()
 RESULT = {
     "modules": {name: steps(make(), shape, n) for name, (make, shape, n) in MODULES.items()},
@@ -165,6 +211,7 @@ RESULT = {
     "running": RUNNING,
     "attributes": attributes(),
     "errors": errors(),
+    "training": training(),
     "reprs": [
         repr(nn.LayerNorm(16)),
         repr(nn.LayerNorm(torch.zeros(2, 3, 5).shape[1:])),
