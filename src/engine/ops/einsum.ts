@@ -8,7 +8,8 @@
 import { ShapeError, formatShape } from '../shape';
 import type { Tensor } from '../tensor';
 import { expand } from './broadcast';
-import { mul } from './elementwise';
+import { binaryOps, mul } from './elementwise';
+import { eye } from './masks';
 import { matmul } from './matmul';
 import { sum } from './reduce';
 import { permute, reshape } from './shape-ops';
@@ -125,18 +126,8 @@ function contract(a: Term, b: Term, needed: Set<string>, sizes: Map<string, numb
   };
 }
 
-/** torch.einsum(equation, *operands). */
-export function einsum(equation: string, operands: readonly Tensor[]): Tensor {
-  if (operands.length === 0) throw new ShapeError('einsum(): must provide at least one operand');
-  inputsDevice('einsum', ...operands);
-  const { terms, output } = parse(equation, operands);
-  for (const [i, term] of terms.entries()) {
-    if (new Set(term.labels).size !== term.labels.length)
-      throw new ShapeError(
-        `einsum(): a subscript repeated within operand ${i} (a diagonal) is not supported`,
-      );
-  }
-  // Each label's size; dims of size 1 broadcast against it.
+/** Each label's size; dims of size 1 broadcast against it. */
+function labelSizes(terms: readonly Term[]): Map<string, number> {
   const sizes = new Map<string, number>();
   for (const term of terms) {
     term.labels.forEach((l, d) => {
@@ -150,8 +141,41 @@ export function einsum(equation: string, operands: readonly Tensor[]): Tensor {
       sizes.set(l, Math.max(known ?? s, s));
     });
   }
+  return sizes;
+}
+
+/**
+ * A label repeated within one operand ('ii->i', 'bii->bi') takes the diagonal of those dims: the
+ * entries off it masked to 0 (an identity mask built on the device), the second dim summed out.
+ */
+function takeDiagonals(term: Term): Term {
+  let { t, labels } = term;
+  for (;;) {
+    const second = labels.findIndex((l, i) => labels.indexOf(l) !== i);
+    if (second < 0) return { t, labels };
+    const first = labels.indexOf(labels[second]);
+    const n = t.shape[first];
+    if (t.shape[second] !== n) {
+      throw new ShapeError(
+        `einsum(): subscript ${labels[first]} is repeated for operand ${formatShape(t.shape)} but the sizes don't match, ${n} != ${t.shape[second]}`,
+      );
+    }
+    const maskShape = t.shape.map((_, d) => (d === first || d === second ? n : 1));
+    const identity = reshape(eye(n, n, { device: t.deviceObject, dtype: 'int32' }), maskShape);
+    t = sum(binaryOps.keepWhere(t, identity), second);
+    labels = labels.filter((_, d) => d !== second);
+  }
+}
+
+/** torch.einsum(equation, *operands). */
+export function einsum(equation: string, operands: readonly Tensor[]): Tensor {
+  if (operands.length === 0) throw new ShapeError('einsum(): must provide at least one operand');
+  inputsDevice('einsum', ...operands);
+  const { terms, output } = parse(equation, operands);
   return scoped(() => {
-    const ts = terms.map((term) => {
+    const diagonals = terms.map(takeDiagonals);
+    const sizes = labelSizes(diagonals);
+    const ts = diagonals.map((term) => {
       const shape = term.labels.map((l) => sizes.get(l) ?? 1);
       return shape.every((s, d) => s === term.t.shape[d])
         ? term

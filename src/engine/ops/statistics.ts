@@ -23,9 +23,13 @@ import { sqrt, square, sub } from './elementwise';
 import { amax, amin, mean, sum } from './reduce';
 import { plan } from './reduction-kernel';
 import { reshape } from './shape-ops';
+import { where } from './masks';
 import { scoped } from './support';
 
 type Dims = number | readonly number[] | undefined;
+
+/** The largest finite float32 (Number.MAX_VALUE would round to Infinity in a float32 kernel). */
+const FLOAT32_MAX = 3.4028234663852886e38;
 
 /** PyTorch's messages: var and std's names neither op (it is shared), the others name theirs. */
 function requireFloating(op: string | null, x: Tensor, message: string): void {
@@ -55,8 +59,10 @@ export function logsumexp(x: Tensor, dims: Dims, keepdim = false): Tensor {
     const p = plan('logsumexp', x, dims);
     const peak = amax(x.detach(), dims, true);
     // An all -inf (or +inf) slice: shift by 0 instead, so x - m is not inf - inf.
-    const shift = binaryOps.keepWhere(peak, le(abs(peak), Number.MAX_VALUE));
-    const out = add(log(sum(exp(sub(x, shift)), dims, true)), shift);
+    const shift = binaryOps.keepWhere(peak, le(abs(peak), FLOAT32_MAX));
+    const shifted = add(log(sum(exp(sub(x, shift)), dims, true)), shift);
+    // An all -inf slice is -inf exactly: log(0) is not reliably -inf in WGSL (SwiftShader: -88).
+    const out = where(eq(peak, -Infinity), -Infinity, shifted);
     return keepdim ? out : reshape(out, p.kept);
   });
 }

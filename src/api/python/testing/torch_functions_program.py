@@ -116,6 +116,9 @@ GRAD = {
     "einsum ...ij,...jk->...ik": (lambda a, b: torch.einsum("...ij,...jk->...ik", a, b), (2, 3, 4), (4, 2)),
     "einsum [list] i,ij,j->": (lambda a, b, c: torch.einsum("i,ij,j->", [a, b, c]), (3,), (3, 4), (4,)),
     "einsum ij,jk,kl->il": (lambda a, b, c: torch.einsum("ij,jk,kl->il", a, b, c), (2, 3), (3, 4), (4, 2)),
+    "einsum ii->i": (lambda a: torch.einsum("ii->i", a), (3, 3)),
+    "einsum ii (trace)": (lambda a: torch.einsum("ii", a), (3, 3)),
+    "einsum bii->bi": (lambda a: torch.einsum("bii->bi", a), (2, 3, 3)),
     # statistics
     "logsumexp(1)": (lambda a: torch.logsumexp(a, 1), (3, 4)),
     "logsumexp((0, 1), keepdim)": (lambda a: a.logsumexp((0, 1), keepdim=True), (3, 4)),
@@ -183,6 +186,7 @@ def values():
         "isclose(inf)": torch.isclose(torch.tensor([INF, 1.0], device=DEVICE), torch.tensor([INF, 2.0], device=DEVICE)),
         "Tensor.isclose": a.isclose(a * 1.1),
         "diag(int)": torch.diag(ints),
+        "logsumexp(-inf row)": torch.logsumexp(torch.tensor([[-INF, -INF], [0.0, 1.0]], device=DEVICE), 1),
     }
     result = {}
     for name, t in out.items():
