@@ -7,6 +7,7 @@ import { resampleFunctional } from './functional-resample';
 import { convFunctional } from './functional-conv';
 import { normFunctional } from './functional-norm';
 import { lossFunctional } from './functional-losses';
+import { attentionFunctional } from './functional-attention';
 import { extrasFunctional } from './functional-extras';
 
 function tensor(value: unknown, what: string): Tensor {
@@ -26,6 +27,8 @@ export const functional = {
   // Losses with PyTorch's signatures, and prelu, one_hot, normalize, cosine_similarity (area E).
   ...lossFunctional,
   ...extrasFunctional,
+  // Attention (area D).
+  ...attentionFunctional,
   softmax(...args: unknown[]): Tensor {
     const a = bindArgs({ name: 'softmax', params: ['input', 'dim'], keywordOnly: ['dtype'] }, args);
     return ops.softmax(

@@ -89,3 +89,9 @@ export {
   vectorToParameters,
   type GradParameters,
 } from './grad-utils';
+// Attention (area D).
+export {
+  MultiheadAttention,
+  NonDynamicallyQuantizableLinear,
+  type MultiheadAttentionOptions,
+} from './layers/attention';

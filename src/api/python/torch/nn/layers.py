@@ -13,7 +13,17 @@ class _EngineModule(Module):
 
     def __init__(self, *args, **kwargs):
         super().__init__()
-        js = b.new(getattr(b.host.torch.nn, self._js_name), *args, **kwargs)
+        self._adopt_js(b.new(getattr(b.host.torch.nn, self._js_name), *args, **kwargs))
+
+    @classmethod
+    def _of(cls, js):
+        """A Python module over an engine module that already exists (a submodule of one)."""
+        self = cls.__new__(cls)
+        Module.__init__(self)
+        self._adopt_js(js)
+        return self
+
+    def _adopt_js(self, js):
         object.__setattr__(self, "_js", js)
         own = b.options({"recurse": False})
         for entry in js.namedParameters(own):
@@ -22,6 +32,12 @@ class _EngineModule(Module):
         for entry in js.namedBuffers():
             if "." not in entry[0]:
                 self._buffers[entry[0]] = b.from_js(entry[1], fresh=False)
+        # Engine submodules (MultiheadAttention's out_proj, a TransformerEncoder's layers) as
+        # Python modules over the same engine objects, for state dicts, .to, train and repr.
+        for entry in js.namedChildren():
+            cls = _engine_class_of(entry[1])
+            if cls is not None:
+                self._modules[entry[0]] = cls._of(entry[1])
         self.training = bool(js.training)
 
     def _js_value(self):
@@ -72,6 +88,15 @@ def engine_module(name):
         cls = type(name, (_EngineModule,), {"_js_name": name, "__module__": "torch.nn"})
         _engine_classes[name] = cls
     return cls
+
+
+def _engine_class_of(js):
+    """The Python class of an engine module object, by the name torch.nn exports its class under."""
+    nn = b.host.torch.nn
+    for name in b.js.Object.keys(nn):
+        if getattr(nn, name) == js.constructor:
+            return engine_module(name)
+    return None
 
 
 def engine_module_names():
