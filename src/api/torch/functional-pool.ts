@@ -1,5 +1,5 @@
 /**
- * F's pooling forms (avg_pool1d/2d, adaptive_avg_pool1d/2d, adaptive_max_pool2d, max_pool1d/2d):
+ * F's pooling forms (avg_pool1d/2d, adaptive_avg_pool1d/2d, adaptive_max_pool1d/2d, max_pool1d/2d):
  * each is its nn module made from the same arguments (PyTorch's F signatures are the modules' plus
  * the input first), so the defaults, checks and errors are the module's.
  */
@@ -24,6 +24,7 @@ export const poolFunctional = {
   adaptiveAvgPool1d: viaModule(engineNn.AdaptiveAvgPool1d, 'adaptive_avg_pool1d'),
   adaptiveAvgPool2d: viaModule(engineNn.AdaptiveAvgPool2d, 'adaptive_avg_pool2d'),
   adaptiveMaxPool2d: viaModule(engineNn.AdaptiveMaxPool2d, 'adaptive_max_pool2d'),
+  adaptiveMaxPool1d: viaModule(engineNn.AdaptiveMaxPool1d, 'adaptive_max_pool1d'),
   maxPool1d: viaModule(engineNn.MaxPool1d, 'max_pool1d'),
   maxPool2d: viaModule(engineNn.MaxPool2d, 'max_pool2d'),
 };

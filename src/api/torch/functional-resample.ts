@@ -65,4 +65,22 @@ export const resampleFunctional = {
       recomputeScaleFactor: flag(a.recomputeScaleFactor, 'interpolate: recompute_scale_factor'),
     });
   },
+  /** Deprecated in PyTorch, still in courses: interpolate under older names. */
+  upsample(...args: unknown[]): Tensor {
+    return resampleFunctional.interpolate(...args);
+  },
+  upsampleNearest(...args: unknown[]): Tensor {
+    const a = bindArgs(
+      { name: 'upsample_nearest', params: ['input', 'size', 'scaleFactor'] },
+      args,
+    );
+    return resampleFunctional.interpolate(a.input, a.size, a.scaleFactor, 'nearest');
+  },
+  upsampleBilinear(...args: unknown[]): Tensor {
+    const a = bindArgs(
+      { name: 'upsample_bilinear', params: ['input', 'size', 'scaleFactor'] },
+      args,
+    );
+    return resampleFunctional.interpolate(a.input, a.size, a.scaleFactor, 'bilinear', true);
+  },
 };

@@ -81,6 +81,8 @@ export {
   ConvTranspose2d,
   type ConvTransposeOptions,
 } from './layers/conv-transpose';
+export { AdaptiveMaxPool1d } from './layers/pool';
+export { Unfold, Fold } from './layers/unfold';
 // torch.nn.utils: gradient clipping, parameters as one vector (area F).
 export {
   clipGradNorm_,

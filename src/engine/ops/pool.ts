@@ -168,3 +168,12 @@ export function maxPool1d(x: Tensor, kernelSize: number, options: MaxPool1dOptio
     ),
   );
 }
+
+/** x [N, C, L] (or [C, L]) → [N, C, oL]: adaptive max pooling over a height of 1. */
+export function adaptiveMaxPool1d(x: Tensor, outputSize: number): Tensor {
+  if (x.ndim !== 3 && x.ndim !== 2)
+    throw new ShapeError(
+      `adaptiveMaxPool1d: expected a 2-D or 3-D input [N, C, L], got ${formatShape(x.shape)}`,
+    );
+  return scoped(() => squeeze(adaptiveMaxPool2d(unsqueeze(x, -2), [1, outputSize]), -2));
+}

@@ -98,6 +98,8 @@ CASES = {
         lambda t: F.max_pool2d(t, 3, stride=2, padding=1, ceil_mode=True), (1, 1, 6, 7)
     ),
     "F.max_pool1d(2, ceil_mode=True)": lambda: run(lambda t: F.max_pool1d(t, 2, ceil_mode=True), (2, 2, 7)),
+    "nn.AdaptiveMaxPool1d(3)": lambda: run(nn.AdaptiveMaxPool1d(3), (2, 2, 7)),
+    "F.adaptive_max_pool1d(2) unbatched": lambda: run(lambda t: F.adaptive_max_pool1d(t, 2), (3, 5)),
     # Padding: constant (with a value, cropping by a negative pad), reflect, replicate, circular.
     "F.pad constant": lambda: run(lambda t: F.pad(t, (1, 2)), (2, 3, 4)),
     "F.pad constant value, crop": lambda: run(lambda t: F.pad(t, (-1, 2, 1, 0), value=1.5), (1, 2, 3, 4)),
@@ -162,6 +164,11 @@ CASES = {
     ),
     "F.unfold": lambda: run(lambda t: F.unfold(t, (2, 3), padding=1, stride=(1, 2)), (2, 2, 4, 5)),
     "F.fold": lambda: run(lambda t: F.fold(t, (4, 5), (2, 3), padding=1, stride=(1, 2)), (2, 12, 15)),
+    "nn.Unfold(2, dilation=2, stride=2)": lambda: run(nn.Unfold(2, dilation=2, stride=2), (1, 2, 5, 6)),
+    "nn.Fold((3, 4), 2)": lambda: run(nn.Fold((3, 4), 2), (1, 8, 6)),
+    "F.upsample_bilinear": lambda: run(lambda t: F.upsample_bilinear(t, scale_factor=2), (1, 1, 3, 3)),
+    "F.upsample_nearest": lambda: run(lambda t: F.upsample_nearest(t, size=(5, 4)), (1, 1, 2, 3)),
+    "F.upsample": lambda: run(lambda t: F.upsample(t, scale_factor=2, mode="bilinear"), (1, 1, 2, 3)),
 }
 
 REPRS = [
@@ -194,6 +201,12 @@ REPRS = [
     nn.ConvTranspose2d(4, 2, 3, stride=2),
     nn.ConvTranspose2d(4, 2, 3, stride=2, padding=1, output_padding=1, bias=False, dilation=2, groups=2),
     nn.ConvTranspose1d(3, 3, 2),
+    nn.Unfold((2, 3)),
+    nn.Unfold(2, padding=1, stride=2),
+    nn.Fold((4, 5), (2, 3)),
+    nn.Fold(4, 2, dilation=1, padding=1, stride=(1, 2)),
+    nn.AdaptiveMaxPool1d(3),
+    nn.AdaptiveMaxPool2d((2, None)),
 ]
 
 RESULT = {

@@ -1,5 +1,11 @@
 /** nn.MaxPool1d, nn.MaxPool2d and nn.AdaptiveMaxPool2d over the engine's max-pooling op. */
-import { maxPool1d, maxPool2d, adaptiveMaxPool2d, type Pair } from '../../ops/pool';
+import {
+  maxPool1d,
+  maxPool2d,
+  adaptiveMaxPool1d,
+  adaptiveMaxPool2d,
+  type Pair,
+} from '../../ops/pool';
 import type { Tensor } from '../../tensor';
 import {
   bind,
@@ -128,15 +134,16 @@ export class AdaptiveMaxPool2d extends Module {
     else if (
       Array.isArray(raw) &&
       raw.length === 2 &&
-      raw.every((v) => v === null || Number.isInteger(v))
+      raw.every((v) => v === null || v === undefined || Number.isInteger(v))
     ) {
-      size = raw as (number | null)[];
+      // Python's None arrives as undefined.
+      size = raw.map((v) => (v === undefined ? null : v) as number | null);
     } else
       throw new TypeError(
         'AdaptiveMaxPool2d: outputSize must be an int or a pair of ints (or null to keep a size)',
       );
     const shown = Array.isArray(raw)
-      ? `(${raw.map((v) => (v === null ? 'None' : String(v))).join(', ')})`
+      ? `(${raw.map((v) => (v === null || v === undefined ? 'None' : String(v))).join(', ')})`
       : String(raw);
     Object.defineProperties(this, {
       outputSize: { value: size, enumerable: false },
@@ -156,4 +163,29 @@ export class AdaptiveMaxPool2d extends Module {
   }
 }
 
-libraryForward(MaxPool2d, MaxPool1d, AdaptiveMaxPool2d);
+/** nn.AdaptiveMaxPool1d(output_size): x [N, C, L] (or [C, L]) → [N, C, output_size]. */
+export class AdaptiveMaxPool1d extends Module {
+  declare readonly outputSize: number;
+
+  constructor(outputSize: number | { outputSize: number; returnIndices?: boolean });
+  constructor(...args: unknown[]) {
+    super();
+    const a = bind({ name: 'AdaptiveMaxPool1d', params: ['outputSize', 'returnIndices'] }, args);
+    unsupported(a, 'AdaptiveMaxPool1d', { returnIndices: false });
+    const raw =
+      Array.isArray(a.outputSize) && a.outputSize.length === 1 ? a.outputSize[0] : a.outputSize;
+    if (typeof raw !== 'number' || !Number.isInteger(raw) || raw < 1)
+      throw new TypeError('AdaptiveMaxPool1d: outputSize must be a positive int');
+    Object.defineProperty(this, 'outputSize', { value: raw, enumerable: false });
+  }
+
+  override forward(input: Tensor): Tensor {
+    return adaptiveMaxPool1d(requireTensor(input, 'AdaptiveMaxPool1d'), this.outputSize);
+  }
+
+  override extraRepr(): string {
+    return `output_size=${this.outputSize}`;
+  }
+}
+
+libraryForward(MaxPool2d, MaxPool1d, AdaptiveMaxPool2d, AdaptiveMaxPool1d);
