@@ -208,6 +208,16 @@ function probabilityCrossEntropy(
 // Binary targets.
 
 /**
+ * max(log v, -100), and -100 at v = 0 itself: WGSL's log(0) is undefined (SwiftShader gives a
+ * finite value), so zeros take -100 without reaching the log.
+ */
+function clampedLog(v: Tensor): Tensor {
+  const positive = cast(gt(v, 0), 'float32');
+  const safe = log(add(mul(v, positive), sub(1, positive)));
+  return add(mul(maximum(safe, -100), positive), mul(sub(1, positive), -100));
+}
+
+/**
  * Binary cross-entropy of probabilities: −w·(t·log x + (1 − t)·log(1 − x)), each log clamped at
  * −100 as PyTorch's. Its gradient is PyTorch's, w·(x − t)/max(x(1 − x), 1e-12), finite at 0 and 1.
  */
@@ -223,8 +233,8 @@ export function binaryCrossEntropy(
   requireSameShape(op, input, target);
   return scoped(() => {
     const losses = noGrad(() => {
-      const logX = maximum(log(input), -100);
-      const log1mX = maximum(log(sub(1, input)), -100);
+      const logX = clampedLog(input);
+      const log1mX = clampedLog(sub(1, input));
       const nll = neg(add(mul(target, logX), mul(sub(1, target), log1mX)));
       return weight === null ? nll : mul(nll, weight);
     });
