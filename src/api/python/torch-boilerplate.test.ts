@@ -119,6 +119,65 @@ seen = [i for i in auto_tqdm(range(3), desc="auto")] + list(trange(2)) + list(no
     expect(r).toEqual([[0, 1, 2, 0, 1, 7], true, true]);
   });
 
+  it('a 2024-style preamble runs: seeding helper, device pick, compile, matmul precision, autograd names', async () => {
+    const r = (
+      await cell(`
+import os, random
+import torch
+import torch.backends.cudnn as cudnn
+from torch.autograd import Variable
+
+def seed_everything(seed=42):
+    random.seed(seed)
+    os.environ["PYTHONHASHSEED"] = str(seed)
+    torch.manual_seed(seed)
+    torch.cuda.manual_seed(seed)
+    torch.cuda.manual_seed_all(seed)
+    cudnn.deterministic = True
+    cudnn.benchmark = False
+
+seed_everything(7)
+a = torch.rand(3)
+seed_everything(7)
+same = torch.equal(a, torch.rand(3))
+device = torch.device("cuda" if torch.cuda.is_available() else "mps" if torch.backends.mps.is_available() else "cpu")
+torch.set_float32_matmul_precision("high")
+torch.autograd.set_detect_anomaly(True)
+net = torch.nn.Linear(3, 2)
+compiled = torch.compile(net)
+@torch.compile
+def double(t):
+    return t * 2
+x = Variable(torch.ones(1, 3), requires_grad=True)
+torch.autograd.backward(compiled(x).sum())
+errors = []
+for bad in (lambda: torch.set_float32_matmul_precision("low"), lambda: torch.autograd.grad(x.sum(), x)):
+    try:
+        bad()
+    except (RuntimeError, NotImplementedError) as e:
+        errors.append(type(e).__name__ + ": " + str(e))
+[same, device.type in ("cuda", "cpu"), torch.get_float32_matmul_precision(),
+ torch.autograd.is_anomaly_enabled(), compiled is net, double(torch.tensor([2.0])).tolist(),
+ x.grad.tolist(), cudnn.is_available(), cudnn.version(), errors]
+`)
+    ).result;
+    expect(r).toEqual([
+      true,
+      true,
+      'high',
+      true,
+      true,
+      [4],
+      [[expect.any(Number), expect.any(Number), expect.any(Number)]],
+      false,
+      undefined,
+      [
+        "RuntimeError: set_float32_matmul_precision: expected one of ('highest', 'high', 'medium'), got 'low'",
+        "NotImplementedError: torch.autograd.grad is not available here yet: call loss.backward() and read each input's .grad",
+      ],
+    ]);
+  });
+
   it('SummaryWriter.add_scalar and add_scalars draw the live chart; other add_* draw nothing', async () => {
     const { charts } = await cell(`
 import torch

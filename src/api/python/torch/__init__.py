@@ -210,18 +210,21 @@ def seed():
 
 # The notebook boilerplate's settings and backends (torch/_settings.py, backends/, version.py):
 # each change documented there; manual_seed returns torch.default_generator, as PyTorch's does.
-from . import amp, backends, version  # noqa: E402, F401  torch.amp, torch.backends, torch.version
+from . import amp, autograd, backends, version  # noqa: E402, F401  torch.amp, torch.autograd, …
 from ._settings import (  # noqa: E402, F401  re-exported
     Generator,
     are_deterministic_algorithms_enabled,
+    compile,
     default_generator,
     get_default_dtype,
+    get_float32_matmul_precision,
     get_num_interop_threads,
     get_num_threads,
     is_autocast_enabled,
     is_deterministic_algorithms_warn_only_enabled,
     manual_seed,
     set_default_dtype,
+    set_float32_matmul_precision,
     set_num_interop_threads,
     set_num_threads,
     set_printoptions,

@@ -144,3 +144,29 @@ def manual_seed(seed):
 def is_autocast_enabled(device_type=None):
     """False: no op is ever cast to a lower precision here (torch/amp/__init__)."""
     return False
+
+
+_MATMUL_PRECISIONS = ("highest", "high", "medium")
+_state["matmul_precision"] = "highest"
+
+
+def set_float32_matmul_precision(precision):
+    """Remembered and answered; products always compute in full float32 here (no TF32)."""
+    if precision not in _MATMUL_PRECISIONS:
+        raise RuntimeError(f"set_float32_matmul_precision: expected one of {_MATMUL_PRECISIONS}, got {precision!r}")
+    _state["matmul_precision"] = precision
+
+
+def get_float32_matmul_precision():
+    return _state["matmul_precision"]
+
+
+def compile(model=None, *, fullgraph=False, dynamic=None, backend="inductor", mode=None, options=None, disable=False):
+    """``torch.compile``: there is no graph compiler here, so the model (or function) is returned as
+    it is and runs eagerly, op by op (the engine fuses element-wise chains by itself, docs/engine.md);
+    results are what compiled code gives. Without a model, a decorator, as PyTorch's."""
+    if model is None:
+        return lambda fn: fn
+    if not callable(model):
+        raise RuntimeError(f"torch.compile: expected a Module or a function, got {type(model).__name__}")
+    return model
