@@ -42,7 +42,7 @@ interface Result {
 /** Values compared within `tol` (relative above 1); infinities and NaN (strings) and bools exactly. */
 function near(ours: Value[], theirs: Value[], tol: number, what: string): void {
   expect(ours.length, what).toBe(theirs.length);
-  const asNumber = (v: Value): Value => (typeof v === 'boolean' ? +v : v);
+  const asNumber = (v: Value): number | string => (typeof v === 'boolean' ? +v : v);
   theirs.forEach((want, i) => {
     const got = asNumber(ours[i]);
     if (typeof want === 'string' || typeof got === 'string')
