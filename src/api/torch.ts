@@ -280,6 +280,8 @@ export const torch = {
   scatterAdd: method('scatterAdd'),
   scatter: method('scatter'),
   indexSelect: method('indexSelect'),
+  indexAdd: method('indexAdd'),
+  takeAlongDim: method('takeAlongDim'),
   maskedFill: method('maskedFill'),
   cumsum: method('cumsum'),
   cumprod: method('cumprod'),

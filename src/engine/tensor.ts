@@ -416,6 +416,27 @@ export class TensorMethods extends TensorBase {
     inplace.copyInto(this, this.scatter(...args));
     return this;
   }
+  /** indexAdd(dim, index, source, { alpha }): a copy with alpha · source added at index along dim. */
+  indexAdd(...args: unknown[]): Tensor {
+    const a = bindArgs(SIG.indexAdd, args);
+    return indexOps.indexAdd(
+      this,
+      asInt(a.dim, 'index_add: dim'),
+      asTensor(a.index, 'index_add: index'),
+      asTensor(a.source, 'index_add: source'),
+      optional(a.alpha, asNum, 'index_add: alpha', 1),
+    );
+  }
+  indexAdd_(...args: unknown[]): this {
+    inplace.copyInto(this, this.indexAdd(...args));
+    return this;
+  }
+  /** takeAlongDim(indices, dim = null): gather with indices broadcast (flattened without dim). */
+  takeAlongDim(...args: unknown[]): Tensor {
+    const a = bindArgs(SIG.takeAlongDim, args);
+    const dim = a.dim === undefined || a.dim === null ? null : asInt(a.dim, 'take_along_dim: dim');
+    return indexOps.takeAlongDim(this, asTensor(a.indices, 'take_along_dim: indices'), dim);
+  }
   /** maskedFill(mask, value): value where mask is nonzero (mask broadcasts to this shape). */
   maskedFill(...args: unknown[]): Tensor {
     const a = bindArgs(SIG.maskedFill, args);
@@ -706,6 +727,8 @@ const SIG = {
   topk: { name: 'Tensor.topk', params: ['k', 'dim', 'largest', 'sorted'] },
   roll: { name: 'Tensor.roll', params: ['shifts', 'dims'] },
   kthvalue: { name: 'Tensor.kthvalue', params: ['k', 'dim', 'keepdim'] },
+  indexAdd: { name: 'Tensor.indexAdd', params: ['dim', 'index', 'source'], keywordOnly: ['alpha'] },
+  takeAlongDim: { name: 'Tensor.takeAlongDim', params: ['indices', 'dim'] },
   median: { name: 'Tensor.median', params: ['dim', 'keepdim'] },
 } as const;
 

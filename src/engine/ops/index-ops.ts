@@ -15,12 +15,14 @@ import {
 } from '../shape';
 import type { Tensor } from '../tensor';
 import { arange, full, zeros } from './creation';
-import { add, binaryOps, cast, div, eq, maximum, ne } from './elementwise';
+import { expand } from './broadcast';
+import { add, binaryOps, cast, div, eq, maximum, mul, ne } from './elementwise';
 import {
   cat,
   clone,
   contiguous,
   flatten,
+  indexAddRows,
   indexSelect,
   movedim,
   narrow,
@@ -178,6 +180,68 @@ export function scatter(x: Tensor, dim: number, index: Tensor, src: Tensor | num
         : div(scatterAdd(cast(none, x.dtype), dim, index, src), maximum(count, 1));
     return cast(add(keepWhere(x, eq(count, 0)), keepWhere(written, ne(count, 0))), x.dtype);
   });
+}
+
+/** torch.index_add: x with alpha · source's slices added at the positions `index` names along dim. */
+export function indexAdd(x: Tensor, dim: number, index: Tensor, source: Tensor, alpha = 1): Tensor {
+  inputsDevice('index_add', x, index, source);
+  checkIndex('index_add', index);
+  if (index.ndim > 1)
+    throw new ShapeError(
+      `index_add_(): Index is supposed to be a vector, got ${formatShape(index.shape)}`,
+    );
+  const d = normalizeDim(dim, Math.max(x.ndim, 1), 'index_add');
+  const n = index.numel();
+  const expected = x.ndim === 0 ? [n] : x.shape.map((s, i) => (i === d ? n : s));
+  if (!shapesEqual(source.ndim === 0 ? [1] : source.shape, expected)) {
+    throw new ShapeError(
+      `index_add_(): source ${formatShape(source.shape)} must have the shape of self ` +
+        `${formatShape(x.shape)} with dim ${d} of size ${n} (index's length)`,
+    );
+  }
+  if (x.ndim === 0) {
+    return scoped(() =>
+      reshape(indexAdd(reshape(x, [1]), 0, reshape(index, [1]), reshape(source, [1]), alpha), []),
+    );
+  }
+  return scoped(() => {
+    const moved = movedim(source, d, 0);
+    const rest = moved.shape.slice(1);
+    const rows = indexAddRows(reshape(moved, [n, numel(rest)]), reshape(index, [n]), x.shape[d]);
+    const added = movedim(reshape(rows, [x.shape[d], ...rest]), 0, d);
+    return cast(add(x, alpha === 1 ? added : mul(added, alpha)), x.dtype);
+  });
+}
+
+/** torch.take_along_dim: gather with index broadcast against x (or both flattened without dim). */
+export function takeAlongDim(x: Tensor, index: Tensor, dim: number | null): Tensor {
+  if (dim === null) return scoped(() => gather(flatten(x), 0, flatten(index)));
+  inputsDevice('take_along_dim', x, index);
+  if (x.ndim !== index.ndim) {
+    throw new ShapeError(
+      `torch.take_along_dim(): input and indices should have the same number of dimensions, ` +
+        `but got ${x.ndim} dimensions for input, and ${index.ndim} dimensions for indices`,
+    );
+  }
+  const d = normalizeDim(dim, x.ndim, 'take_along_dim');
+  const shape = broadcastShapes(
+    'take_along_dim',
+    x.shape.map((s, i) => (i === d ? 1 : s)),
+    index.shape.map((s, i) => (i === d ? 1 : s)),
+  );
+  return scoped(() =>
+    gather(
+      expand(
+        x,
+        shape.map((s, i) => (i === d ? x.shape[d] : s)),
+      ),
+      d,
+      expand(
+        index,
+        shape.map((s, i) => (i === d ? index.shape[d] : s)),
+      ),
+    ),
+  );
 }
 
 /** torch.flip: the order of elements reversed along each of `dims`. */

@@ -1,5 +1,6 @@
 """The program torch-indexing.test.ts runs under our ``torch`` (Pyodide, on the cpu backend and on
 WebGPU) and under real PyTorch (Debian's python3-torch, CPU): gather, scatter_add, index_select,
+index_add, take_along_dim,
 scatter, masked_fill, cumsum/cumprod, sort/argsort/topk, kthvalue, median, flip and roll in their ``torch.*`` and Tensor
 forms, with PyTorch's arguments; values, indices and input gradients on the same random inputs,
 and the reprs of ``torch.return_types``. It leaves them in ``RESULT``, which the test compares.
@@ -65,6 +66,15 @@ CASES = {
     "Tensor.scatter(value=)": (lambda x: x.scatter(0, torch.argsort(x.detach(), dim=0)[:1], value=-2.5), (3, 4)),
     "torch.index_select (repeats)": (lambda x: torch.index_select(x, 1, index("four", (6,))), (3, 4)),
     "Tensor.index_select dim 0": (lambda x: x.index_select(0, index("small", (5,))), (3, 4)),
+    "Tensor.index_add (repeats, alpha)": (
+        lambda x, src: x.index_add(1, index("four", (5,)), src, alpha=0.5),
+        (3, 4),
+        (3, 5),
+    ),
+    "torch.index_add dim 0": (lambda x, src: torch.index_add(x, 0, index("small", (4,)), src), (3, 4), (4, 4)),
+    "torch.take_along_dim": (lambda x: torch.take_along_dim(x, torch.argsort(x.detach(), dim=1), dim=1), (3, 5)),
+    "Tensor.take_along_dim (broadcast)": (lambda x: x.take_along_dim(index("four", (1, 3)), 1), (2, 4)),
+    "take_along_dim flattened": (lambda x: torch.take_along_dim(x, index("gather", (4,))), (2, 3)),
     "Tensor.masked_fill (broadcast mask)": (
         lambda x: x.masked_fill(index("mask", (1, 4)).bool(), -1.5),
         (3, 4),
@@ -94,11 +104,13 @@ CASES = {
 
 
 def in_place():
-    """scatter_add_, masked_fill_ and scatter_ (one-hot) on fresh tensors (values only: they are not leaves)."""
+    """scatter_add_, masked_fill_, index_add_ and scatter_ (one-hot) on fresh tensors (values only:
+    they are not leaves)."""
     src = tensor(INPUT["x"][:9], (3, 3))
     a = torch.zeros(4, 3, device=DEVICE).scatter_add_(0, index("four", (2, 3)), src)
     b = tensor(INPUT["x"][:12], (3, 4))
     b.masked_fill_(index("mask", (3, 4)).bool(), 2.0)
+    b.index_add_(0, index("small", (2,)), torch.ones(2, 4, device=DEVICE))
     one_hot = torch.zeros(4, 5, device=DEVICE).scatter_(1, index("four", (4, 1)), 1.0)
     return a.reshape(-1).cpu().tolist() + b.reshape(-1).cpu().tolist() + one_hot.reshape(-1).cpu().tolist()
 
