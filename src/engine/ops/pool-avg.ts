@@ -7,6 +7,7 @@
 import { ShapeError } from '../shape';
 import type { Tensor } from '../tensor';
 import { mul } from './elementwise';
+import { mean } from './reduce';
 import { alongAxis, spatial, type AxisMap } from './separable';
 
 export interface AvgPoolOptions {
@@ -133,6 +134,8 @@ function adaptive(name: string, x: Tensor, outputSize: number[]): Tensor {
       throw new ShapeError(
         `${name}: output_size must be positive integers, got [${outputSize.join(', ')}]`,
       );
+    // Global pooling (a classifier head's AdaptiveAvgPool2d(1)) is one reduction.
+    if (outs.every((o) => o === 1)) return mean(xb, dims === 2 ? [2, 3] : [2], true);
     let y = alongAxis(xb, -1, adaptiveAxis(sizes[dims - 1], outs[dims - 1]));
     if (dims === 2) y = alongAxis(y, -2, adaptiveAxis(sizes[0], outs[0]));
     return y;
