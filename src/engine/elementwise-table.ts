@@ -473,6 +473,29 @@ export const UNARY_OPS = {
     grad: (o, g, x) => o.div(g, o.square(o.add(o.mul(x, o.sign(x)), 1))),
     faces: { functional: true, module: 'Softsign' },
   },
+  /** λ·elu(x) with α = 1.6732632…, λ = 1.0507009… (the self-normalising constants). */
+  selu: {
+    wgsl: f32('select(1.7580993408473766 * (exp(a) - 1.0), 1.0507009873554805 * a, a > 0.0)'),
+    js: (x) => (x > 0 ? 1.0507009873554805 * x : 1.7580993408473766 * Math.expm1(x)),
+    ints: 'float',
+    saves: 'x',
+    grad: (o, g, x) => {
+      const positive = o.step(x);
+      const negative = o.mul(o.mul(o.sub(1, positive), o.exp(x)), 1.7580993408473766);
+      return o.mul(g, o.add(o.mul(positive, 1.0507009873554805), negative));
+    },
+    faces: { functional: true, module: 'SELU' },
+    args: { inplace: false },
+  },
+  /** log σ(x) = −softplus(−x), stable both ways. */
+  logsigmoid: {
+    wgsl: f32('-softplus(-a)'),
+    js: (x) => -(Math.max(-x, 0) + Math.log1p(Math.exp(-Math.abs(x)))),
+    ints: 'float',
+    saves: 'x',
+    grad: (o, g, x) => o.mul(g, o.sigmoid(o.neg(x))),
+    faces: { functional: true, module: 'LogSigmoid' },
+  },
 } as const satisfies Record<string, UnaryRow>;
 
 export type UnaryOp = keyof typeof UNARY_OPS;

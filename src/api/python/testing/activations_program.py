@@ -66,6 +66,10 @@ ANY = {
     "nn.Hardswish": nn.Hardswish(),
     "F.softsign": F.softsign,
     "nn.Softsign": nn.Softsign(),
+    "F.selu": F.selu,
+    "nn.SELU": nn.SELU(),
+    "F.logsigmoid": F.logsigmoid,
+    "nn.LogSigmoid": nn.LogSigmoid(),
     # F's forms the TS layer answers by name (no Python wrapper).
     "F.max_pool2d": lambda t: F.max_pool2d(t[:48].reshape(1, 3, 4, 4), 2),
     "F.mse_loss(sum)": lambda t: F.mse_loss(t, t.detach() * 0.5 + 0.25, reduction="sum"),
@@ -105,6 +109,9 @@ RESULT = {
         repr(nn.Hardsigmoid()),
         repr(nn.Hardswish()),
         repr(nn.Softsign()),
+        repr(nn.SELU()),
+        repr(nn.SELU(inplace=True)),
+        repr(nn.LogSigmoid()),
     ],
     "activation_fields": [
         nn.LeakyReLU(0.2).negative_slope,

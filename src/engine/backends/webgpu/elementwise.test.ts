@@ -46,6 +46,8 @@ const UNARY: Record<UnaryOp, (x: number) => number> = {
   hardsigmoid: (x) => Math.min(Math.max(x / 6 + 0.5, 0), 1),
   hardswish: (x) => (x * Math.min(Math.max(x + 3, 0), 6)) / 6,
   softsign: (x) => x / (1 + Math.abs(x)),
+  selu: (x) => 1.0507009873554805 * (x > 0 ? x : 1.6732632423543772 * (Math.exp(x) - 1)),
+  logsigmoid: (x) => -Math.log(1 + Math.exp(-x)),
 };
 
 /** Φ(x) from erf's Taylor series (independent of the kernels' erfc fit; exact to ~1e-15 here). */
