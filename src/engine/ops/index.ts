@@ -16,7 +16,16 @@ export * from './split';
 export { variance, std, logsumexp, norm as vectorNorm, isclose } from './statistics';
 export * from './einsum';
 // Indexing, scans and sorts along a dim (area A).
-export { gather, scatter, scatterAdd, maskedFill, flip, roll } from './index-ops';
+export {
+  gather,
+  scatter,
+  scatterAdd,
+  maskedFill,
+  indexAdd,
+  takeAlongDim,
+  flip,
+  roll,
+} from './index-ops';
 export * from './scan';
 export * from './sort';
 export * from './pool-avg';
