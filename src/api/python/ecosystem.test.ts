@@ -343,6 +343,94 @@ pipeline = T.Compose([T.RandomHorizontalFlip(p=1.0), T.RandomVerticalFlip(p=1.0)
   );
 });
 
+const ROTATIONS: [string, string, number, string, number, number[] | null][] = [
+  // [name, transform, angle, mode, fill, center]
+  ['nearest 30', 'RandomRotation((30, 30))', 30, 'nearest', 0, null],
+  [
+    'bilinear -50, fill',
+    "RandomRotation([-50, -50], interpolation='bilinear', fill=0.5)",
+    -50,
+    'bilinear',
+    0.5,
+    null,
+  ],
+  [
+    'nearest 125, center',
+    'RandomRotation((125, 125), center=[1, 2], fill=2)',
+    125,
+    'nearest',
+    2,
+    [1, 2],
+  ],
+];
+
+(missing === null ? describe : describe.skip)(
+  'torchvision.transforms.RandomRotation against real PyTorch',
+  () => {
+    // torchvision's tensor rotate (its inverse affine matrix, affine grid and grid_sample with a fill
+    // mask), written here over real PyTorch: torchvision itself is not installed.
+    const real = runRealTorch(
+      `
+import math
+import torch.nn.functional as F
+def rotate(img, angle, mode, fill, center):
+    h, w = img.shape[-2:]
+    c = [0.0, 0.0] if center is None else [cc - s * 0.5 for cc, s in zip(center, [w, h])]
+    rot = math.radians(-angle)
+    a, b, cc, d = math.cos(rot), -math.sin(rot), math.sin(rot), math.cos(rot)
+    m = [d, -b, 0.0, -cc, a, 0.0]
+    m[2] += m[0] * -c[0] + m[1] * -c[1] + c[0]
+    m[5] += m[3] * -c[0] + m[4] * -c[1] + c[1]
+    theta = torch.tensor(m, dtype=torch.float32).reshape(1, 2, 3)
+    base = torch.empty(1, h, w, 3)
+    base[..., 0].copy_(torch.linspace(-w * 0.5 + 0.5, w * 0.5 + 0.5 - 1, steps=w))
+    base[..., 1].copy_(torch.linspace(-h * 0.5 + 0.5, h * 0.5 + 0.5 - 1, steps=h).unsqueeze_(-1))
+    base[..., 2].fill_(1)
+    grid = base.view(1, h * w, 3).bmm(theta.transpose(1, 2) / torch.tensor([0.5 * w, 0.5 * h])).view(1, h, w, 2)
+    x = torch.cat([img[None], torch.ones(1, 1, h, w)], 1)
+    y = F.grid_sample(x, grid, mode=mode, padding_mode="zeros", align_corners=False)[0]
+    mask, y = y[-1:].expand_as(y[:-1]), y[:-1]
+    if mode == "nearest":
+        return torch.where(mask < 0.5, torch.full_like(y, fill), y)
+    return y * mask + (1.0 - mask) * fill
+print(json.dumps({name: rotate(torch.tensor(INPUT["image"]), angle, mode, fill, center).reshape(-1).tolist()
+                  for name, angle, mode, fill, center in INPUT["cases"]}))
+`,
+      {
+        image,
+        cases: ROTATIONS.map(([name, , angle, mode, fill, center]) => [
+          name,
+          angle,
+          mode,
+          fill,
+          center,
+        ]),
+      },
+    ) as Record<string, number[]>;
+    it.each(devices)('rotated images agree on %s', async (device) => {
+      python.py.globals.set('DEVICE', device);
+      python.py.globals.set(
+        'DATA',
+        JSON.stringify({ image, cases: ROTATIONS.map(([name, t]) => [name, t]) }),
+      );
+      const ours = (await python.run(`
+import json
+import torch
+from torchvision.transforms import RandomRotation
+data = json.loads(DATA)
+x = torch.tensor(data["image"], device=DEVICE)
+out = {name: eval(t)(x).cpu().reshape(-1).tolist() for name, t in data["cases"]}
+out["repr"] = repr(RandomRotation(30, fill=1))
+out
+`)) as Record<string, number[]> & { repr: string };
+      for (const [name] of ROTATIONS) expectNear(ours[name], real[name], 1e-5, name);
+      expect(ours.repr).toBe(
+        'RandomRotation(degrees=[-30.0, 30.0], interpolation=nearest, expand=False, fill=1)',
+      );
+    });
+  },
+);
+
 describe('torchkeras.metrics', () => {
   it('Accuracy counts sigmoid(logits) > 0.5 against the targets, alone and in KerasModel.fit', async () => {
     const logits = [0, 1].map(() => Array.from({ length: 10 }, () => [rand() * 6 - 3]));

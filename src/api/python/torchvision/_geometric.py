@@ -10,6 +10,9 @@ composed of engine ops, so they run on the image's device:
   matrix products, ``R_h @ image @ R_wᵀ``, with PyTorch's ``interpolate`` weights (align_corners
   False; with ``antialias`` its anti-aliased triangle filter, which shrinking needs); an ``int``
   size matches the shorter edge.
+- ``RandomRotation(degrees, interpolation, center, fill)``: torchvision's inverse affine matrix and
+  sampling grid (``grid_sample``, align_corners False), read as index selections of the flattened
+  image (one for nearest, four weighted ones for bilinear); pixels from outside are ``fill``.
 """
 
 import enum
@@ -232,4 +235,99 @@ class Resize:
         return (
             f"Resize(size={self.size}, interpolation={self.interpolation.value}, "
             f"max_size={self.max_size}, antialias={self.antialias})"
+        )
+
+
+def _rotation_matrix(angle, center):
+    """torchvision's _get_inverse_affine_matrix(center, -angle, no translation, scale 1, no shear)."""
+    rot = math.radians(-angle)
+    a, b, c, d = math.cos(rot), -math.sin(rot), math.sin(rot), math.cos(rot)
+    m = [d, -b, 0.0, -c, a, 0.0]
+    cx, cy = center
+    m[2] += m[0] * -cx + m[1] * -cy + cx
+    m[5] += m[3] * -cx + m[4] * -cy + cy
+    return m
+
+
+def _rotate(img, angle, mode, center, fill):
+    h, w = img.shape[-2], img.shape[-1]
+    center = [0.0, 0.0] if center is None else [c - s * 0.5 for c, s in zip(center, (w, h), strict=True)]
+    m = _rotation_matrix(angle, center)
+    # Source pixel of each output pixel, as torchvision's affine grid and grid_sample place it: the
+    # grid's normalised coordinate g maps to ((g + 1)·size − 1)/2, i.e. the matrix's x + (w − 1)/2.
+    taps = []  # (index list, weight list) per corner
+    coords = []
+    for i in range(h):
+        by = -h * 0.5 + 0.5 + i
+        for j in range(w):
+            bx = -w * 0.5 + 0.5 + j
+            coords.append((bx * m[0] + by * m[1] + m[2] + (w - 1) / 2, bx * m[3] + by * m[4] + m[5] + (h - 1) / 2))
+    corners = [(0, 0)] if mode == "nearest" else [(0, 0), (1, 0), (0, 1), (1, 1)]
+    for dx, dy in corners:
+        index, weight = [], []
+        for x, y in coords:
+            if mode == "nearest":
+                px, py, wt = round(x), round(y), 1.0
+            else:
+                x0, y0 = math.floor(x), math.floor(y)
+                px, py = x0 + dx, y0 + dy
+                wt = (x - x0 if dx else 1 - (x - x0)) * (y - y0 if dy else 1 - (y - y0))
+            inside = 0 <= px < w and 0 <= py < h
+            index.append(py * w + px if inside else 0)
+            weight.append(wt if inside else 0.0)
+        taps.append((index, weight))
+    flat = img.reshape(*img.shape[:-2], h * w)
+    x = flat if flat.dtype.is_floating_point else flat.float()
+    out, covered = None, None
+    for index, weight in taps:
+        wt = torch.tensor(weight, device=img.device)
+        term = x.index_select(-1, torch.tensor(index, device=img.device)) * wt
+        out = term if out is None else out + term
+        covered = wt if covered is None else covered + wt
+    # torchvision samples a ones mask beside the image and blends the fill in by it: bilinear
+    # image·mask + (1 − mask)·fill (so edge pixels are weighted twice), nearest the fill where it is 0.
+    if mode != "nearest":
+        out = out * covered + (1 - covered) * fill
+    elif fill:
+        out = out + (covered < 0.5).float() * fill
+    out = out.reshape(*img.shape[:-2], h, w)
+    return out if img.dtype.is_floating_point else out.round().to(img.dtype)
+
+
+class RandomRotation:
+    def __init__(self, degrees, interpolation=InterpolationMode.NEAREST, expand=False, center=None, fill=0):
+        if isinstance(degrees, (int, float)):
+            if degrees < 0:
+                raise ValueError("If degrees is a single number, it must be positive.")
+            degrees = [-degrees, degrees]
+        elif not isinstance(degrees, (list, tuple)) or len(degrees) != 2:
+            raise ValueError("If degrees is a sequence, it must be of len 2.")
+        self.degrees = [float(d) for d in degrees]
+        if isinstance(interpolation, str):
+            interpolation = InterpolationMode(interpolation)
+        if interpolation not in (InterpolationMode.NEAREST, InterpolationMode.BILINEAR):
+            raise NotImplementedError(
+                f"RandomRotation: interpolation {interpolation.value} is not supported here (nearest, bilinear)"
+            )
+        if expand:
+            raise NotImplementedError("RandomRotation: expand=True is not supported here")
+        if not isinstance(fill, (int, float)):
+            raise NotImplementedError("RandomRotation: fill must be one number here")
+        self.interpolation = interpolation
+        self.expand = expand
+        self.center = center
+        self.fill = fill
+
+    def __call__(self, img):
+        img = _image("RandomRotation", img)
+        low, high = self.degrees
+        angle = float((torch.rand(1) * (high - low) + low).item())
+        return _rotate(img, angle, self.interpolation.value, self.center, float(self.fill))
+
+    def __repr__(self):
+        center = f", center={self.center}" if self.center is not None else ""
+        fill = f", fill={self.fill}" if self.fill is not None else ""
+        return (
+            f"RandomRotation(degrees={self.degrees}, interpolation={self.interpolation.value}, "
+            f"expand={self.expand}{center}{fill})"
         )

@@ -69,6 +69,7 @@ from ._geometric import (  # noqa: E402, F401  re-exported
     InterpolationMode,
     RandomCrop,
     RandomHorizontalFlip,
+    RandomRotation,
     RandomVerticalFlip,
     Resize,
 )
