@@ -72,5 +72,8 @@ describe.each(devices.map((d) => [d.name, d] as const))('losses on %s', (_, devi
     expect(() => ops.nllLoss(logits, intTensorOf([1], [1], device))).toThrow(
       /nll_loss: expected target of shape \[2\]/,
     );
+    expect(() => ops.crossEntropyLoss(logits, intTensorOf([1, 2], [2, 1], device))).toThrow(
+      /got \[2, 1\]; use target.squeeze\(1\)/,
+    );
   });
 });

@@ -80,11 +80,16 @@ function classRows(op: string, input: Tensor, target: Tensor): ClassRows {
   const scores = input.ndim === 1 ? reshape(input, [1, input.shape[0]]) : input;
   const classes = scores.shape[1];
   const shape = input.ndim === 1 ? [] : [scores.shape[0], ...scores.shape.slice(2)];
-  if (!shapesEqual(target.shape, shape))
+  if (!shapesEqual(target.shape, shape)) {
+    // The common slip: labels of shape [N, 1] for logits [N, C].
+    const squeeze = shapesEqual(target.shape, [...shape, 1])
+      ? `; use target.squeeze(${shape.length}) or target.view(-1)`
+      : '';
     throw new ShapeError(
       `${op}: expected target of shape ${formatShape(shape)} (class indices) for input ` +
-        `${formatShape(input.shape)}, got ${formatShape(target.shape)}`,
+        `${formatShape(input.shape)}, got ${formatShape(target.shape)}${squeeze}`,
     );
+  }
   const rows = reshape(movedim(scores, 1, scores.ndim - 1), [-1, classes]);
   // JS has no int literals: float labels such as torch.tensor([0, 2, 1]) are accepted as ints.
   return { rows, labels: reshape(cast(target, 'int32'), [-1]), shape, classes };
