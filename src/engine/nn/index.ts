@@ -97,3 +97,10 @@ export {
   NonDynamicallyQuantizableLinear,
   type MultiheadAttentionOptions,
 } from './layers/attention';
+// Transformer encoder (area D).
+export {
+  TransformerEncoderLayer,
+  TransformerEncoder,
+  type TransformerEncoderLayerOptions,
+  type TransformerEncoderOptions,
+} from './layers/transformer';

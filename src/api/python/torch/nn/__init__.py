@@ -23,6 +23,7 @@ from .norm import (  # noqa: F401  re-exported
 )
 from .parallel import DataParallel  # noqa: F401  re-exported
 from .parameter import Parameter  # noqa: F401  re-exported
+from .transformer import Transformer  # noqa: F401  re-exported
 
 
 def __getattr__(name):

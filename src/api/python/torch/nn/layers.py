@@ -90,11 +90,31 @@ def engine_module(name):
     return cls
 
 
+class _EngineModuleList(_EngineModule):
+    """An engine ModuleList inside an engine module (a TransformerEncoder's ``layers``): indexed,
+    iterated and measured as PyTorch's ModuleList."""
+
+    def __getitem__(self, index):
+        return list(self._modules.values())[index]
+
+    def __len__(self):
+        return len(self._modules)
+
+    def __iter__(self):
+        return iter(self._modules.values())
+
+
 def _engine_class_of(js):
     """The Python class of an engine module object, by the name torch.nn exports its class under."""
     nn = b.host.torch.nn
     for name in b.js.Object.keys(nn):
         if getattr(nn, name) == js.constructor:
+            if name == "ModuleList":
+                cls = _engine_classes.get("ModuleList[]")
+                if cls is None:
+                    attrs = {"_js_name": name, "__module__": "torch.nn"}
+                    cls = _engine_classes["ModuleList[]"] = type(name, (_EngineModuleList,), attrs)
+                return cls
             return engine_module(name)
     return None
 
