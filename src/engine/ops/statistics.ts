@@ -3,6 +3,7 @@
  * deviation (with PyTorch's Bessel correction), logsumexp (shifted by the maximum, so large
  * values do not overflow), vector norms, and isclose. Gradients come from the ops they use.
  */
+import { noGrad, withGrad } from '../autograd';
 import type { Tensor } from '../tensor';
 import {
   abs,
@@ -75,12 +76,30 @@ export function logsumexp(x: Tensor, dims: Dims, keepdim = false): Tensor {
 export function norm(x: Tensor, p: number | 'fro', dims: Dims, keepdim = false): Tensor {
   requireFloating('norm', x, `expected a floating point input, got ${x.dtype}`);
   return scoped(() => {
-    if (p === 'fro' || p === 2) return sqrt(sum(square(x), dims, keepdim));
+    if (p === 'fro' || p === 2) return euclidean(x, dims, keepdim);
     if (p === 1) return sum(abs(x), dims, keepdim);
     if (p === Infinity) return amax(abs(x), dims, keepdim);
     if (p === -Infinity) return amin(abs(x), dims, keepdim);
     if (p === 0) return sum(cast(ne(x, 0), 'float32'), dims, keepdim);
     return pow(sum(pow(abs(x), p), dims, keepdim), 1 / p);
+  });
+}
+
+/**
+ * The 2-norm, with PyTorch's gradient x / ‖x‖ that is 0 (not NaN) where the norm is 0 (the
+ * composition sqrt(Σx²) would give 0 · ∞ there).
+ */
+function euclidean(x: Tensor, dims: Dims, keepdim: boolean): Tensor {
+  const p = plan('norm', x, dims);
+  const out = noGrad(() => sqrt(sum(square(x), dims, keepdim)));
+  return withGrad('NormBackward1', [x], out, (save) => {
+    const xs = save(x);
+    const norms = save(out);
+    return (g) => {
+      const n = reshape(norms, p.keepShape);
+      const scaled = div(mul(xs, reshape(g, p.keepShape)), n);
+      return [binaryOps.keepWhere(scaled, ne(n, 0))];
+    };
   });
 }
 

@@ -127,6 +127,8 @@ GRAD = {
     "norm(inf, dim=0)": (lambda a: torch.norm(a, float("inf"), dim=0), (3, 4)),
     "norm(3)": (lambda a: a.norm(3), (3, 4)),
     "norm(dim=1, keepdim)": (lambda a: a.norm(dim=1, keepdim=True), (3, 4)),
+    "norm() of zeros": (lambda a: (a * 0).norm(), (3,)),
+    "norm(dim=1) with a zero row": (lambda a: (a * torch.tensor([[0.0], [1.0]], device=DEVICE)).norm(dim=1), (2, 3)),
     "linalg.norm": (lambda a: torch.linalg.norm(a), (3, 4)),
     "linalg.norm(v, ord=1)": (lambda a: torch.linalg.norm(a, ord=1), (5,)),
     "linalg.norm(m, ord=inf)": (lambda a: torch.linalg.norm(a, ord=INF), (3, 4)),
