@@ -271,6 +271,7 @@ describe('torchvision.transforms flips and crops', () => {
 import json
 import torch
 from torchvision import transforms as T
+import torchvision.transforms.functional as TF
 x = torch.tensor(json.loads(DATA)["image"], device=DEVICE)
 def flips(seed):
     torch.manual_seed(seed)
@@ -287,6 +288,10 @@ pipeline = T.Compose([T.RandomHorizontalFlip(p=1.0), T.RandomVerticalFlip(p=1.0)
     "flips": flips(3), "flips_again": flips(3), "crops": crops(4), "crops_again": crops(4),
     "center": T.CenterCrop((3, 4))(x).cpu().tolist(), "center_pad": T.CenterCrop(7)(x).cpu().tolist(),
     "pipeline": pipeline(x).cpu().tolist(),
+    "functional": [TF.hflip(x).cpu().tolist(), TF.vflip(x).cpu().tolist(), TF.crop(x, 1, 2, 3, 2).cpu().tolist(),
+                   TF.center_crop(x, [3, 4]).cpu().tolist(), TF.pad(x, [1, 0]).cpu().tolist(),
+                   torch.equal(TF.resize(x, [3, 4]), T.Resize((3, 4))(x)),
+                   torch.equal(TF.rotate(x, 30.0), T.RandomRotation((30, 30))(x))],
     "reprs": [repr(T.RandomHorizontalFlip()), repr(T.RandomVerticalFlip(0.3)), repr(T.RandomCrop(32, padding=4)),
               repr(T.CenterCrop(24))],
 }
@@ -333,6 +338,15 @@ pipeline = T.Compose([T.RandomHorizontalFlip(p=1.0), T.RandomVerticalFlip(p=1.0)
       // 7 × 7 from 5 × 6: torchvision pads (left 0, top 1, right 1, bottom 1), then crops at 0, 0.
       expect(r.center_pad).toEqual(pad(f32, 0, 1, 1, 1));
       expect(r.pipeline).toEqual(window(vflip(hflip(f32)), 1, 1, 3, 4));
+      expect(r.functional).toEqual([
+        hflip(f32),
+        vflip(f32),
+        window(f32, 1, 2, 3, 2),
+        window(f32, 1, 1, 3, 4),
+        pad(f32, 1, 0, 1, 0),
+        true,
+        true,
+      ]);
       expect(r.reprs).toEqual([
         'RandomHorizontalFlip(p=0.5)',
         'RandomVerticalFlip(p=0.3)',

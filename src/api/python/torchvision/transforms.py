@@ -63,7 +63,12 @@ class Lambda:
         return self.lambd(image)
 
 
-# torchvision's geometric transforms, composed of engine ops in Python (_geometric.py).
+# torchvision's geometric transforms, composed of engine ops in Python (_geometric.py), and
+# torchvision.transforms.functional (_functional.py). This module is not a package, so that submodule
+# is entered in sys.modules by hand: `import torchvision.transforms.functional as TF` finds it.
+import sys  # noqa: E402
+
+from . import _functional as functional  # noqa: E402
 from ._geometric import (  # noqa: E402, F401  re-exported
     CenterCrop,
     InterpolationMode,
@@ -73,3 +78,5 @@ from ._geometric import (  # noqa: E402, F401  re-exported
     RandomVerticalFlip,
     Resize,
 )
+
+sys.modules[__name__ + ".functional"] = functional
