@@ -1,6 +1,7 @@
 """``torch.optim``: the engine's optimizers (one update core, src/engine/optim) with PyTorch's
 signatures. ``param_groups`` are live views of the engine's groups, so ``group['lr'] = …``
-changes the rate the next ``step()`` uses."""
+changes the rate the next ``step()`` uses. ``Optimizer`` is PyTorch's Python base class, for
+optimizers written in Python."""
 
 from collections.abc import Mapping, MutableMapping
 
@@ -87,6 +88,9 @@ class Optimizer:
     engine's optimizers below subclass it (so ``isinstance(opt, Optimizer)`` holds) but keep their
     groups and state in the engine."""
 
+    # Keys not shown in groups and reprs (an engine option PyTorch 1.13's class lacks).
+    _hidden = ()
+
     def __init__(self, params, defaults):
         from collections import defaultdict
 
@@ -164,7 +168,7 @@ class Optimizer:
             if i:
                 lines.append("")
             lines.append(f"Parameter Group {i}")
-            for key in sorted(k for k in group if k != "params"):
+            for key in sorted(k for k in group if k != "params" and k not in self._hidden):
                 lines.append(f"    {key}: {group[key]}")
         lines.append(")")
         return "\n".join(lines)
@@ -279,11 +283,8 @@ class _EngineOptimizer(Optimizer):
         return {"state": state, "param_groups": groups}
 
     def load_state_dict(self, state_dict):
-        import copy
-
         from .._tensor import Tensor as _T
 
-        state_dict = copy.copy(state_dict)
         groups = state_dict["param_groups"]
         js_state = {}
         for index, saved in state_dict["state"].items():
@@ -315,17 +316,6 @@ class _EngineOptimizer(Optimizer):
         self._compat_values.append(dict(self._compat_values[0]))
         given = {k: v for k, v in param_group.items() if k != "params"}
         self._shadows.append({**{k: v for k, v in self._shadows[0].items() if k not in given}, **given})
-
-    def __repr__(self):
-        lines = [f"{type(self).__name__} ("]
-        for i, group in enumerate(self.param_groups):
-            if i:
-                lines.append("")
-            lines.append(f"Parameter Group {i}")
-            for key in sorted(k for k in group if k != "params" and k not in self._hidden):
-                lines.append(f"    {key}: {group[key]}")
-        lines.append(")")
-        return "\n".join(lines)
 
 
 class SGD(_EngineOptimizer):
