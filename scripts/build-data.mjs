@@ -18,6 +18,8 @@
  * - sotu/corpus.json.gz (vocabulary by frequency rank, label names, per-passage labels and lengths,
  *   provenance) and sotu/tokens.bin.gz (every passage's word ranks, concatenated, little-endian):
  *   a Reuters-shaped topic-classification stand-in, see docs/datasets.md.
+ * - text/sotu.txt.gz: plain text of the State of the Union addresses 1993–2021, normalised to a
+ *   small character set, for character-level language models (the tiny-GPT chapter).
  */
 import { Buffer } from 'node:buffer';
 import { createHash } from 'node:crypto';
@@ -353,6 +355,45 @@ function buildSotuCorpus() {
   );
 }
 
+// --- Plain text for character-level models ----------------------------------------------------
+
+/** The addresses of the plain-text corpus: every one from Clinton's first (1993) to 2021. */
+const PLAIN_TEXT_FIRST_YEAR = 1993;
+
+/**
+ * One address as plain text of a small alphabet, so a character model's vocabulary is ~80
+ * symbols rather than every rare Unicode character a transcript happens to contain: stage
+ * directions ("(Applause.)", "[laughter]") removed; curly quotes made straight; dashes become
+ * "-"; accents dropped (é → e); any other character outside letters, digits and basic
+ * punctuation removed; runs of spaces made one.
+ */
+function plainText(text) {
+  return text
+    .replace(/[([](?:applause|laughter)[^)\]]*[)\]]/gi, ' ')
+    .normalize('NFD')
+    .replace(/\p{M}/gu, '')
+    .replace(/[\u2018\u2019\u02bc`]/g, "'")
+    .replace(/[\u201c\u201d]/g, '"')
+    .replace(/[\u2010-\u2015]/g, '-')
+    .replace(/[^A-Za-z0-9 .,;:'"?!()$%&/-]+/g, ' ')
+    .replace(/ +/g, ' ')
+    .replace(/ ([.,;:?!])/g, '$1')
+    .trim();
+}
+
+function buildPlainText() {
+  const speeches = readdirSync(sotuDir)
+    .filter((f) => f.endsWith('.json'))
+    .sort()
+    .map((f) => JSON.parse(readFileSync(join(sotuDir, f), 'utf8')))
+    .filter((s) => s.year >= PLAIN_TEXT_FIRST_YEAR)
+    .sort((a, b) => a.year - b.year);
+  // One address per paragraph, separated by a blank line.
+  const text = speeches.map((s) => plainText(s.text)).join('\n\n') + '\n';
+  writeAtomic('text/sotu.txt.gz', gzip(Buffer.from(text, 'utf8')));
+  log(`SOTU plain text: ${speeches.length} addresses, ${text.length} characters`);
+}
+
 function main() {
   if (!force && isUpToDate()) {
     log('public/data is up to date');
@@ -362,6 +403,7 @@ function main() {
   buildMnist();
   buildFashionMnist();
   buildSotuCorpus();
+  buildPlainText();
   writeAtomic(
     'index.json',
     JSON.stringify({ format: FORMAT, fingerprint, sources, files: written }, null, 2) + '\n',

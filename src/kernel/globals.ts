@@ -1,9 +1,10 @@
 /**
  * The names every cell sees besides the cell API: `print`, `display`, `console`, `params`, and
  * the rich outputs of ./outputs (charts, progress bars, images, timing, profiles, the device
- * benchmark).
+ * benchmark), and `loadText` (a bundled plain text, for character-level models).
  * Output goes to whichever cell is running when the call happens.
  */
+import { getAssetReader, loadPlainText } from '../engine/data/datasets';
 import { formatPrint, formatText } from './display';
 import type { OutputSink } from './output-sink';
 import { createBenchmarkGlobal } from './outputs/benchmark';
@@ -56,5 +57,7 @@ export function createIoGlobals(
     display,
     console,
     params: Object.freeze({ ...params }),
+    /** `await loadText('sotu')`: a bundled plain text as one string (docs/datasets.md). */
+    loadText: (name: string): Promise<string> => loadPlainText(getAssetReader(), String(name)),
   };
 }

@@ -17,6 +17,7 @@ describe('editor declarations of the output globals', () => {
       `const s: number = await timeit(() => torch.rand([2]), { repeat: 3, warmup: 1 });\nconst rows = await compareDevices((d) => torch.rand([2], { device: d }));\nprint(rows[0].speedup, s);\nconst p = await profile(() => torch.rand([2]));\nprint(p[0]?.rows[0].op);\nconst kb = new Progbar(10);\nkb.update(3, { loss: 1 });`,
       `const report = await benchmarkDevice({ sizes: 'small' });\nprint(report.peakGflops, report.rows[0].case);`,
       `autoChart(false);\nautoChart({ enabled: true, names: { train_loss: 'loss' } });\nconst bar = progress(4);\nbar.setPostfixStr('loss=0.5, acc=0.9');`,
+      `const text: string = await loadText('sotu');\nprint(text.length);`,
     ];
     expect(checkCells([lib], cells)).toEqual([]);
   });

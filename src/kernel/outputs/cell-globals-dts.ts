@@ -79,6 +79,11 @@ declare const progress: (total?: number | null, options?: ProgressOptions) => Pr
 declare const plotMetric: (history: unknown, metric: string) => void;`,
   },
   {
+    name: 'loadText',
+    declaration: `/** A bundled plain text as one string: \`await loadText('sotu')\` (State of the Union addresses 1993–2021). */
+declare const loadText: (name: 'sotu') => Promise<string>;`,
+  },
+  {
     name: 'autoChart',
     declaration: `/** The automatic chart of a hand-written loop (Keras metrics' result(), torchmetrics' compute(), tqdm postfix values): \`autoChart(false)\` turns it off, \`autoChart({ names: { train_loss: 'loss' } })\` renames series. */
 declare const autoChart: (options?: boolean | { enabled?: boolean; names?: Record<string, string> }) => void;`,

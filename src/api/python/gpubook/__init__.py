@@ -17,6 +17,8 @@ Every Python cell has them without an import (the kernel puts them in ``builtins
 - ``auto_chart(enabled=True, names=None)``: the automatic chart of a hand-written loop (Keras
   metrics' ``result()``, torchmetrics' ``compute()``, tqdm's ``set_postfix`` values): ``auto_chart(
   False)`` turns it off, ``auto_chart(names={"train_loss": "loss"})`` renames series.
+- ``load_text(name)``: a bundled plain text as one ``str`` (``load_text("sotu")``: State of the
+  Union addresses 1993-2021, for character-level models; docs/datasets.md).
 
 They are not PyTorch's: a script exported for real PyTorch replaces them with plain Python.
 """
@@ -26,7 +28,7 @@ from pyodide.ffi import create_proxy
 
 from torch import _bridge as b
 
-__all__ = ["params", "display", "timeit", "compare_devices", "plot_metric", "auto_chart"]
+__all__ = ["params", "display", "timeit", "compare_devices", "plot_metric", "auto_chart", "load_text"]
 
 _globals = b.host.globals
 
@@ -113,3 +115,10 @@ def auto_chart(enabled=True, names=None):
     if names is not None:
         options["names"] = {str(k): str(v) for k, v in names.items()}
     b.call(_globals.autoChart, options)
+
+
+def load_text(name):
+    """A bundled plain text as one string (the TS cells' ``await loadText(name)``)."""
+    if not isinstance(name, str):
+        raise TypeError(f"load_text: name must be a str such as 'sotu', got {name!r}")
+    return b.wait(b.call(_globals.loadText, name))

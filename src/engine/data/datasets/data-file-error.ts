@@ -32,6 +32,9 @@ export function describeDataFile(path: string): string {
   if (path.startsWith('sotu/tokens.bin')) {
     return 'the State of the Union corpus (the Reuters stand-in): its word ids';
   }
+  if (path.startsWith('text/sotu.txt')) {
+    return 'the State of the Union plain text (addresses 1993-2021)';
+  }
   if (path === 'index.json') return 'the index of bundled data files';
   return 'a bundled data file';
 }

@@ -18,5 +18,6 @@ export {
   type TextCorpusOptions,
   type TextSplit,
 } from './text-corpus';
+export { loadPlainText, PLAIN_TEXTS, plainTextPath } from './plain-text';
 export { padSequences, type PadSequencesOptions, type PaddedSequences } from './pad-sequences';
 export { getAssetReader, setAssetReader } from './asset-reader';
