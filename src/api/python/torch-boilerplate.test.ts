@@ -210,6 +210,15 @@ assert writer.get_logdir().startswith("runs")
       ['acc', ['train', 'val']],
       ['lr', ['lr']],
     ]);
+    // A later cell logging to the same writer shows the whole run so far in its own chart.
+    const next = await cell('writer.add_scalar("lr", 0.025)');
+    expect(next.charts).toHaveLength(1);
+    expect(series(next.charts[0], 'lr')).toEqual([
+      [0, 0.1],
+      [1, 0.05],
+      [2, 0.025],
+    ]);
+    expect(series(next.charts[0], 'Loss/train')).toEqual(series(chart, 'Loss/train'));
     await expect(python.run('writer.add_scalar("x", "high")')).rejects.toThrow(
       /add_scalar: scalar_value must be a number/,
     );

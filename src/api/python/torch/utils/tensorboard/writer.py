@@ -6,12 +6,15 @@ chart ``KerasModel.fit`` draws), since no TensorBoard runs in the browser.
   (TensorBoard's one chart per tag), at x = ``global_step``; without a step, at the tag's next
   index (TensorBoard would put every such point at step 0).
 - ``add_scalars(main_tag, {tag: value}, global_step)``: one panel ``main_tag``, a series per tag.
-- The chart appears in the cell that logs the writer's first scalar and is redrawn there live.
+- The chart appears in the cell that logs the writer's first scalar and is redrawn there live; a
+  later cell that logs to the same writer shows a new chart with everything logged so far (each
+  cell runs as its own asyncio task, which is how the writer tells cells apart).
 - Every other ``add_*`` (histograms, images, graphs, text, figures, hparams, embeddings, …) is
   accepted and draws nothing; nothing is written to ``log_dir``. ``flush``/``close`` draw what is
   pending at once.
 """
 
+import asyncio
 import datetime
 import os
 
@@ -41,6 +44,14 @@ _NOT_DRAWN = (
 )
 
 
+def _cell():
+    """The running cell (its asyncio task), or None outside one."""
+    try:
+        return asyncio.current_task()
+    except RuntimeError:
+        return None
+
+
 def _number(value, what):
     if hasattr(value, "item"):  # a 0-d or one-element tensor, a NumPy scalar
         value = value.item()
@@ -67,6 +78,8 @@ class SummaryWriter:
             log_dir = os.path.join("runs", f"{now}_gpubook{comment}")
         self.log_dir = str(log_dir)
         self._chart = None
+        self._chart_cell = None
+        self._points = []  # every (series, x, y, panel) logged, for a later cell's chart
         self._steps = {}
         self._closed = False
 
@@ -80,11 +93,16 @@ class SummaryWriter:
         else:
             x = float(_number(global_step, what))
         self._steps[series] = x + 1
-        if self._chart is None:
+        self._points.append((series, x, y, panel))
+        cell = _cell()
+        if self._chart is None or cell is not self._chart_cell:
             logger = getattr(b.host.globals, "metricsLogger", None)
             if logger is None:  # outside a kernel: nothing can draw
                 return
             self._chart = b.call(logger, title=f"SummaryWriter: {self.log_dir}", xLabel="step")
+            self._chart_cell = cell
+            for s, px, py, p in self._points[:-1]:
+                b.call(self._chart.add, s, px, py, panel=p)
         b.call(self._chart.add, series, x, y, panel=panel)
 
     def add_scalar(self, tag, scalar_value, global_step=None, walltime=None, new_style=False, double_precision=False):
