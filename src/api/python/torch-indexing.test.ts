@@ -1,7 +1,8 @@
 /**
  * Indexing, scans and sorts in Python against real PyTorch (Debian's python3-torch, 1.13, CPU) on
- * the same random inputs: gather, scatter_add(_), index_select, masked_fill(_), cumsum, cumprod,
- * sort, argsort, topk, flip and roll in their torch.* and Tensor forms — values, indices, input
+ * the same random inputs: gather, scatter(_), scatter_add(_), index_select, index_add(_),
+ * take_along_dim, masked_fill(_), cumsum, cumprod, sort, argsort, topk, kthvalue, median, flip and
+ * roll in their torch.* and Tensor forms, and argmax/argmin with dim — values, indices, input
  * gradients — and torch.return_types' reprs. The program is testing/torch_indexing_program.py.
  */
 import { expect } from 'vitest';
@@ -42,6 +43,7 @@ interface Case {
 interface Result {
   cases: Record<string, Case>;
   in_place: number[];
+  arg_extremes: unknown[];
   reprs: string[];
 }
 
@@ -60,6 +62,7 @@ describeAgainstRealTorch<Result>(
       want.grads.forEach((g, i) => expectNear(got.grads[i], g, 1e-4, `${name} gradient ${i}`));
     }
     expectNear(ours.in_place, real.in_place, 1e-6, 'scatter_add_ and masked_fill_');
+    expect(ours.arg_extremes).toEqual(real.arg_extremes);
     expect(ours.reprs).toEqual(real.reprs);
   },
 );

@@ -115,10 +115,23 @@ def in_place():
     return a.reshape(-1).cpu().tolist() + b.reshape(-1).cpu().tolist() + one_hot.reshape(-1).cpu().tolist()
 
 
+def arg_extremes():
+    """argmax/argmin with dim (and keepdim), and max/min(dim)'s indices."""
+    x = tensor(INPUT["x"][:20], (4, 5))
+    return [
+        torch.argmax(x, dim=1).cpu().tolist(),
+        x.argmin(dim=0, keepdim=True).cpu().tolist(),
+        x.argmax().cpu().tolist(),
+        torch.max(x, 1).indices.cpu().tolist(),
+        x.min(dim=0).indices.cpu().tolist(),
+    ]
+
+
 r = torch.tensor([3.0, 1.0, 2.0])
 RESULT = {
     "cases": {name: run(fn, *shapes) for name, (fn, *shapes) in CASES.items()},
     "in_place": in_place(),
+    "arg_extremes": arg_extremes(),
     "reprs": [
         repr(torch.sort(r)),
         repr(r.sort(descending=True)),
