@@ -651,6 +651,11 @@ export class TensorMethods extends TensorBase {
     inplaceGraph.updateInPlace(this, this.clampMax(max));
     return this;
   }
+  /** Leaves the graph in place: a leaf that does not require grad. */
+  detach_(): this {
+    inplaceGraph.detachInPlace(this);
+    return this;
+  }
 }
 
 /** The element-wise table's ops with a Tensor face, as methods: t.exp(), t.mul(other). */

@@ -60,6 +60,18 @@ describe.each(devices.map((d) => [d.name, d] as const))(
       expect(view.shape).toEqual([2, 2]);
     });
 
+    it('detach_ cuts the history in place; a view is refused', async () => {
+      const x = input([1, 2]);
+      const h = x.mul(3);
+      h.detach_();
+      expect([h.requiresGrad, h.isLeaf]).toEqual([false, true]);
+      x.mul(h).sum().backward();
+      expect(await values(x.grad as ops.Operand)).toEqual([3, 6]);
+      const y = input([1, 2, 3, 4]).mul(2);
+      const view = y.reshape(2, 2);
+      expect(() => view.detach_()).toThrow(/Can't detach views in-place/);
+    });
+
     it('outside a graph it writes into the same storage (views see it)', async () => {
       const y = input([1, 2, 3, 4], false);
       const view = y.reshape(2, 2);

@@ -49,3 +49,20 @@ export function updateInPlace(target: Tensor, result: Tensor): void {
   old?.unref();
   result.dispose();
 }
+
+/**
+ * t.detach_(): t leaves the graph as a leaf that does not require grad (truncated backpropagation
+ * through time: `hidden.detach_()`). A view's history is its base's, so views are refused, as
+ * PyTorch refuses them.
+ */
+export function detachInPlace(t: Tensor): void {
+  if (sharedWithVisible(t.res.storage, t) && !t.isLeaf) {
+    throw new Error(
+      "detach_: Can't detach views in-place. Use detach() instead (this tensor shares its storage with another).",
+    );
+  }
+  const old = t.res.node;
+  t.res.node = null;
+  old?.unref();
+  t.requiresGrad = false;
+}

@@ -307,6 +307,13 @@ def autograd_in_place():
     out["sgd losses"] = losses
     out["sgd w"] = flat(w)
     out["sgd grad"] = flat(w.grad)
+    # Truncated backpropagation through time: hidden.detach_() cuts the history in place.
+    x = data(2, 3).requires_grad_()
+    hidden = x * 2
+    same = hidden.detach_()
+    out["detach_"] = [same is hidden, hidden.requires_grad, hidden.grad_fn is None, hidden.is_leaf]
+    (x * hidden).sum().backward()
+    out["detach_ grad"] = flat(x.grad)
     return out
 
 

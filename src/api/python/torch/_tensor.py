@@ -288,7 +288,8 @@ class Tensor:
         return self._same_dtype(self._op("detach"))
 
     def detach_(self):
-        raise RuntimeError("detach_() is not supported: use t = t.detach()")
+        self._op("detach_")
+        return self
 
     def clone(self):
         out = self._op("clone")
