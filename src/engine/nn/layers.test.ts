@@ -236,8 +236,8 @@ describe('layer initialisation and errors', () => {
   });
 
   it('refuses options it does not implement instead of ignoring them', () => {
-    expect(() => new Conv2d(1, 2, 3, { paddingMode: 'reflect' as 'zeros' })).toThrow(
-      'paddingMode="reflect" is not supported',
+    expect(() => new Conv2d(1, 2, 3, { paddingMode: 'mirror' as 'zeros' })).toThrow(
+      "padding_mode must be one of 'zeros', 'reflect', 'replicate' or 'circular'",
     );
     expect(() => new Conv2d(1, 2, 3, { groups: 2 })).toThrow(
       'in_channels must be divisible by groups',

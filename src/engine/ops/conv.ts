@@ -7,6 +7,7 @@ import { formatShape, ShapeError } from '../shape';
 import type { Tensor } from '../tensor';
 import { convolve } from './conv-gemm';
 import { convolveGrouped } from './conv-grouped';
+import { pad as padImage } from './resample';
 import { squeeze, unsqueeze } from './shape-ops';
 import { inputsDevice, requireFloat, scoped } from './support';
 
@@ -21,15 +22,17 @@ export interface Conv2dOptions {
   groups?: number;
 }
 
-function samePadding(kernel: number, dilation: number, stride: number, op: string): number {
+/** The padding 'same' puts before (left) and after (right): PyTorch's, the extra one after. */
+export function samePadding(
+  kernel: number,
+  dilation: number,
+  stride: number,
+  op: string,
+): [left: number, right: number] {
+  if (stride !== 1)
+    throw new ShapeError(`${op}: padding='same' is not supported for strided convolutions`);
   const total = dilation * (kernel - 1);
-  if (stride !== 1 || total % 2 !== 0) {
-    throw new ShapeError(
-      `${op}: padding='same' needs stride 1 and an odd effective kernel size here ` +
-        `(kernel ${kernel}, dilation ${dilation}, stride ${stride}); give the padding as numbers`,
-    );
-  }
-  return total / 2;
+  return [Math.floor(total / 2), total - Math.floor(total / 2)];
 }
 
 /**
@@ -108,11 +111,24 @@ export function conv2d(
   const [sh, sw] = options.stride ?? [1, 1];
   const [dh, dw] = options.dilation ?? [1, 1];
   const pad = options.padding ?? [0, 0];
+  if (pad === 'same') {
+    const [top, bottom] = samePadding(kh, dh, sh, 'conv2d');
+    const [left, right] = samePadding(kw, dw, sw, 'conv2d');
+    // An even effective kernel pads one more after than before: that one as a zero-padded copy.
+    if (bottom !== top || right !== left) {
+      return scoped(() =>
+        conv2d(padImage(x, [0, right - left, 0, bottom - top]), weight, bias, {
+          ...options,
+          padding: [top, left],
+        }),
+      );
+    }
+  }
   const [ph, pw]: Pair =
     pad === 'valid'
       ? [0, 0]
       : pad === 'same'
-        ? [samePadding(kh, dh, sh, 'conv2d'), samePadding(kw, dw, sw, 'conv2d')]
+        ? [samePadding(kh, dh, sh, 'conv2d')[0], samePadding(kw, dw, sw, 'conv2d')[0]]
         : pad;
   if (
     [sh, sw, dh, dw].some((v) => !Number.isInteger(v) || v < 1) ||

@@ -147,6 +147,17 @@ CASES = {
         nn.Conv2d(4, 6, (3, 2), padding=(2, 1), dilation=2, groups=2), (2, 4, 5, 5)
     ),
     "nn.Conv1d groups=2": module_case(nn.Conv1d(4, 2, 3, padding=1, groups=2), (2, 4, 6)),
+    "nn.Conv2d padding_mode=reflect": module_case(
+        nn.Conv2d(2, 3, 3, padding=(1, 2), padding_mode="reflect"), (1, 2, 4, 5)
+    ),
+    "nn.Conv2d padding_mode=circular": module_case(
+        nn.Conv2d(2, 2, 3, padding=1, padding_mode="circular"), (1, 2, 4, 4)
+    ),
+    "nn.Conv1d padding_mode=replicate": module_case(nn.Conv1d(2, 2, 3, padding=2, padding_mode="replicate"), (2, 2, 5)),
+    "nn.Conv2d padding=same, even kernel": module_case(nn.Conv2d(2, 2, (2, 4), padding="same"), (1, 2, 5, 6)),
+    "nn.Conv1d padding=same, reflect": module_case(
+        nn.Conv1d(2, 3, 4, padding="same", padding_mode="reflect"), (2, 2, 6)
+    ),
     "nn.ConvTranspose2d(4, 2, 3, stride=2)": module_case(nn.ConvTranspose2d(4, 2, 3, stride=2), (2, 4, 3, 3)),
     "nn.ConvTranspose2d padded, output_padding": module_case(
         nn.ConvTranspose2d(3, 2, 3, stride=2, padding=1, output_padding=1), (1, 3, 4, 3)
@@ -201,6 +212,8 @@ REPRS = [
     nn.ConvTranspose2d(4, 2, 3, stride=2),
     nn.ConvTranspose2d(4, 2, 3, stride=2, padding=1, output_padding=1, bias=False, dilation=2, groups=2),
     nn.ConvTranspose1d(3, 3, 2),
+    nn.Conv2d(2, 3, 3, padding=1, padding_mode="reflect"),
+    nn.Conv1d(2, 3, 4, padding="same"),
     nn.Unfold((2, 3)),
     nn.Unfold(2, padding=1, stride=2),
     nn.Fold((4, 5), (2, 3)),

@@ -1,6 +1,7 @@
 /** nn.Conv1d and nn.Conv2d (NCL / NCHW, zero padding, stride, dilation), initialised as PyTorch does. */
 import type { DeviceSpec } from '../../devices/device-name';
-import { conv1d, conv2d, type Pair } from '../../ops/conv';
+import { conv1d, conv2d, samePadding, type Pair } from '../../ops/conv';
+import { pad, type PadMode } from '../../ops/resample';
 import type { Tensor } from '../../tensor';
 import { checkInputDevice } from '../device-errors';
 import { biasUniform, kaimingUniform } from '../init';
@@ -14,7 +15,6 @@ import {
   requireTensor,
   shapeError,
   tupleArg,
-  unsupported,
   type BoundArgs,
 } from '../layer-args';
 import { libraryForward, Module } from '../module';
@@ -30,7 +30,7 @@ export interface ConvOptions {
   dilation?: number | number[];
   groups?: number;
   bias?: boolean;
-  paddingMode?: 'zeros';
+  paddingMode?: 'zeros' | PadMode;
   device?: DeviceSpec;
   dtype?: string;
 }
@@ -60,11 +60,17 @@ export abstract class ConvNd extends Module {
   declare readonly padding: number[] | 'same' | 'valid';
   declare readonly dilation: number[];
   declare readonly groups: number;
+  declare readonly paddingMode: 'zeros' | PadMode;
 
   constructor(name: string, dims: number, args: unknown[]) {
     super();
     const a: BoundArgs = bind({ name, params: PARAMS }, args);
-    unsupported(a, name, { paddingMode: 'zeros' });
+    const paddingMode = a.paddingMode ?? 'zeros';
+    if (!['zeros', 'reflect', 'replicate', 'circular'].includes(paddingMode as string))
+      throw new Error(
+        `${name}: padding_mode must be one of 'zeros', 'reflect', 'replicate' or 'circular', ` +
+          `but got padding_mode='${String(paddingMode)}'`,
+      );
     checkFloatDtype(a.dtype, name);
     const inChannels = positiveInt(a.inChannels, `${name}: inChannels`);
     const outChannels = positiveInt(a.outChannels, `${name}: outChannels`);
@@ -97,6 +103,7 @@ export abstract class ConvNd extends Module {
       padding: { value: padding, enumerable: false },
       dilation: { value: dilation, enumerable: false },
       groups: { value: groups, enumerable: false },
+      paddingMode: { value: paddingMode, enumerable: false },
     });
     const shape = [outChannels, inChannels / groups, ...kernelSize];
     const fanIn = (inChannels / groups) * kernelSize.reduce((x, y) => x * y, 1);
@@ -136,10 +143,30 @@ export abstract class ConvNd extends Module {
     return x;
   }
 
-  override forward(input: Tensor): Tensor {
+  /**
+   * padding_mode other than zeros: x padded by that mode first (PyTorch's
+   * _reversed_padding_repeated_twice, 'same' split as the op splits it), then a convolution
+   * without padding.
+   */
+  private padded(x: Tensor): Tensor {
+    const mode = this.paddingMode as PadMode;
     const p = this.padding;
+    const sides = this.kernelSize.map((k, i) =>
+      p === 'valid'
+        ? [0, 0]
+        : p === 'same'
+          ? samePadding(k, this.dilation[i], this.stride[i], this.constructor.name)
+          : [p[i], p[i]],
+    );
+    return pad(x, sides.reverse().flat(), mode);
+  }
+
+  override forward(input: Tensor): Tensor {
+    const own = this.paddingMode === 'zeros';
+    const p = own ? this.padding : this.kernelSize.map(() => 0);
     if (this.kernelSize.length === 1) {
-      const x = this.checked(input, 'L');
+      const checked = this.checked(input, 'L');
+      const x = own ? checked : this.padded(checked);
       return conv1d(x, this.weight, this.bias, {
         stride: this.stride[0],
         dilation: this.dilation[0],
@@ -147,7 +174,8 @@ export abstract class ConvNd extends Module {
         groups: this.groups,
       });
     }
-    const x = this.checked(input, 'H, W');
+    const checked = this.checked(input, 'H, W');
+    const x = own ? checked : this.padded(checked);
     return conv2d(x, this.weight, this.bias, {
       stride: this.stride as Pair,
       dilation: this.dilation as Pair,
@@ -167,6 +195,7 @@ export abstract class ConvNd extends Module {
     if (this.dilation.some((v) => v !== 1)) parts.push(`dilation=${pyTuple(this.dilation)}`);
     if (this.groups !== 1) parts.push(`groups=${this.groups}`);
     if (this.bias === null) parts.push('bias=False');
+    if (this.paddingMode !== 'zeros') parts.push(`padding_mode=${this.paddingMode}`);
     return parts.join(', ');
   }
 }
