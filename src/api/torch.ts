@@ -38,6 +38,7 @@ import { torchFunctions } from './elementwise-faces';
 import { TorchDevice } from './torch-device';
 import { load, nn, optim, save, utils } from './torch/index';
 import { extrasFunctional } from './torch/functional-extras';
+import { multinomial } from './torch/multinomial';
 
 export interface CreationOptions {
   dtype?: DType | string;
@@ -359,6 +360,8 @@ export const torch = {
   load,
   // torch.prelu (area E; the other activations are F's only, as in PyTorch).
   prelu: extrasFunctional.prelu,
+  // torch.multinomial (area I: sampling in the tiny-GPT chapter).
+  multinomial,
 };
 
 function tensorList(value: unknown, name: string): Tensor[] {
