@@ -20,7 +20,7 @@ function flag(value: unknown, what: string): boolean | null {
 }
 
 const PAD_MODES = ['constant', 'reflect', 'replicate', 'circular'];
-const MODES = ['nearest', 'linear', 'bilinear'];
+const MODES = ['nearest', 'nearest-exact', 'linear', 'bilinear', 'area'];
 
 export const resampleFunctional = {
   pad(...args: unknown[]): Tensor {

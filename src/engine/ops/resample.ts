@@ -8,6 +8,7 @@
 import { formatShape, ShapeError } from '../shape';
 import type { Tensor } from '../tensor';
 import { full, fromHost } from './creation';
+import { adaptiveAvgPool1d, adaptiveAvgPool2d } from './pool-avg';
 import { alongAxis, type AxisMap } from './separable';
 import { cat, indexSelect, narrow } from './shape-ops';
 import { inputsDevice, requireFloat, scoped } from './support';
@@ -108,7 +109,7 @@ export function pad(
   });
 }
 
-export type InterpolateMode = 'nearest' | 'linear' | 'bilinear';
+export type InterpolateMode = 'nearest' | 'nearest-exact' | 'linear' | 'bilinear' | 'area';
 
 export interface InterpolateOptions {
   size?: number | number[] | null;
@@ -125,10 +126,14 @@ function scaleValue(scale: number | null, size: number, out: number): number {
   return scale !== null && scale > 0 ? f32(1 / scale) : f32(size / out);
 }
 
-/** upsample_nearest's nearest_idx: the source of output index o. */
-function nearestIndices(size: number, out: number, scale: number | null): number[] {
+/**
+ * upsample_nearest's nearest_idx: the source of output index o; with `exact`
+ * (mode='nearest-exact') the output pixel's centre, ⌊(o + ½)·scale⌋, and no shortcuts.
+ */
+function nearestIndices(size: number, out: number, scale: number | null, exact: boolean): number[] {
   const s = scaleValue(scale, size, out);
   return Array.from({ length: out }, (_, o) => {
+    if (exact) return Math.min(Math.floor(f32(f32(o + 0.5) * s)), size - 1);
     if (out === size) return o;
     if (out === 2 * size) return o >> 1;
     return Math.min(Math.floor(f32(o * s)), size - 1);
@@ -159,7 +164,14 @@ function linearMap(
   return { out, in: size, weights };
 }
 
-const MODE_RANK: Record<InterpolateMode, number> = { nearest: 0, linear: 3, bilinear: 4 };
+/** The input rank a mode needs (0: any of 3 and 4). */
+const MODE_RANK: Record<InterpolateMode, number> = {
+  nearest: 0,
+  'nearest-exact': 0,
+  linear: 3,
+  bilinear: 4,
+  area: 0,
+};
 
 /** torch.nn.functional.interpolate over x [N, C, L] or [N, C, H, W]. */
 export function interpolate(x: Tensor, options: InterpolateOptions = {}): Tensor {
@@ -168,11 +180,11 @@ export function interpolate(x: Tensor, options: InterpolateOptions = {}): Tensor
   const mode = options.mode ?? 'nearest';
   if (!(mode in MODE_RANK))
     throw new Error(
-      `interpolate: mode '${String(mode)}' is not supported (only nearest, linear and bilinear)`,
+      `interpolate: mode '${String(mode)}' is not supported (only ${Object.keys(MODE_RANK).join(', ')})`,
     );
   const { size = null, scaleFactor = null, recomputeScaleFactor = null } = options;
   let alignCorners = options.alignCorners ?? null;
-  if (mode === 'nearest') {
+  if (mode === 'nearest' || mode === 'nearest-exact' || mode === 'area') {
     if (alignCorners !== null)
       throw new Error(
         'align_corners option can only be set with the interpolating modes: linear | bilinear | bicubic | trilinear',
@@ -218,14 +230,18 @@ export function interpolate(x: Tensor, options: InterpolateOptions = {}): Tensor
     throw new ShapeError(
       `interpolate: output size [${outs.join(', ')}] must be positive (input ${formatShape(x.shape)})`,
     );
+  // 'area' is adaptive average pooling to the output size.
+  if (mode === 'area')
+    return dims === 1 ? adaptiveAvgPool1d(x, outs[0]) : adaptiveAvgPool2d(x, [outs[0], outs[1]]);
   return scoped(() => {
     let y = x;
     for (let k = 0; k < dims; k++) {
       const axis = dims - 1 - k;
       const dim = 2 + axis;
-      if (mode === 'nearest') {
-        const indices = nearestIndices(sizes[axis], outs[axis], scales[axis]);
-        if (outs[axis] !== sizes[axis]) y = gather(y, dim, indices);
+      if (mode === 'nearest' || mode === 'nearest-exact') {
+        const exact = mode === 'nearest-exact';
+        const indices = nearestIndices(sizes[axis], outs[axis], scales[axis], exact);
+        if (exact || outs[axis] !== sizes[axis]) y = gather(y, dim, indices);
       } else {
         y = alongAxis(
           y,

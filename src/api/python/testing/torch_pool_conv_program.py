@@ -137,6 +137,14 @@ CASES = {
         lambda t: F.interpolate(t, scale_factor=3, mode="linear", align_corners=True), (1, 2, 4)
     ),
     "nn.UpsamplingBilinear2d": lambda: run(nn.UpsamplingBilinear2d(scale_factor=2), (1, 2, 3, 3)),
+    "F.interpolate nearest-exact": lambda: run(
+        lambda t: F.interpolate(t, size=(5, 3), mode="nearest-exact"), (1, 2, 3, 4)
+    ),
+    "F.interpolate nearest-exact 1-D": lambda: run(
+        lambda t: F.interpolate(t, scale_factor=2, mode="nearest-exact"), (2, 1, 3)
+    ),
+    "F.interpolate area": lambda: run(lambda t: F.interpolate(t, size=(2, 3), mode="area"), (1, 2, 5, 7)),
+    "F.interpolate area 0.5": lambda: run(lambda t: F.interpolate(t, scale_factor=0.5, mode="area"), (1, 2, 4, 6)),
     "nn.UpsamplingNearest2d": lambda: run(nn.UpsamplingNearest2d(size=(4, 5)), (1, 2, 3, 3)),
     # Convolutions: dilation, groups (depthwise and grouped), transposed (strided, padded, output
     # padding, groups, dilation, no bias), and the functional forms with weight tensors.
