@@ -348,7 +348,7 @@ export class TensorMethods extends TensorBase {
   // In-place updates (for optimizers; they bump the version autograd checks).
 
   copy_(src: Tensor | Scalar): this {
-    inplace.copyInto(this, src);
+    inplaceGraph.copyInPlace(this, src);
     return this;
   }
   zero_(): this {

@@ -60,6 +60,16 @@ describe.each(devices.map((d) => [d.name, d] as const))(
       expect(view.shape).toEqual([2, 2]);
     });
 
+    it('copy_ of a tensor that requires grad: the gradient flows to the source', async () => {
+      const x = input([1, 2, 3]);
+      const buffer = ops.zeros([2, 3], { device });
+      buffer.copy_(x.mul(2));
+      expect(buffer.gradFn).not.toBeNull();
+      buffer.sum().backward();
+      expect(await values(x.grad as ops.Operand)).toEqual([4, 4, 4]);
+      expect(await values(buffer)).toEqual([2, 4, 6, 2, 4, 6]);
+    });
+
     it('detach_ cuts the history in place; a view is refused', async () => {
       const x = input([1, 2]);
       const h = x.mul(3);

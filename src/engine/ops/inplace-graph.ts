@@ -13,7 +13,12 @@ import { isGradEnabled } from '../autograd';
 import { sharedWithVisible } from '../memory';
 import { shapesEqual } from '../shape';
 import type { Tensor } from '../tensor';
+import { expand } from './broadcast';
+import { cast } from './cast';
 import { copyInto } from './inplace';
+import { clone } from './shape-ops';
+import { isTensor, scoped } from './support';
+import { toDevice } from './transfer';
 
 function canMove(target: Tensor, result: Tensor): boolean {
   return (
@@ -48,6 +53,24 @@ export function updateInPlace(target: Tensor, result: Tensor): void {
   if (result.res.node !== null) target.attachNode(result.res.node);
   old?.unref();
   result.dispose();
+}
+
+/**
+ * target.copy_(src) where src requires grad (`buffer.copy_(x * 2)`): as PyTorch, the gradient
+ * flows to src (and none to the target's old history), so the target takes a copy of src with
+ * its node. Otherwise, and where the target cannot move, values are copied (inplace.ts).
+ */
+export function copyInPlace(target: Tensor, src: Tensor | number): void {
+  if (!isTensor(src) || !isGradEnabled() || !src.requiresGrad) {
+    copyInto(target, src);
+    return;
+  }
+  const result = scoped(() => {
+    const here =
+      src.deviceObject === target.deviceObject ? src : toDevice(src, target.deviceObject);
+    return clone(cast(expand(here, target.shape), target.dtype));
+  });
+  updateInPlace(target, result);
 }
 
 /**

@@ -307,6 +307,13 @@ def autograd_in_place():
     out["sgd losses"] = losses
     out["sgd w"] = flat(w)
     out["sgd grad"] = flat(w.grad)
+    # copy_ from a tensor that requires grad: the gradient reaches the source.
+    x = data(2, 3).requires_grad_()
+    buffer = torch.zeros(2, 3, device=DEVICE)
+    buffer.copy_(x * 2)
+    (buffer * data(2, 3, offset=9)).sum().backward()
+    out["copy_ grad"] = flat(x.grad)
+    out["copy_ requires_grad"] = [buffer.requires_grad, buffer.is_leaf]
     # Truncated backpropagation through time: hidden.detach_() cuts the history in place.
     x = data(2, 3).requires_grad_()
     hidden = x * 2
