@@ -124,6 +124,8 @@ const order = [
   'tf-single-gpu-py',
   'tf-multi-gpu',
   'tf-multi-gpu-py',
+  'tiny-gpt',
+  'tiny-gpt-py',
 ];
 ids.sort((a, b) => (order.indexOf(a) + 1 || 99) - (order.indexOf(b) + 1 || 99));
 const index = ids.map(build);
