@@ -353,6 +353,23 @@ export interface Kernels {
    * dx = (g - mean(g) - y·mean(g·y)) / sqrt(variance[c] + eps), means over each c's A·B values.
    */
   normalizeSlicesBackward(g: View, y: View, variance: View, dx: OutView, eps: number): void;
+  // Area D: recurrent layers.
+  /**
+   * One LSTM step (gate blocks i, f, g, o; views contiguous from their offsets, but c's rows may be
+   * apart): from pre-activation gates [B, 4H] and the cell state c [B, H], state [B, 2H] =
+   * [h' | c'] with c' = σ(f)·c + σ(i)·tanh(g), h' = σ(o)·tanh(c'), and the activated gates
+   * act [B, 4H] = [σ(i) | σ(f) | tanh(g) | σ(o)] for the backward.
+   */
+  lstmCell(gates: View, c: View, state: OutView, act: OutView): void;
+  /** lstmCell's gradient from its act, c, state and gState [B, 2H]: gGates [B, 4H] and gC [B, H]. */
+  lstmCellBackward(
+    act: View,
+    c: View,
+    state: View,
+    gState: View,
+    gGates: OutView,
+    gC: OutView,
+  ): void;
 }
 
 /**

@@ -49,6 +49,9 @@ const NAMES: Record<KernelName, true> = {
   // Area B: normalisation.
   normalizeSlices: true,
   normalizeSlicesBackward: true,
+  // Area D: recurrent layers.
+  lstmCell: true,
+  lstmCellBackward: true,
 };
 
 export const KERNEL_NAMES = Object.keys(NAMES) as readonly KernelName[];

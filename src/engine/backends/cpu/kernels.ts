@@ -26,6 +26,7 @@ import {
   softmaxKernel,
 } from './rows';
 import { softmaxCrossEntropyKernel } from './softmax-cross-entropy';
+import { lstmCellBackwardKernel, lstmCellKernel } from './lstm-cell';
 
 function sizeOf(view: View): number {
   let n = 1;
@@ -72,4 +73,7 @@ export const cpuKernels: KernelTable<CpuBufferPool> = {
   // Area B: normalisation (norm.ts).
   normalizeSlices: (_, ...args) => normalizeSlicesKernel(...args),
   normalizeSlicesBackward: (_, ...args) => normalizeSlicesBackwardKernel(...args),
+  // Area D: recurrent layers (lstm-cell.ts).
+  lstmCell: (_, ...args) => lstmCellKernel(...args),
+  lstmCellBackward: (_, ...args) => lstmCellBackwardKernel(...args),
 };

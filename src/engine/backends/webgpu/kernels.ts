@@ -12,6 +12,7 @@ import { conv2dImplicit, conv2dWeightGradImplicit } from './conv-implicit';
 import { assign, binary, binaryScalar, fill, unary } from './elementwise';
 import { fusedElementwise, fusedReduce } from './fused';
 import { gatherColumns, scatterColumns } from './gather-scatter';
+import { lstmCell, lstmCellBackward } from './lstm-cell';
 import { indexAdd, indexSelect } from './index-select';
 import { matmul } from './matmul';
 import { maxPool2d, maxPool2dBackward } from './pool';
@@ -60,4 +61,7 @@ export const webgpuKernels: KernelTable<KernelContext> = {
   // Area B: normalisation (norm.ts).
   normalizeSlices,
   normalizeSlicesBackward,
+  // Area D: recurrent layers (lstm-cell.ts).
+  lstmCell,
+  lstmCellBackward,
 };

@@ -295,3 +295,17 @@ export const NORM = paramLayout('norm', {
   yOffset: 'i32',
   varOffset: 'i32',
 });
+
+/** kernels/lstm-cell.wgsl (area D): [B, H] elements; views contiguous from their offsets but c's rows. */
+export const LSTM_CELL = paramLayout('lstm-cell', {
+  batch: 'u32',
+  hidden: 'u32',
+  gOffset: 'i32',
+  cOffset: 'i32',
+  cRowStride: 'i32',
+  sOffset: 'i32',
+  aOffset: 'i32',
+  gsOffset: 'i32',
+  ggOffset: 'i32',
+  gcOffset: 'i32',
+});

@@ -34,6 +34,8 @@ const FAMILY: Record<string, ParamLayout<LayoutSpec>> = {
   'sort.wgsl': layouts.SORT,
   // Area B: normalisation.
   'norm.wgsl': layouts.NORM,
+  // Area D: recurrent layers.
+  'lstm-cell.wgsl': layouts.LSTM_CELL,
 };
 
 describe('named parameter slots', () => {
