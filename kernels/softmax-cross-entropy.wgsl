@@ -4,7 +4,8 @@
 // GRAD also writes the loss's gradient with respect to the logits, softmax(x[r]) - onehot(label),
 // in the same pass, so backward is one multiply by the upstream gradient instead of a re-run of
 // softmax, a scatter and four element-wise kernels. An out-of-range label gives a NaN loss (a GPU
-// cannot throw; the CPU backend checks labels before dispatch).
+// cannot throw; the CPU backend checks labels before dispatch), except -100, PyTorch's default
+// ignore_index, whose row has loss 0 and gradient 0 (cross_entropy's mean counts the other rows).
 // Flags: GRAD.
 // Params: SOFTMAX_CROSS_ENTROPY in src/engine/backends/webgpu/param-layouts.ts.
 
@@ -40,12 +41,14 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgroups) 
   if (label >= 0 && u32(label) < cols) {
     picked = X[base + u32(label) * sc];
   }
-  LOSS[row] = log(s) + m - picked;
+  let ignored = label == -100;
+  LOSS[row] = select(log(s) + m - picked, 0.0, ignored);
 //#if GRAD
   let scale = 1.0 / s;
   let out = row * cols;
   for (var c = 0u; c < cols; c++) {
-    GRAD[out + c] = exp(X[base + c * sc] - m) * scale - select(0.0, 1.0, i32(c) == label);
+    let g = exp(X[base + c * sc] - m) * scale - select(0.0, 1.0, i32(c) == label);
+    GRAD[out + c] = select(g, 0.0, ignored);
   }
 //#endif
 }

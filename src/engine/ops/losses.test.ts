@@ -33,6 +33,22 @@ describe.each(devices.map((d) => [d.name, d] as const))('losses on %s', (_, devi
     );
   });
 
+  it('the fused kernel skips label -100 (the default ignore_index): loss 0, gradient 0', async () => {
+    const values = [0.5, -1, 2, 3, 0, -2, 1, 1, 0.25];
+    const x = floats(values, [3, 3], true);
+    const labels = intTensorOf([0, -100, 2], [3], device);
+    const rowLoss = (r: number, label: number) => {
+      const row = values.slice(3 * r, 3 * r + 3);
+      return Math.log(row.reduce((s, v) => s + Math.exp(v), 0)) - row[label];
+    };
+    const none = await ops.crossEntropyLoss(x, labels, { reduction: 'none' }).data();
+    expectClose(none, [rowLoss(0, 0), 0, rowLoss(2, 2)], 'none', 1e-5);
+    const loss = ops.crossEntropyLoss(x, labels);
+    loss.backward();
+    expectClose(await loss.data(), [(rowLoss(0, 0) + rowLoss(2, 2)) / 2], 'mean', 1e-5);
+    expect(Array.from(await (x.grad as Tensor).data()).slice(3, 6)).toEqual([0, 0, 0]);
+  });
+
   it('a mean over no kept targets is NaN, as PyTorch', async () => {
     const loss = ops.crossEntropyLoss(
       floats([0, 0, 0, 0, 0, 0], [2, 3]),

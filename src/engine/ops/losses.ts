@@ -170,7 +170,10 @@ export function crossEntropyLoss(
   return scoped(() => {
     const c = classRows(op, input, target);
     checkWeight(op, weight, c.classes);
-    const { safe, rowWeight } = keptClasses(op, c, weight, options.ignoreIndex ?? -100);
+    const ignoreIndex = options.ignoreIndex ?? -100;
+    if (weight === null && smoothing === 0 && ignoreIndex === KERNEL_IGNORES)
+      return plainCrossEntropy(c, reduction);
+    const { safe, rowWeight } = keptClasses(op, c, weight, ignoreIndex);
     const losses = mul(fusedCrossEntropy(c.rows, safe), rowWeight);
     const nll = reduceWeighted(losses, rowWeight, reduction, c.shape);
     if (smoothing === 0) return nll;
@@ -182,6 +185,45 @@ export function crossEntropyLoss(
     const smoothReduced = reduceWeighted(smooth, rowWeight, reduction, c.shape);
     return add(mul(nll, 1 - smoothing), mul(smoothReduced, smoothing / c.classes));
   });
+}
+
+/**
+ * The fused kernel gives label -100 (PyTorch's default ignore_index) loss 0 and gradient 0, so
+ * the plain case needs no masking: only the mean counts the kept rows.
+ */
+const KERNEL_IGNORES = -100;
+
+function plainCrossEntropy(c: ClassRows, reduction: Reduction): Tensor {
+  const op = 'cross_entropy';
+  const ignoredRows = checkLabels(op, c.labels, c.classes, KERNEL_IGNORES);
+  const losses = fusedCrossEntropy(c.rows, c.labels);
+  if (reduction !== 'mean') return reduceLoss(op, reshape(losses, c.shape), reduction);
+  // Where the labels were read (the cpu), the kept rows are counted already.
+  if (ignoredRows === 0) return mean(losses);
+  return div(sum(losses), sum(cast(ne(c.labels, KERNEL_IGNORES), 'float32')));
+}
+
+/**
+ * checkIndexRange's check (where the values can be read at once), letting `ignored` pass: the
+ * number of ignored labels, or null where the values could not be read.
+ */
+function checkLabels(op: string, labels: Tensor, classes: number, ignored: number): number | null {
+  const reader = labels.deviceObject.capability('syncRead');
+  const n = labels.numel();
+  if (!reader || n === 0 || !labels.isContiguous()) return null;
+  const values = reader.readSync(labels.res.storage.buffer, 'int32', labels.offset, n);
+  if (values === null) return null;
+  let count = 0;
+  for (let i = 0; i < n; i++) {
+    const v = values[i];
+    if (v === ignored) count++;
+    else if (v < 0 || v >= classes)
+      throw new RangeError(
+        `${op}: label ${v} at position ${i} is out of range for ${classes} classes ` +
+          `(expected 0 to ${classes - 1}, or ${ignored} to ignore)`,
+      );
+  }
+  return count;
 }
 
 function probabilityCrossEntropy(

@@ -1,6 +1,11 @@
-/** CPU fused softmax cross-entropy: per-row loss and, optionally, softmax - onehot (float64 sums). */
+/**
+ * CPU fused softmax cross-entropy: per-row loss and, optionally, softmax - onehot (float64 sums).
+ * A label of -100 (PyTorch's default ignore_index) gives loss 0 and gradient 0, as on WebGPU.
+ */
 import type { OutView, View } from '../../backend';
 import { arrayOf } from './buffer';
+
+const IGNORED = -100;
 
 export function softmaxCrossEntropyKernel(
   logits: View,
@@ -17,6 +22,11 @@ export function softmaxCrossEntropyKernel(
   for (let r = 0; r < rows; r++) {
     const base = logits.offset + r * rs;
     const label = y[labels.offset + r * labels.strides[0]];
+    if (label === IGNORED) {
+      loss[losses.offset + r] = 0;
+      if (g && grad) g.fill(0, grad.offset + r * cols, grad.offset + (r + 1) * cols);
+      continue;
+    }
     if (!(label >= 0 && label < cols)) {
       throw new RangeError(`label ${label} is out of range: expected a value in [0, ${cols - 1}]`);
     }
