@@ -39,6 +39,7 @@ import { TorchDevice } from './torch-device';
 import { load, nn, optim, save, utils } from './torch/index';
 import { extrasFunctional } from './torch/functional-extras';
 import { multinomial } from './torch/multinomial';
+import { randint } from './torch/randint';
 
 export interface CreationOptions {
   dtype?: DType | string;
@@ -360,8 +361,9 @@ export const torch = {
   load,
   // torch.prelu (area E; the other activations are F's only, as in PyTorch).
   prelu: extrasFunctional.prelu,
-  // torch.multinomial (area I: sampling in the tiny-GPT chapter).
+  // torch.multinomial, torch.randint (area I: sampling and batches in the tiny-GPT chapter).
   multinomial,
+  randint,
 };
 
 function tensorList(value: unknown, name: string): Tensor[] {
