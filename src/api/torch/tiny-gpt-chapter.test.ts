@@ -5,7 +5,10 @@
  * sampling writes the asked number of characters of the vocabulary.
  */
 import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { generateCellApiDts } from '../../../scripts/cell-api-dts';
+import { checkCells } from '../../notebook/editor/testing/checkCells';
 import * as api from '..';
 import { setAssetReader } from '../../engine/data/datasets';
 import { builtDataReader } from '../../engine/data/datasets/built-data.testing';
@@ -74,4 +77,11 @@ describe('the tiny-GPT chapter in TypeScript', () => {
     // Characters of the vocabulary only (its alphabet, docs/datasets.md).
     for (const c of sample) expect(c).toMatch(/^[A-Za-z0-9 \n.,;:'"?!()$%&/-]$/);
   }, 240_000);
+
+  it('type-checks against the cell API declarations the editor uses', () => {
+    const dts = generateCellApiDts({ root: fileURLToPath(new URL('../../..', import.meta.url)) });
+    expect(dts.problems).toEqual([]);
+    // One notebook scope: later cells use the names earlier cells declared.
+    expect(checkCells([dts.text], [cells.join('\n')])).toEqual([]);
+  }, 120_000);
 });
