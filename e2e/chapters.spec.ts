@@ -237,3 +237,41 @@ test('tf-multi-gpu-py: the Python edition splits the GPU in two and fits with Mi
   expect(out).toMatch(/'val_sparse_top_k_categorical_accuracy': [\d.]+/);
   expect(out).toMatch(/mirrored on 2 logical GPUs: [\d.]+ s; one GPU: [\d.]+ s/);
 });
+
+/**
+ * The tiny-GPT chapter in either edition: the validation loss after training (the loop's last
+ * printed log) is well below a uniform guess's ln(vocab), the loop's printed logs draw their chart,
+ * and sampling continues the prompt by exactly the test size's 60 characters.
+ */
+async function expectTinyGpt(page: Page, out: string, logPattern: RegExp): Promise<void> {
+  expect(out).toContain('1,062,772 characters');
+  expect(out).toContain('vocabulary: 77 characters');
+  const final = Number(/validation loss ([\d.]+) \(uniform guess 4\.344\)/.exec(out)?.[1]);
+  expect(final).toBeLessThan(Math.log(77) - 0.5);
+  const { series } = await cellCharts(page, logPattern);
+  expect(series).toEqual(expect.arrayContaining(['train_loss', 'val_loss']));
+  const prompt = 'The state of our Union is';
+  const cell = page
+    .getByTestId('cell-output')
+    .filter({ hasText: new RegExp(`^${prompt}`) })
+    .last();
+  const sample = (await cell.innerText()).replace(/\n$/, '');
+  expect(sample.startsWith(prompt)).toBe(true);
+  expect(sample.length).toBe(prompt.length + 60);
+}
+
+test('tiny-gpt: a character-level GPT trains on the SOTU text below ln(vocab) and writes', async ({
+  page,
+}) => {
+  const out = await runChapter(page, 'tiny-gpt');
+  expect(out).toContain('training on cuda');
+  await expectTinyGpt(page, out, /validation loss/);
+});
+
+test('tiny-gpt-py: the Python edition trains the same GPT below ln(vocab) and writes', async ({
+  page,
+}) => {
+  const out = await runChapter(page, 'tiny-gpt-py');
+  expect(out).toContain('training on cuda');
+  await expectTinyGpt(page, out, /validation loss/);
+});
