@@ -101,6 +101,14 @@ function method<K extends keyof Tensor>(name: K) {
   };
 }
 
+/** As method(), for methods that return several tensors: torch.split(t, 2) is t.split(2). */
+function methodList<K extends 'split' | 'chunk' | 'unbind' | 'tensorSplit'>(name: K) {
+  return (input: Tensor, ...rest: unknown[]): Tensor[] => {
+    const t = tensorArg(input, `torch.${name}: input`);
+    return (t[name] as (...a: unknown[]) => Tensor[]).apply(t, rest);
+  };
+}
+
 const cuda = {
   isAvailable: (): boolean => gpuDevices().length > 0,
   deviceCount: (): number => gpuDevices().length,
@@ -301,10 +309,10 @@ export const torch = {
   triu: method('triu'),
   diag: method('diag'),
   trace: method('trace'),
-  split: method('split'),
-  chunk: method('chunk'),
-  unbind: method('unbind'),
-  tensorSplit: method('tensorSplit'),
+  split: methodList('split'),
+  chunk: methodList('chunk'),
+  unbind: methodList('unbind'),
+  tensorSplit: methodList('tensorSplit'),
   repeatInterleave: method('repeatInterleave'),
   outer: method('outer'),
   logsumexp: method('logsumexp'),
