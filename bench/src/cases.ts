@@ -38,6 +38,12 @@ const step = (
   budgetMs: slow ? 45_000 : 120_000,
 });
 
+/** Issue 36: a 2-layer LSTM (hidden 128, 32 steps) and a 2-layer Transformer encoder (d 128, 64 tokens). */
+const SEQUENCE_STEPS = [
+  { name: 'lstm-step', params: { batch: 32 } },
+  { name: 'transformer-step', params: { batch: 16 } },
+];
+
 export const ENGINES: EngineName[] = [
   'peak-fma',
   'ours-webgpu',
@@ -91,6 +97,7 @@ export function casesFor(engine: EngineName): CaseRequest[] {
       step('cnn-step', { batch: 128 }, false, 5),
       step('linreg-step', { points: 1_000_000 }, false, 5),
       step('keras-text-step', { batch: 32 }, false, 5),
+      ...SEQUENCE_STEPS.map((c) => step(c.name, c.params, false, 5)),
     ].map((c) => ({ ...c, ownWorker: true }));
   }
   const slow = engine === 'tfjs-cpu' || engine === 'tfjs-webgpu';
@@ -113,6 +120,8 @@ export function casesFor(engine: EngineName): CaseRequest[] {
     step('linreg-step', { points: 1_000_000 }, slow, 5),
     // The TF chapters' step through our TS Keras (paired with the Python Keras one).
     ...(engine === 'ours-webgpu' ? [step('keras-text-step', { batch: 32 }, false, 5)] : []),
+    // Issue 36's sequence models (TF.js: engines/tfjs-sequence.ts).
+    ...SEQUENCE_STEPS.map((c) => step(c.name, c.params, slow || cpuSide, 5)),
   ]
     // TF.js's plain CPU backend takes ~45 s a CNN step (and many minutes for the text model, which
     // no target compares against): the CNN step only, one timed run, no warm-up (it compiles

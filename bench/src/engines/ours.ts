@@ -33,6 +33,7 @@ import {
 } from '../../../src/engine/benchmark/workloads';
 import type { CaseSetup } from '../timing';
 import { kerasTextStep } from './keras';
+import { lstmStep, transformerStep } from './sequence';
 
 let webgpuBackend: WebGPUBackend | null = null;
 
@@ -48,6 +49,22 @@ function cnnStepCase(
   tuned: () => Promise<void>,
 ): ReturnType<CaseSetup> {
   const step = cnnStep(device, batch);
+  const note = stepNote(device);
+  return Promise.resolve({
+    run: async () => {
+      await note.step(step);
+      await tuned();
+    },
+    note,
+  });
+}
+
+/** A step of ./sequence.ts as a case: timed until the tuner has chosen, with its step note. */
+function sequenceCase(
+  device: Device,
+  step: () => Promise<unknown>,
+  tuned: () => Promise<void>,
+): ReturnType<CaseSetup> {
   const note = stepNote(device);
   return Promise.resolve({
     run: async () => {
@@ -186,6 +203,10 @@ export async function oursCases(kind: 'webgpu' | 'cpu'): Promise<Record<string, 
         },
       };
     },
+    // Issue 36's sequence models through the TS `torch` face, with what a step dispatches.
+    'lstm-step': async ({ batch }) => sequenceCase(device, lstmStep(device.name, batch), tuned),
+    'transformer-step': async ({ batch }) =>
+      sequenceCase(device, transformerStep(device.name, batch), tuned),
     'linreg-step': async ({ points }) => {
       const step = linregStep(device, points);
       const note = stepNote(device);

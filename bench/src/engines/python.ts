@@ -24,7 +24,11 @@ type LoadPyodide = (options: { indexURL: string }) => Promise<PyodideAPI>;
 const BENCH_SITE = '/lib/gpubook_bench';
 
 export interface StepModules {
-  python_steps: PyProxy & Record<'cnn_step' | 'linreg_step' | 'op_crossing', PyCallable>;
+  python_steps: PyProxy &
+    Record<
+      'cnn_step' | 'linreg_step' | 'op_crossing' | 'lstm_step' | 'transformer_step',
+      PyCallable
+    >;
   keras_text_step: PyProxy & Record<'keras_text_step', PyCallable>;
 }
 
@@ -85,6 +89,8 @@ export function stepCases(
     'cnn-step': pythonCase(steps.cnn_step),
     'linreg-step': pythonCase(steps.linreg_step),
     'op-crossing': pythonCase(steps.op_crossing),
+    'lstm-step': pythonCase(steps.lstm_step),
+    'transformer-step': pythonCase(steps.transformer_step),
     'keras-text-step': pythonCase(keras.keras_text_step, [
       KERAS_TEXT.words,
       KERAS_TEXT.length,

@@ -64,3 +64,46 @@ def op_crossing(ops):
         y.tolist()
 
     return run
+
+
+class LSTMClassifier(nn.Module):
+    """Issue 36: a 2-layer LSTM over [batch, 32, 64], a linear head on the last step's output."""
+
+    def __init__(self, features=64, hidden=128, layers=2, classes=10):
+        super().__init__()
+        self.lstm = nn.LSTM(features, hidden, layers, batch_first=True)
+        self.head = nn.Linear(hidden, classes)
+
+    def forward(self, x):
+        out, _ = self.lstm(x)
+        return self.head(out[:, -1])
+
+
+class TransformerClassifier(nn.Module):
+    """Issue 36: a 2-layer TransformerEncoder (d_model 128, 4 heads, feed-forward 256), mean over
+    the sequence, a linear head."""
+
+    def __init__(self, d_model=128, heads=4, feed_forward=256, layers=2, classes=10):
+        super().__init__()
+        layer = nn.TransformerEncoderLayer(d_model, heads, feed_forward, batch_first=True)
+        self.encoder = nn.TransformerEncoder(layer, layers)
+        self.head = nn.Linear(d_model, classes)
+
+    def forward(self, x):
+        return self.head(self.encoder(x).mean(1))
+
+
+def lstm_step(batch):
+    torch.manual_seed(0)
+    x = torch.randn(batch, 32, 64, device=dev)
+    y = (torch.rand(batch, device=dev) * 9.99).long()
+    return Trainer(LSTMClassifier(), nn.CrossEntropyLoss(), x, y)
+
+
+def transformer_step(batch):
+    torch.manual_seed(0)
+    x = torch.randn(batch, 64, 128, device=dev)
+    y = (torch.rand(batch, device=dev) * 9.99).long()
+    trainer = Trainer(TransformerClassifier(), nn.CrossEntropyLoss(), x, y)
+    trainer.optimizer = torch.optim.AdamW(trainer.net.parameters(), lr=1e-3)
+    return trainer

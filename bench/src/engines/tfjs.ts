@@ -7,6 +7,7 @@ import * as tf from '@tensorflow/tfjs';
 import '@tensorflow/tfjs-backend-webgpu';
 import { setWasmPaths } from '@tensorflow/tfjs-backend-wasm';
 import type { CaseSetup } from '../timing';
+import { tfjsLstmStep, tfjsTransformerStep } from './tfjs-sequence';
 
 function mnistCnn(): tf.Sequential {
   return tf.sequential({
@@ -117,6 +118,9 @@ export async function tfjsCases(
       );
       return stepOf(model, x, y);
     },
+    // Issue 36's sequence steps (./tfjs-sequence.ts).
+    'lstm-step': async ({ batch }) => tfjsLstmStep(batch),
+    'transformer-step': async ({ batch }) => tfjsTransformerStep(batch),
   };
   // TF.js's wasm backend has no gradient kernels for convolutions and pooling.
   if (backend === 'wasm') {
