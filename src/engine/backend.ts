@@ -370,6 +370,15 @@ export interface Kernels {
     gGates: OutView,
     gC: OutView,
   ): void;
+  /**
+   * One GRU step (gate blocks r, z, n; views contiguous from their offsets): from the input's
+   * projection x [B, 3H] (with b_ih), the hidden state's hp [B, 3H] (with b_hh) and h [B, H],
+   * out [B, H] = h' = n + z·(h - n), r = σ(xr + hr), z = σ(xz + hz), n = tanh(xn + r·hn), and
+   * act [B, 4H] = [r | z | n | hn] for the backward.
+   */
+  gruCell(x: View, hp: View, h: View, out: OutView, act: OutView): void;
+  /** gruCell's gradient from its act, h and gOut [B, H]: gX, gHp [B, 3H] and gH [B, H]. */
+  gruCellBackward(act: View, h: View, gOut: View, gX: OutView, gHp: OutView, gH: OutView): void;
 }
 
 /**

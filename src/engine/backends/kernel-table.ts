@@ -52,6 +52,8 @@ const NAMES: Record<KernelName, true> = {
   // Area D: recurrent layers.
   lstmCell: true,
   lstmCellBackward: true,
+  gruCell: true,
+  gruCellBackward: true,
 };
 
 export const KERNEL_NAMES = Object.keys(NAMES) as readonly KernelName[];

@@ -27,6 +27,7 @@ import {
 } from './rows';
 import { softmaxCrossEntropyKernel } from './softmax-cross-entropy';
 import { lstmCellBackwardKernel, lstmCellKernel } from './lstm-cell';
+import { gruCellBackwardKernel, gruCellKernel } from './gru-cell';
 
 function sizeOf(view: View): number {
   let n = 1;
@@ -73,7 +74,9 @@ export const cpuKernels: KernelTable<CpuBufferPool> = {
   // Area B: normalisation (norm.ts).
   normalizeSlices: (_, ...args) => normalizeSlicesKernel(...args),
   normalizeSlicesBackward: (_, ...args) => normalizeSlicesBackwardKernel(...args),
-  // Area D: recurrent layers (lstm-cell.ts).
+  // Area D: recurrent layers (lstm-cell.ts, gru-cell.ts).
   lstmCell: (_, ...args) => lstmCellKernel(...args),
   lstmCellBackward: (_, ...args) => lstmCellBackwardKernel(...args),
+  gruCell: (_, ...args) => gruCellKernel(...args),
+  gruCellBackward: (_, ...args) => gruCellBackwardKernel(...args),
 };

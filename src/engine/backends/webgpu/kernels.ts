@@ -13,6 +13,7 @@ import { assign, binary, binaryScalar, fill, unary } from './elementwise';
 import { fusedElementwise, fusedReduce } from './fused';
 import { gatherColumns, scatterColumns } from './gather-scatter';
 import { lstmCell, lstmCellBackward } from './lstm-cell';
+import { gruCell, gruCellBackward } from './gru-cell';
 import { indexAdd, indexSelect } from './index-select';
 import { matmul } from './matmul';
 import { maxPool2d, maxPool2dBackward } from './pool';
@@ -61,7 +62,9 @@ export const webgpuKernels: KernelTable<KernelContext> = {
   // Area B: normalisation (norm.ts).
   normalizeSlices,
   normalizeSlicesBackward,
-  // Area D: recurrent layers (lstm-cell.ts).
+  // Area D: recurrent layers (lstm-cell.ts, gru-cell.ts).
   lstmCell,
   lstmCellBackward,
+  gruCell,
+  gruCellBackward,
 };

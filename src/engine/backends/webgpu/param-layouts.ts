@@ -309,3 +309,15 @@ export const LSTM_CELL = paramLayout('lstm-cell', {
   ggOffset: 'i32',
   gcOffset: 'i32',
 });
+
+/** kernels/gru-cell.wgsl (area D): [B, H] elements; every view contiguous from its offset. */
+export const GRU_CELL = paramLayout('gru-cell', {
+  batch: 'u32',
+  hidden: 'u32',
+  xOffset: 'i32',
+  hpOffset: 'i32',
+  hOffset: 'i32',
+  outOffset: 'i32',
+  aOffset: 'i32',
+  goOffset: 'i32',
+});

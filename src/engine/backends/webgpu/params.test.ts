@@ -36,6 +36,7 @@ const FAMILY: Record<string, ParamLayout<LayoutSpec>> = {
   'norm.wgsl': layouts.NORM,
   // Area D: recurrent layers.
   'lstm-cell.wgsl': layouts.LSTM_CELL,
+  'gru-cell.wgsl': layouts.GRU_CELL,
 };
 
 describe('named parameter slots', () => {

@@ -9,6 +9,7 @@ import type { DeviceSpec } from '../../devices/device-name';
 import { add, mul, relu, sigmoid, sub, tanh } from '../../ops/elementwise';
 import { full } from '../../ops/creation';
 import { matmul, t } from '../../ops/matmul';
+import { gruCell } from '../../ops/gru-cell';
 import { lstmCell } from '../../ops/lstm-cell';
 import { dropout } from '../../ops/nn';
 import { cat, narrow, reshape, select, stack, transpose } from '../../ops/shape-ops';
@@ -237,12 +238,8 @@ export abstract class RNNBase extends Module {
       let hp = matmul(h, wHhT);
       if (gru) {
         if (w.bHh) hp = add(hp, w.bHh);
-        const gate = (src: Tensor, i: number) => narrow(src, 1, i * H, H);
-        const r = sigmoid(add(gate(xs, 0), gate(hp, 0)));
-        const z = sigmoid(add(gate(xs, 1), gate(hp, 1)));
-        const n = tanh(add(gate(xs, 2), mul(r, gate(hp, 2))));
-        // h' = (1 - z)·n + z·h = n + z·(h - n)
-        h = add(n, mul(z, sub(h, n)));
+        // The gates and the update as one kernel each way (ops/gru-cell.ts).
+        h = FUSED_GRU_CELL ? gruCell(xs, hp, h) : gruStepComposed(xs, hp, h);
       } else if (c) {
         // The gates and the state update as one kernel each way (ops/lstm-cell.ts).
         if (FUSED_LSTM_CELL) {
@@ -334,6 +331,23 @@ libraryForward(RNN, LSTM, GRU);
 
 /** Whether nn.LSTM runs its step as the fused kernel (ops/lstm-cell.ts) or as separate ops. */
 const FUSED_LSTM_CELL = true;
+/** Whether nn.GRU runs its step as the fused kernel (ops/gru-cell.ts) or as separate ops. */
+const FUSED_GRU_CELL = true;
+
+/**
+ * The GRU step of separate ops, h' from x, hp [B, 3H] and h [B, H]: the fused kernel's baseline
+ * (GRU(32, 64), batch 16, 20 steps, forward + backward: 658 WebGPU dispatches against 319;
+ * SwiftShader 1182 → 582 ms, CPU 360 → 158 ms).
+ */
+function gruStepComposed(xs: Tensor, hp: Tensor, h: Tensor): Tensor {
+  const H = h.shape[1];
+  const gate = (src: Tensor, i: number) => narrow(src, 1, i * H, H);
+  const r = sigmoid(add(gate(xs, 0), gate(hp, 0)));
+  const z = sigmoid(add(gate(xs, 1), gate(hp, 1)));
+  const n = tanh(add(gate(xs, 2), mul(r, gate(hp, 2))));
+  // h' = (1 - z)·n + z·h = n + z·(h - n)
+  return add(n, mul(z, sub(h, n)));
+}
 
 /**
  * The LSTM step of separate ops, [h', c'] from gates [B, 4H] and c [B, H]: the fused kernel's
