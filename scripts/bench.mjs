@@ -302,6 +302,7 @@ function report(state) {
   lines.push(
     "Shapes: matmul m×k×n. The chapters' shapes are the PyTorch chapter's [10000,200]×[200,10000] and the TF chapter's [10000,100]×[100,100000] scaled to n = 10000. Slow engines skip the largest shapes.",
     "Training steps: cnn-step is the PyTorch chapter's MNIST CNN at batch 128 with Adam; text-step the TF chapter's Conv1D text model at batch 32; linreg-step a full-batch step of linear regression on 1M×2 points with Adam. TF.js runs the same nets with its layers API (`trainOnBatch`); ours runs them with our nn modules and optimizer.",
+    'Issue 36: lstm-step is a 2-layer LSTM (64 features, hidden 128, 32 steps) with a linear head on the last step, cross-entropy and Adam, at batch 32; transformer-step a 2-layer nn.TransformerEncoder (d_model 128, 4 heads, feed-forward 256, dropout 0.1, 64 tokens) with mean pooling, a linear head and AdamW, at batch 16. Ours through the TS `torch` face and in Python; TF.js the LSTM with `tf.layers.lstm` and the encoder written with tf ops (bench/src/engines/tfjs-sequence.ts).',
     '',
   );
   return lines.join('\n');
