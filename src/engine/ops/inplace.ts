@@ -47,6 +47,9 @@ export function copyInto(target: Tensor, src: Tensor | number): void {
   const source = src.deviceObject === device ? src : toDevice(src, device);
   if (target.numel() > 0)
     device.backend.assign(broadcastView(source, target.shape), kernelView(target));
+  // A cross-device copy's staging tensor is ours alone: free it now (work already enqueued on
+  // its buffer runs first), not at a later sweep (DataParallel refreshes replicas this way).
+  if (source !== src) source.dispose();
   target.res.storage.version++;
 }
 
