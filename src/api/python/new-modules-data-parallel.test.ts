@@ -73,6 +73,9 @@ def bn_run():
 
 
 def loop_memory():
+    import gc
+
+    gc.collect()
     torch.manual_seed(8)
     net = nn.DataParallel(Net())
     opt = torch.optim.AdamW(net.parameters(), lr=0.01)
@@ -133,6 +136,8 @@ describe.skipIf(gpuDevices().length < 2)('nn.DataParallel over LSTM and attentio
     expectNear(r.bn.var, r.bn.var0, 'running_var');
     const [at5, at16] = r.marks;
     expect(at5[1]).toBeGreaterThan(0);
-    expect(at16).toEqual(at5);
+    // No growth. (Not exact equality: tensors of the earlier runs whose last holder is a JS proxy
+    // go when V8's collector says, which a loaded machine may put inside this loop.)
+    at16.forEach((bytes, gpu) => expect(bytes).toBeLessThanOrEqual(at5[gpu]));
   }, 120_000);
 });

@@ -90,6 +90,8 @@ export class ReplicaSet {
         throw new Error('a replica forward must be synchronous (it returned a Promise)');
       }
       return result;
+    } catch (error) {
+      throw unreplicated(error, root, this.devices[replica], this.primary);
     } finally {
       restore();
     }
@@ -99,6 +101,24 @@ export class ReplicaSet {
   allCopies(): Tensor[] {
     return [...this.copies.values()].flatMap((list) => list.filter((t): t is Tensor => !!t));
   }
+}
+
+/**
+ * A device mismatch inside a replica's forward means the model used a tensor the swap could not
+ * reach: one kept in a Map, a #private field or a closure, or cached from a parameter (a
+ * flattened weight). Say which model and what to do; other errors pass unchanged.
+ */
+function unreplicated(error: unknown, root: object, device: Device, primary: Device): unknown {
+  if (!(error instanceof Error) || !error.message.startsWith('Expected all tensors')) return error;
+  const roots = Array.isArray(root) ? (root as object[]) : [root];
+  const names = roots.map((r) => r.constructor.name).join(', ');
+  return new Error(
+    `${error.message} DataParallel could not replicate ${names} on ${device.name}: its forward ` +
+      `used a tensor on ${primary.name} that is not one of its parameters or buffers (kept in a ` +
+      `Map, a #private field or a closure, or cached from a parameter). Register it as a buffer, ` +
+      `or compute it inside forward, so that each replica gets its own copy.`,
+    { cause: error },
+  );
 }
 
 function isPlainObject(value: object): boolean {
