@@ -25,6 +25,7 @@ import * as linalg from './ops/matmul';
 import * as masks from './ops/masks';
 import * as nnOps from './ops/nn';
 import * as reduce from './ops/reduce';
+import * as sampling from './ops/multinomial';
 import * as scanOps from './ops/scan';
 import * as shapeOps from './ops/shape-ops';
 import * as sortOps from './ops/sort';
@@ -498,6 +499,15 @@ export class TensorMethods extends TensorBase {
     );
     return new ValuesIndices(values, indices, 'kthvalue');
   }
+  /** multinomial(numSamples, replacement = false): category indices drawn from each row. */
+  multinomial(...args: unknown[]): Tensor {
+    const a = bindArgs(SIG.multinomial, args);
+    return sampling.multinomial(
+      this,
+      asInt(a.numSamples, 'multinomial: num_samples'),
+      optional(a.replacement, asBool, 'multinomial: replacement', false),
+    );
+  }
   /** median(): the lower median of all elements; median(dim, keepdim): [values, indices]. */
   median(...args: unknown[]): Tensor | ValuesIndices {
     const a = bindArgs(SIG.median, args);
@@ -732,6 +742,11 @@ const SIG = {
   topk: { name: 'Tensor.topk', params: ['k', 'dim', 'largest', 'sorted'] },
   roll: { name: 'Tensor.roll', params: ['shifts', 'dims'] },
   kthvalue: { name: 'Tensor.kthvalue', params: ['k', 'dim', 'keepdim'] },
+  multinomial: {
+    name: 'Tensor.multinomial',
+    params: ['numSamples', 'replacement'],
+    keywordOnly: ['generator'],
+  },
   indexAdd: { name: 'Tensor.indexAdd', params: ['dim', 'index', 'source'], keywordOnly: ['alpha'] },
   takeAlongDim: { name: 'Tensor.takeAlongDim', params: ['indices', 'dim'] },
   median: { name: 'Tensor.median', params: ['dim', 'keepdim'] },

@@ -31,12 +31,13 @@ export function multinomial(weights: Tensor, numSamples: number, replacement = f
     );
   }
   const categories = weights.shape[weights.ndim - 1];
+  // Plain Errors for the counts: Python shows them as RuntimeError, as PyTorch raises them.
   if (!Number.isInteger(numSamples) || numSamples <= 0) {
-    throw new RangeError(`multinomial: cannot sample n_sample <= 0 samples (got ${numSamples})`);
+    throw new Error(`multinomial: cannot sample n_sample <= 0 samples (got ${numSamples})`);
   }
   if (categories === 0) throw new ShapeError('multinomial: number of categories cannot be zero');
   if (!replacement && numSamples > categories) {
-    throw new RangeError(
+    throw new Error(
       `multinomial: cannot sample n_sample > prob_dist.size(-1) samples without replacement ` +
         `(${numSamples} > ${categories})`,
     );
