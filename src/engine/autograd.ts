@@ -60,7 +60,7 @@ export class Node {
   freed = false;
 
   constructor(
-    readonly name: string,
+    public name: string,
     readonly next: readonly Edge[],
   ) {
     for (const edge of next) if (edge instanceof Node) edge.ref();
@@ -112,6 +112,18 @@ function isTensorLike(x: Operand): x is Tensor {
 /** True when an op with these inputs must record a node. */
 export function needsGrad(...inputs: Operand[]): boolean {
   return gradEnabled && inputs.some((x) => isTensorLike(x) && x.requiresGrad);
+}
+
+/**
+ * Names the node that made `out` as PyTorch names the op, where the engine composes it of others:
+ * `F.binary_cross_entropy_with_logits(...).grad_fn` is BinaryCrossEntropyWithLogitsBackward0 in
+ * PyTorch, not the Mean of the composition's last step (tutorials print it). Only the name
+ * changes; `out` must be the composition's fresh result, whose node nothing else shows.
+ */
+export function presentAs(out: Tensor, name: string): Tensor {
+  const node = out.res.node;
+  if (node) node.name = name;
+  return out;
 }
 
 /**

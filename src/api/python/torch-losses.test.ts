@@ -57,6 +57,7 @@ interface Result {
   one_hot: unknown[];
   extra_reprs: string[];
   prelu_state: string[];
+  grad_fns: string[];
 }
 
 describeAgainstRealTorch<Result>(
@@ -82,5 +83,6 @@ describeAgainstRealTorch<Result>(
     expect(ours.one_hot).toEqual(real.one_hot);
     expect(ours.extra_reprs).toEqual(real.extra_reprs);
     expect(ours.prelu_state).toEqual(real.prelu_state);
+    expect(ours.grad_fns).toEqual(real.grad_fns);
   },
 );

@@ -10,6 +10,10 @@ export { expand, broadcastTo } from './broadcast';
 export * from './nn';
 export * from './conv';
 export * from './pool';
+export * from './pool-avg';
+export * from './resample';
+export * from './conv-transpose';
+export { unfoldWindows, foldWindows } from './unfold-windows';
 // Compositions (area H): eye/tril/triu/where/diag/trace, splits and repeats, statistics, einsum.
 export * from './masks';
 export * from './split';
@@ -28,10 +32,6 @@ export {
 } from './index-ops';
 export * from './scan';
 export * from './sort';
-export * from './pool-avg';
-export * from './resample';
-export * from './conv-transpose';
-export { unfoldWindows, foldWindows } from './unfold-windows';
 // Losses with PyTorch's options, and prelu, oneHot, normalize, cosineSimilarity (area E).
 export * from './losses';
 export * from './nn-extras';

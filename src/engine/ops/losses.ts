@@ -5,7 +5,7 @@
  * keeps the fused softmax cross-entropy kernel for its per-row term. Class targets are picked with
  * a one-hot mask (labels == arange(C)), so an ignored label (ignore_index) picks nothing.
  */
-import { noGrad, withGrad } from '../autograd';
+import { noGrad, presentAs, withGrad } from '../autograd';
 import { formatShape, shapesEqual, ShapeError } from '../shape';
 import type { Tensor } from '../tensor';
 import { arange } from './creation';
@@ -145,7 +145,13 @@ export function nllLoss(input: Tensor, target: Tensor, options: ClassLossOptions
     const { safe, rowWeight } = keptClasses(op, classRowsOf, weight, options.ignoreIndex ?? -100);
     const picked = sum(mul(classRowsOf.rows, oneHotRows(safe, classRowsOf.classes)), 1);
     const losses = neg(mul(picked, rowWeight));
-    return reduceWeighted(losses, rowWeight, options.reduction ?? 'mean', classRowsOf.shape);
+    const reduced = reduceWeighted(
+      losses,
+      rowWeight,
+      options.reduction ?? 'mean',
+      classRowsOf.shape,
+    );
+    return presentAs(reduced, 'NllLossBackward0');
   });
 }
 
@@ -171,12 +177,13 @@ export function crossEntropyLoss(
     const c = classRows(op, input, target);
     checkWeight(op, weight, c.classes);
     const ignoreIndex = options.ignoreIndex ?? -100;
+    // PyTorch's cross_entropy is log_softmax then nll_loss: its grad_fn is NllLossBackward0.
     if (weight === null && smoothing === 0 && ignoreIndex === KERNEL_IGNORES)
-      return plainCrossEntropy(c, reduction);
+      return presentAs(plainCrossEntropy(c, reduction), 'NllLossBackward0');
     const { safe, rowWeight } = keptClasses(op, c, weight, ignoreIndex);
     const losses = mul(fusedCrossEntropy(c.rows, safe), rowWeight);
     const nll = reduceWeighted(losses, rowWeight, reduction, c.shape);
-    if (smoothing === 0) return nll;
+    if (smoothing === 0) return presentAs(nll, 'NllLossBackward0');
     // PyTorch's: (1 − ε)·nll + ε/C · Σ_c −w_c·log p_c, masked and reduced as nll is.
     const logp = logSoftmax(c.rows, 1);
     const perClass = weight === null ? logp : mul(logp, weight);
@@ -294,7 +301,7 @@ export function binaryCrossEntropy(
         return [w === null ? grad : mul(grad, w)];
       };
     });
-    return reduceLoss(op, attached, reduction);
+    return presentAs(reduceLoss(op, attached, reduction), 'BinaryCrossEntropyBackward0');
   });
 }
 
@@ -318,7 +325,7 @@ export function binaryCrossEntropyWithLogits(
     const softplusNeg = unaryOps.softplus(neg(input));
     let losses = add(mul(sub(1, target), input), mul(logWeight, softplusNeg));
     if (weight !== null) losses = mul(losses, weight);
-    return reduceLoss(op, losses, reduction);
+    return presentAs(reduceLoss(op, losses, reduction), 'BinaryCrossEntropyWithLogitsBackward0');
   });
 }
 
@@ -360,7 +367,7 @@ export function smoothL1Loss(
   return scoped(() => {
     const d = difference(op, input, target);
     const losses = beta === 0 ? abs(d) : piecewise(d, beta, 1 / beta, 1);
-    return reduceLoss(op, losses, reduction);
+    return presentAs(reduceLoss(op, losses, reduction), 'SmoothL1LossBackward0');
   });
 }
 
@@ -374,7 +381,10 @@ export function huberLoss(
   const op = 'huber_loss';
   if (!(delta > 0)) throw new RangeError(`${op}: delta must be positive, got ${delta}`);
   return scoped(() =>
-    reduceLoss(op, piecewise(difference(op, input, target), delta, 1, delta), reduction),
+    presentAs(
+      reduceLoss(op, piecewise(difference(op, input, target), delta, 1, delta), reduction),
+      'HuberLossBackward0',
+    ),
   );
 }
 

@@ -3,7 +3,7 @@
  * squared error, dropout and embedding lookup. Only the row-softmax and the label gather/scatter are
  * kernels; the rest is composed from other ops, so gradients come for free.
  */
-import { needsGrad, withGrad } from '../autograd';
+import { needsGrad, presentAs, withGrad } from '../autograd';
 import { formatShape, normalizeDim, numel, shapesEqual, ShapeError } from '../shape';
 import type { Tensor } from '../tensor';
 import { random } from './creation';
@@ -156,7 +156,9 @@ export function crossEntropy(input: Tensor, target: Tensor, reduction: Reduction
 /** Mean squared error (inputs broadcast, as in PyTorch). */
 export function mseLoss(input: Tensor, target: Tensor, reduction: Reduction = 'mean'): Tensor {
   requireFloat('mseLoss', input);
-  return scoped(() => reduce('mseLoss', square(sub(input, target)), reduction));
+  return scoped(() =>
+    presentAs(reduce('mseLoss', square(sub(input, target)), reduction), 'MseLossBackward0'),
+  );
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -226,3 +226,21 @@ RESULT["extra_reprs"] = [
     repr(nn.Sequential(nn.Linear(4, 4), nn.PReLU(), nn.Unflatten(1, (2, 2)))),
 ]
 RESULT["prelu_state"] = sorted(nn.PReLU(3).state_dict().keys())
+
+# grad_fn as PyTorch names the losses it computes as one op (tutorials print it), every reduction.
+_x = t("logits", (4, 3)).requires_grad_()
+_p = torch.sigmoid(_x)
+RESULT["grad_fns"] = [
+    type(fn(r).grad_fn).__name__
+    for r in REDUCTIONS
+    for fn in (
+        lambda r: F.binary_cross_entropy_with_logits(_x, binary, reduction=r),
+        lambda r: F.binary_cross_entropy(_p, binary, reduction=r),
+        lambda r: F.mse_loss(_x, target, reduction=r),
+        lambda r: F.smooth_l1_loss(_x, target, reduction=r),
+        lambda r: F.huber_loss(_x, target, reduction=r),
+        lambda r: F.nll_loss(F.log_softmax(_x, 1), labels, reduction=r),
+        lambda r: F.cross_entropy(_x, labels, reduction=r),
+        lambda r: F.cross_entropy(_x, labels, weight=weight, reduction=r),
+    )
+]

@@ -179,7 +179,7 @@ class Tensor:
     @property
     def grad_fn(self):
         node = self._js.gradFn
-        return None if node is None or node is b.jsnull else _GradFn(node.name)
+        return None if node is None or node is b.jsnull else _grad_fn(node.name)
 
     @property
     def is_leaf(self):
@@ -598,6 +598,18 @@ class _GradFn:
 
     def __repr__(self):
         return f"<{self._name} object at {hex(id(self))}>"
+
+
+_grad_fn_types = {}
+
+
+def _grad_fn(name):
+    """A grad_fn whose type is named after its node, as PyTorch's are (``type(t.grad_fn).__name__``
+    is ``AddBackward0`` there): one subclass of _GradFn per name, made once."""
+    cls = _grad_fn_types.get(name)
+    if cls is None:
+        cls = _grad_fn_types[name] = type(name, (_GradFn,), {"__slots__": ()})
+    return cls(name)
 
 
 def _map_nested(values, fn):
