@@ -7,6 +7,7 @@ import {
   args as engineArgs,
   getDevice,
   parseDType,
+  Tensor,
   type Device,
   type DeviceSpec,
   type DType,
@@ -41,4 +42,15 @@ export function dtypeArg(value: unknown, what = 'dtype'): DType | undefined {
 
 export function boolArg(value: unknown, what: string, fallback = false): boolean {
   return optional(value, asBool, what, fallback);
+}
+
+/** A tensor argument; anything else is a TypeError naming the argument and what it got. */
+export function tensorArg(value: unknown, what: string): Tensor {
+  if (value instanceof Tensor) return value;
+  throw new TypeError(`${what} must be a Tensor, got ${describe(value)}`);
+}
+
+/** An optional tensor argument (a bias, a weight, running statistics): null when absent. */
+export function optionalTensorArg(value: unknown, what: string): Tensor | null {
+  return value === undefined || value === null ? null : tensorArg(value, what);
 }

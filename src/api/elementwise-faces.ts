@@ -13,15 +13,10 @@ import {
   type UnaryOp,
   type WithFace,
 } from '../engine';
-import { bindArgs } from './args';
+import { bindArgs, tensorArg } from './args';
 
 type Unary = Exclude<UnaryOp, 'copy'>;
 type Fn = (...args: unknown[]) => Tensor;
-
-function tensorArg(value: unknown, what: string): Tensor {
-  if (value instanceof Tensor) return value;
-  throw new TypeError(`${what} must be a Tensor`);
-}
 
 /** The row's further arguments that were given (flags and numbers; the op checks numbers). */
 function givenArgs(

@@ -33,6 +33,7 @@ import {
   dtypeArg,
   optional,
   type BoundArgs,
+  tensorArg,
 } from './args';
 import { torchFunctions } from './elementwise-faces';
 import { TorchDevice } from './torch-device';
@@ -77,11 +78,6 @@ function like(name: string, args: unknown[]): [Tensor, ops.CreateOptions] {
   const input = tensorArg(a.input, `${name}: input`);
   const options = creation(a, input.deviceObject);
   return [input, { ...options, dtype: options.dtype ?? input.dtype }];
-}
-
-function tensorArg(value: unknown, what: string): Tensor {
-  if (value instanceof Tensor) return value;
-  throw new TypeError(`${what} must be a Tensor`);
 }
 
 function gpuIndex(device: unknown): Device {

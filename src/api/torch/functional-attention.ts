@@ -4,12 +4,7 @@
  */
 import { Tensor } from '../../engine';
 import { scaledDotProductAttention } from '../../engine/ops/attention';
-import { asNumber, bindArgs, boolArg, optional } from '../args';
-
-function tensorArg(value: unknown, what: string): Tensor {
-  if (value instanceof Tensor) return value;
-  throw new TypeError(`scaled_dot_product_attention: ${what} must be a Tensor`);
-}
+import { asNumber, bindArgs, boolArg, optional, optionalTensorArg, tensorArg } from '../args';
 
 export const attentionFunctional = {
   scaledDotProductAttention(...args: unknown[]): Tensor {
@@ -21,12 +16,11 @@ export const attentionFunctional = {
       },
       args,
     );
-    const mask =
-      a.attnMask === undefined || a.attnMask === null ? null : tensorArg(a.attnMask, 'attn_mask');
+    const mask = optionalTensorArg(a.attnMask, 'scaled_dot_product_attention: attn_mask');
     return scaledDotProductAttention(
-      tensorArg(a.query, 'query'),
-      tensorArg(a.key, 'key'),
-      tensorArg(a.value, 'value'),
+      tensorArg(a.query, 'scaled_dot_product_attention: query'),
+      tensorArg(a.key, 'scaled_dot_product_attention: key'),
+      tensorArg(a.value, 'scaled_dot_product_attention: value'),
       mask,
       optional(a.dropoutP, asNumber, 'scaled_dot_product_attention: dropout_p', 0),
       boolArg(a.isCausal, 'scaled_dot_product_attention: is_causal', false),

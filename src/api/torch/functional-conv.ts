@@ -3,16 +3,7 @@
  * groups), conv_transpose1d/conv_transpose2d (and output_padding), unfold and fold.
  */
 import { ops, Tensor } from '../../engine';
-import { asInt, asPair, bindArgs } from '../args';
-
-function tensor(value: unknown, what: string): Tensor {
-  if (value instanceof Tensor) return value;
-  throw new TypeError(`${what} must be a Tensor`);
-}
-
-function maybeTensor(value: unknown, what: string): Tensor | null {
-  return value === undefined || value === null ? null : tensor(value, what);
-}
+import { asInt, asPair, bindArgs, tensorArg, optionalTensorArg } from '../args';
 
 const pair = (value: unknown, what: string, fallback: number): [number, number] =>
   value === undefined || value === null ? [fallback, fallback] : asPair(value, what);
@@ -40,9 +31,9 @@ export const convFunctional = {
     const a = bindArgs({ name: 'conv2d', params: CONV }, args);
     const p = a.padding;
     return ops.conv2d(
-      tensor(a.input, 'conv2d: input'),
-      tensor(a.weight, 'conv2d: weight'),
-      maybeTensor(a.bias, 'conv2d: bias'),
+      tensorArg(a.input, 'conv2d: input'),
+      tensorArg(a.weight, 'conv2d: weight'),
+      optionalTensorArg(a.bias, 'conv2d: bias'),
       {
         stride: pair(a.stride, 'conv2d: stride', 1),
         padding: p === 'same' || p === 'valid' ? p : pair(p, 'conv2d: padding', 0),
@@ -55,9 +46,9 @@ export const convFunctional = {
     const a = bindArgs({ name: 'conv1d', params: CONV }, args);
     const p = a.padding;
     return ops.conv1d(
-      tensor(a.input, 'conv1d: input'),
-      tensor(a.weight, 'conv1d: weight'),
-      maybeTensor(a.bias, 'conv1d: bias'),
+      tensorArg(a.input, 'conv1d: input'),
+      tensorArg(a.weight, 'conv1d: weight'),
+      optionalTensorArg(a.bias, 'conv1d: bias'),
       {
         stride: int(a.stride, 'conv1d: stride', 1),
         padding: p === 'same' || p === 'valid' ? p : int(p, 'conv1d: padding', 0),
@@ -70,9 +61,9 @@ export const convFunctional = {
     const a = bindArgs({ name: 'conv_transpose2d', params: CONV_T }, args);
     const what = (s: string) => `conv_transpose2d: ${s}`;
     return ops.convTranspose2d(
-      tensor(a.input, what('input')),
-      tensor(a.weight, what('weight')),
-      maybeTensor(a.bias, what('bias')),
+      tensorArg(a.input, what('input')),
+      tensorArg(a.weight, what('weight')),
+      optionalTensorArg(a.bias, what('bias')),
       {
         stride: pair(a.stride, what('stride'), 1),
         padding: pair(a.padding, what('padding'), 0),
@@ -86,9 +77,9 @@ export const convFunctional = {
     const a = bindArgs({ name: 'conv_transpose1d', params: CONV_T }, args);
     const what = (s: string) => `conv_transpose1d: ${s}`;
     return ops.convTranspose1d(
-      tensor(a.input, what('input')),
-      tensor(a.weight, what('weight')),
-      maybeTensor(a.bias, what('bias')),
+      tensorArg(a.input, what('input')),
+      tensorArg(a.weight, what('weight')),
+      optionalTensorArg(a.bias, what('bias')),
       {
         stride: int(a.stride, what('stride'), 1),
         padding: int(a.padding, what('padding'), 0),
@@ -101,7 +92,7 @@ export const convFunctional = {
   unfold(...args: unknown[]): Tensor {
     const a = bindArgs({ name: 'unfold', params: ['input', ...WINDOWS] }, args);
     return ops.unfoldWindows(
-      tensor(a.input, 'unfold: input'),
+      tensorArg(a.input, 'unfold: input'),
       asPair(a.kernelSize, 'unfold: kernel_size'),
       {
         dilation: pair(a.dilation, 'unfold: dilation', 1),
@@ -113,7 +104,7 @@ export const convFunctional = {
   fold(...args: unknown[]): Tensor {
     const a = bindArgs({ name: 'fold', params: ['input', 'outputSize', ...WINDOWS] }, args);
     return ops.foldWindows(
-      tensor(a.input, 'fold: input'),
+      tensorArg(a.input, 'fold: input'),
       asPair(a.outputSize, 'fold: output_size'),
       asPair(a.kernelSize, 'fold: kernel_size'),
       {

@@ -4,12 +4,7 @@
  */
 import { ops, Tensor } from '../../engine';
 import { numberArg, optionalTensor, reductionArg } from '../../engine/nn/layers/losses';
-import { asBool, bindArgs, describe, optional } from '../args';
-
-function tensor(value: unknown, what: string): Tensor {
-  if (value instanceof Tensor) return value;
-  throw new TypeError(`${what} must be a Tensor, got ${describe(value)}`);
-}
+import { asBool, bindArgs, optional, tensorArg } from '../args';
 
 function bound(name: string, params: string[], args: unknown[]) {
   const a = bindArgs({ name, params: ['input', 'target', ...params] }, args);
@@ -18,8 +13,8 @@ function bound(name: string, params: string[], args: unknown[]) {
       throw new TypeError(`${name}: ${old} is deprecated and not supported; use reduction`);
   return {
     a,
-    input: tensor(a.input, `${name}: input`),
-    target: tensor(a.target, `${name}: target`),
+    input: tensorArg(a.input, `${name}: input`),
+    target: tensorArg(a.target, `${name}: target`),
     reduction: reductionArg(a.reduction, name),
   };
 }
@@ -92,8 +87,8 @@ export const lossFunctional = {
     );
     const reduction = reductionArg(a.reduction, 'kl_div', ['mean', 'batchmean', 'sum', 'none']);
     return ops.klDiv(
-      tensor(a.input, 'kl_div: input'),
-      tensor(a.target, 'kl_div: target'),
+      tensorArg(a.input, 'kl_div: input'),
+      tensorArg(a.target, 'kl_div: target'),
       reduction,
       optional(a.logTarget, asBool, 'kl_div: log_target', false),
     );

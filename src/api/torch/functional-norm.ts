@@ -4,19 +4,16 @@
  */
 import { Tensor } from '../../engine';
 import { batchNorm, groupNorm, instanceNorm, layerNorm } from '../../engine/ops/norm';
-import { asInt, asNumber, asShape, bindArgs, boolArg, optional } from '../args';
-
-function input(value: unknown, name: string): Tensor {
-  if (value instanceof Tensor) return value;
-  throw new TypeError(`${name}: input must be a Tensor`);
-}
-
-/** An optional tensor argument (weight, bias, running statistics): null when not given. */
-function maybe(value: unknown, what: string): Tensor | null {
-  if (value === undefined || value === null) return null;
-  if (value instanceof Tensor) return value;
-  throw new TypeError(`${what} must be a Tensor or None`);
-}
+import {
+  asInt,
+  asNumber,
+  asShape,
+  bindArgs,
+  boolArg,
+  optional,
+  tensorArg,
+  optionalTensorArg,
+} from '../args';
 
 export const normFunctional = {
   layerNorm(...args: unknown[]): Tensor {
@@ -25,10 +22,10 @@ export const normFunctional = {
       args,
     );
     return layerNorm(
-      input(a.input, 'layer_norm'),
+      tensorArg(a.input, 'layer_norm: input'),
       asShape(a.normalizedShape, 'layer_norm: normalized_shape'),
-      maybe(a.weight, 'layer_norm: weight'),
-      maybe(a.bias, 'layer_norm: bias'),
+      optionalTensorArg(a.weight, 'layer_norm: weight'),
+      optionalTensorArg(a.bias, 'layer_norm: bias'),
       optional(a.eps, asNumber, 'layer_norm: eps', 1e-5),
     );
   },
@@ -50,14 +47,14 @@ export const normFunctional = {
       args,
     );
     return batchNorm(
-      input(a.input, 'batch_norm'),
+      tensorArg(a.input, 'batch_norm: input'),
       {
-        runningMean: maybe(a.runningMean, 'batch_norm: running_mean'),
-        runningVar: maybe(a.runningVar, 'batch_norm: running_var'),
+        runningMean: optionalTensorArg(a.runningMean, 'batch_norm: running_mean'),
+        runningVar: optionalTensorArg(a.runningVar, 'batch_norm: running_var'),
         momentum: optional(a.momentum, asNumber, 'batch_norm: momentum', 0.1),
       },
-      maybe(a.weight, 'batch_norm: weight'),
-      maybe(a.bias, 'batch_norm: bias'),
+      optionalTensorArg(a.weight, 'batch_norm: weight'),
+      optionalTensorArg(a.bias, 'batch_norm: bias'),
       boolArg(a.training, 'batch_norm: training', false),
       optional(a.eps, asNumber, 'batch_norm: eps', 1e-5),
     );
@@ -68,10 +65,10 @@ export const normFunctional = {
       args,
     );
     return groupNorm(
-      input(a.input, 'group_norm'),
+      tensorArg(a.input, 'group_norm: input'),
       asInt(a.numGroups, 'group_norm: num_groups'),
-      maybe(a.weight, 'group_norm: weight'),
-      maybe(a.bias, 'group_norm: bias'),
+      optionalTensorArg(a.weight, 'group_norm: weight'),
+      optionalTensorArg(a.bias, 'group_norm: bias'),
       optional(a.eps, asNumber, 'group_norm: eps', 1e-5),
     );
   },
@@ -93,14 +90,14 @@ export const normFunctional = {
       args,
     );
     return instanceNorm(
-      input(a.input, 'instance_norm'),
+      tensorArg(a.input, 'instance_norm: input'),
       {
-        runningMean: maybe(a.runningMean, 'instance_norm: running_mean'),
-        runningVar: maybe(a.runningVar, 'instance_norm: running_var'),
+        runningMean: optionalTensorArg(a.runningMean, 'instance_norm: running_mean'),
+        runningVar: optionalTensorArg(a.runningVar, 'instance_norm: running_var'),
         momentum: optional(a.momentum, asNumber, 'instance_norm: momentum', 0.1),
       },
-      maybe(a.weight, 'instance_norm: weight'),
-      maybe(a.bias, 'instance_norm: bias'),
+      optionalTensorArg(a.weight, 'instance_norm: weight'),
+      optionalTensorArg(a.bias, 'instance_norm: bias'),
       boolArg(a.useInputStats, 'instance_norm: use_input_stats', true),
       optional(a.eps, asNumber, 'instance_norm: eps', 1e-5),
     );

@@ -5,17 +5,13 @@
  */
 import { Tensor } from '../../engine';
 import * as engineNn from '../../engine/nn';
+import { tensorArg } from '../args';
 
 type PoolClass = new (...args: unknown[]) => { forward(x: Tensor): Tensor };
 
-function input(value: unknown, name: string): Tensor {
-  if (value instanceof Tensor) return value;
-  throw new TypeError(`${name}: input must be a Tensor`);
-}
-
 function viaModule(cls: unknown, name: string) {
   return (x: unknown, ...args: unknown[]): Tensor =>
-    new (cls as PoolClass)(...args).forward(input(x, name));
+    new (cls as PoolClass)(...args).forward(tensorArg(x, `${name}: input`));
 }
 
 export const poolFunctional = {

@@ -1,11 +1,6 @@
 /** F.pad and F.interpolate with PyTorch's signatures, over the engine's resample ops. */
 import { ops, Tensor } from '../../engine';
-import { bindArgs, boolArg } from '../args';
-
-function input(value: unknown, name: string): Tensor {
-  if (value instanceof Tensor) return value;
-  throw new TypeError(`${name}: input must be a Tensor`);
-}
+import { bindArgs, boolArg, tensorArg } from '../args';
 
 /** null/undefined → null; otherwise the value (a number or a list of numbers). */
 function sizes(value: unknown, what: string): number | number[] | null {
@@ -32,7 +27,7 @@ export const resampleFunctional = {
       throw new Error(`pad: mode must be one of ${PAD_MODES.join(', ')}, got ${String(mode)}`);
     const value = a.value ?? 0;
     if (typeof value !== 'number') throw new TypeError('pad: value must be a number');
-    return ops.pad(input(a.input, 'pad'), padding, mode as ops.PadMode, value);
+    return ops.pad(tensorArg(a.input, 'pad: input'), padding, mode as ops.PadMode, value);
   },
   interpolate(...args: unknown[]): Tensor {
     const a = bindArgs(
@@ -57,7 +52,7 @@ export const resampleFunctional = {
       );
     if (flag(a.antialias, 'interpolate: antialias'))
       throw new Error('interpolate: antialias=True is not supported yet');
-    return ops.interpolate(input(a.input, 'interpolate'), {
+    return ops.interpolate(tensorArg(a.input, 'interpolate: input'), {
       size: sizes(a.size, 'interpolate: size'),
       scaleFactor: sizes(a.scaleFactor, 'interpolate: scale_factor'),
       mode: mode as ops.InterpolateMode,

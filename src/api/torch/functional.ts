@@ -1,6 +1,6 @@
 /** `torch.nn.functional` (F): the stateless forms of the layers, over the engine's ops. */
 import { ops, Tensor } from '../../engine';
-import { asNumber, bindArgs, boolArg, optional } from '../args';
+import { asNumber, bindArgs, boolArg, optional, tensorArg } from '../args';
 import { functionalOps } from '../elementwise-faces';
 import { poolFunctional } from './functional-pool';
 import { resampleFunctional } from './functional-resample';
@@ -9,11 +9,6 @@ import { normFunctional } from './functional-norm';
 import { lossFunctional } from './functional-losses';
 import { attentionFunctional } from './functional-attention';
 import { extrasFunctional } from './functional-extras';
-
-function tensor(value: unknown, what: string): Tensor {
-  if (value instanceof Tensor) return value;
-  throw new TypeError(`${what} must be a Tensor`);
-}
 
 export const functional = {
   // The element-wise table's functional rows: relu, sigmoid, tanh, …
@@ -32,7 +27,7 @@ export const functional = {
   softmax(...args: unknown[]): Tensor {
     const a = bindArgs({ name: 'softmax', params: ['input', 'dim'], keywordOnly: ['dtype'] }, args);
     return ops.softmax(
-      tensor(a.input, 'softmax: input'),
+      tensorArg(a.input, 'softmax: input'),
       optional(a.dim, asNumber, 'softmax: dim', -1),
     );
   },
@@ -42,14 +37,14 @@ export const functional = {
       args,
     );
     return ops.logSoftmax(
-      tensor(a.input, 'logSoftmax: input'),
+      tensorArg(a.input, 'logSoftmax: input'),
       optional(a.dim, asNumber, 'logSoftmax: dim', -1),
     );
   },
   dropout(...args: unknown[]): Tensor {
     const a = bindArgs({ name: 'dropout', params: ['input', 'p', 'training', 'inplace'] }, args);
     return ops.dropout(
-      tensor(a.input, 'dropout: input'),
+      tensorArg(a.input, 'dropout: input'),
       optional(a.p, asNumber, 'dropout: p', 0.5),
       boolArg(a.training, 'training', true),
     );
