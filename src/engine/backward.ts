@@ -7,9 +7,10 @@ import { Node, noGrad } from './autograd';
 import { endScope, scopeHolders, startScope } from './memory';
 import * as elementwise from './ops/elementwise';
 import * as inplace from './ops/inplace';
-import { clone } from './ops/shape-ops';
-import { fullLike } from './ops/creation';
-import { formatShape, shapesEqual } from './shape';
+import { clone, slice, sliceOfNode, type SliceSpec } from './ops/shape-ops';
+import { fullLike, zeros } from './ops/creation';
+import { kernelView } from './ops/support';
+import { formatShape, shapesEqual, type Shape } from './shape';
 import type { Tensor } from './tensor';
 
 /** Nodes reachable from `root`, each after every node that feeds it a gradient. */
@@ -33,6 +34,34 @@ function reverseTopological(root: Node): Node[] {
     }
   }
   return order.reverse();
+}
+
+interface SlicePiece {
+  readonly g: Tensor;
+  readonly spec: SliceSpec;
+}
+
+/**
+ * The gradient of an input sliced several times: `dense` (what its other uses sent, or null) plus
+ * each slice's gradient added into its range, in one buffer of the input's shape. Summing the
+ * slices' zero-padded gradients instead costs a full-size add per slice: O(T²) for an RNN's T
+ * time steps.
+ */
+function addSliceGrads(shape: Shape, dense: Tensor | null, pieces: readonly SlicePiece[]): Tensor {
+  const first = pieces[0].g;
+  const out =
+    dense !== null
+      ? clone(dense)
+      : zeros(shape, { device: first.deviceObject, dtype: first.dtype });
+  const backend = out.deviceObject.backend;
+  for (const { g, spec } of pieces) {
+    if (g.numel() === 0) continue;
+    const end = spec.start + (g.shape[spec.dim] - 1) * spec.step + 1;
+    const region = slice(out, spec.dim, spec.start, end, spec.step);
+    // Read the range, add, write it back: a kernel may not bind one buffer as input and output.
+    backend.assign(kernelView(elementwise.add(region, g)), kernelView(region));
+  }
+  return out;
 }
 
 export function backward(root: Tensor, gradient: Tensor | null, retainGraph: boolean): void {
@@ -66,10 +95,25 @@ export function backward(root: Tensor, gradient: Tensor | null, retainGraph: boo
       if (rootNode === null) addLeaf(root, seed);
       else {
         const grads = new Map<Node, Tensor>([[rootNode, seed]]);
+        // Slices' gradients by the input they slice, added into one buffer when it is reached.
+        const pieces = new Map<Node | Tensor, { shape: Shape; list: SlicePiece[] }>();
+        const gradOf = (node: Node): Tensor | undefined => {
+          const dense = grads.get(node);
+          const sliced = pieces.get(node);
+          if (sliced === undefined) return dense;
+          pieces.delete(node);
+          return addSliceGrads(sliced.shape, dense ?? null, sliced.list);
+        };
         for (const node of reverseTopological(rootNode)) {
-          const g = grads.get(node);
+          const g = gradOf(node);
           grads.delete(node);
-          if (g !== undefined) {
+          const spec = sliceOfNode(node);
+          const target = node.next[0];
+          if (g !== undefined && spec !== undefined && target !== null && !node.freed) {
+            const entry = pieces.get(target) ?? { shape: spec.shape, list: [] };
+            entry.list.push({ g, spec });
+            pieces.set(target, entry);
+          } else if (g !== undefined) {
             if (node.freed || node.backwardFn === null) {
               throw new Error(
                 'Trying to backward through the graph a second time (or directly access saved ' +
@@ -90,6 +134,12 @@ export function backward(root: Tensor, gradient: Tensor | null, retainGraph: boo
             });
           }
           if (!retainGraph) node.freeSaved();
+        }
+        // Leaves that were sliced: their pieces join whatever else they were sent.
+        for (const [leaf, sliced] of pieces) {
+          if (leaf instanceof Node) continue;
+          const dense = leafGrads.get(leaf) ?? null;
+          leafGrads.set(leaf, addSliceGrads(sliced.shape, dense, sliced.list));
         }
       }
       const given = new Set<Tensor>();

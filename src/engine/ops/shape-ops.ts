@@ -3,7 +3,7 @@
  * transpose, squeeze/unsqueeze, expand, slice/narrow/select. Copies: contiguous, clone, cat/stack,
  * indexSelect. Each backward sits beside its forward.
  */
-import { withGrad } from '../autograd';
+import { withGrad, type Node } from '../autograd';
 import { promoteTypes } from '../dtype';
 import {
   contiguousStrides,
@@ -154,7 +154,29 @@ export function slice(
   shape[d] = length;
   strides[d] = x.strides[d] * step;
   const out = viewTensor(x, shape, strides, x.offset + s * x.strides[d]);
-  return withGrad('SliceBackward0', [x], out, () => (g) => [sliceBackward(g, x.shape, d, s, step)]);
+  withGrad('SliceBackward0', [x], out, () => (g) => [sliceBackward(g, x.shape, d, s, step)]);
+  if (out.res.node !== null)
+    sliceNodes.set(out.res.node, { shape: x.shape, dim: d, start: s, step });
+  return out;
+}
+
+/** Where a slice node's gradient goes in its input: the input's shape and the sliced range. */
+export interface SliceSpec {
+  readonly shape: Shape;
+  readonly dim: number;
+  readonly start: number;
+  readonly step: number;
+}
+
+const sliceNodes = new WeakMap<Node, SliceSpec>();
+
+/**
+ * The slice a SliceBackward0 node took, for backward's accumulation: a loop that slices one
+ * tensor T times (an RNN's time steps) would otherwise sum T zero-padded full-size gradients,
+ * O(T²) work; backward instead adds each piece into one buffer (backward.ts, addSliceGrads).
+ */
+export function sliceOfNode(node: Node): SliceSpec | undefined {
+  return sliceNodes.get(node);
 }
 
 /** The gradient of a slice: zeros of the input's shape with g written into the sliced part. */
