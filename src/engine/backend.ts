@@ -379,6 +379,22 @@ export interface Kernels {
   gruCell(x: View, hp: View, h: View, out: OutView, act: OutView): void;
   /** gruCell's gradient from its act, h and gOut [B, H]: gX, gHp [B, 3H] and gH [B, H]. */
   gruCellBackward(act: View, h: View, gOut: View, gX: OutView, gHp: OutView, gH: OutView): void;
+  // Attention weights (ops/scale-mask-softmax.ts).
+  /**
+   * out = softmax(scale·scores + m) along the last dim, for scores and out [A, B, L, C] contiguous
+   * from their offsets. m is read from `mask` [A, B, L, C] through its strides (0 where
+   * broadcast): float32 is added, int32 (bool) adds -1e30 where 0; `causal` adds -1e30 where
+   * column > l. A fully masked row comes out uniform (as the additive composition's did).
+   */
+  scaleMaskSoftmax(
+    scores: View,
+    mask: View | null,
+    out: OutView,
+    scale: number,
+    causal: boolean,
+  ): void;
+  /** Its gradient: out = scale · y ⊙ (g − Σ(g⊙y)) per row of y, g and out [R, C] (contiguous). */
+  scaleMaskSoftmaxBackward(y: View, g: View, out: OutView, scale: number): void;
 }
 
 /**

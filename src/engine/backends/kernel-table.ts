@@ -54,6 +54,9 @@ const NAMES: Record<KernelName, true> = {
   lstmCellBackward: true,
   gruCell: true,
   gruCellBackward: true,
+  // Attention weights.
+  scaleMaskSoftmax: true,
+  scaleMaskSoftmaxBackward: true,
 };
 
 export const KERNEL_NAMES = Object.keys(NAMES) as readonly KernelName[];

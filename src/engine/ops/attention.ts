@@ -7,9 +7,10 @@
 import { formatShape, ShapeError } from '../shape';
 import type { Tensor } from '../tensor';
 import { fromHost } from './creation';
-import { add, cast, mul, sub } from './elementwise';
+import { cast, mul, sub } from './elementwise';
 import { matmul } from './matmul';
-import { dropout, softmax } from './nn';
+import { dropout } from './nn';
+import { scaleMaskSoftmax } from './scale-mask-softmax';
 import { transpose } from './shape-ops';
 import { inputsDevice, requireFloat, scoped } from './support';
 
@@ -38,8 +39,8 @@ export function causalMask(L: number, S: number, like: Tensor): Tensor {
 
 /**
  * softmax(q·kᵀ·scale + mask) and its product with v, for q [..., L, E], k [..., S, E],
- * v [..., S, Ev]; `mask` is additive (see additiveMask), broadcast to [..., L, S]. Returns
- * [output, weights].
+ * v [..., S, Ev]; `mask` (additive, or bool: True attends) broadcasts to [..., L, S] and
+ * `causal` lets query i attend to keys j ≤ i. Returns [output, weights].
  */
 export function attentionWithWeights(
   q: Tensor,
@@ -49,10 +50,10 @@ export function attentionWithWeights(
   dropoutP: number,
   training: boolean,
   scale = 1 / Math.sqrt(q.shape[q.ndim - 1]),
+  causal = false,
 ): [Tensor, Tensor] {
-  let scores = mul(matmul(q, transpose(k, -2, -1)), scale);
-  if (mask) scores = add(scores, mask);
-  let weights = softmax(scores, -1);
+  // scale, mask and softmax in one kernel each way (ops/scale-mask-softmax.ts)
+  let weights = scaleMaskSoftmax(matmul(q, transpose(k, -2, -1)), scale, mask, causal);
   if (dropoutP > 0 && training) weights = dropout(weights, dropoutP, true);
   return [matmul(weights, v), weights];
 }
@@ -100,8 +101,8 @@ export function scaledDotProductAttention(
   if (!(dropoutP >= 0 && dropoutP <= 1))
     throw new RangeError(`${op}: dropout_p must be in [0, 1], got ${dropoutP}`);
   return scoped(() => {
-    const L = q.shape[q.ndim - 2];
-    const mask = isCausal ? causalMask(L, S, q) : attnMask ? additiveMask(attnMask, true) : null;
-    return attentionWithWeights(q, k, v, mask, dropoutP, true, scale ?? 1 / Math.sqrt(E))[0];
+    // bool masks (True: attend) and is_causal are applied in the kernel, as MASKED scores
+    const s = scale ?? 1 / Math.sqrt(E);
+    return attentionWithWeights(q, k, v, attnMask, dropoutP, true, s, isCausal)[0];
   });
 }

@@ -28,6 +28,7 @@ import {
 import { softmaxCrossEntropyKernel } from './softmax-cross-entropy';
 import { lstmCellBackwardKernel, lstmCellKernel } from './lstm-cell';
 import { gruCellBackwardKernel, gruCellKernel } from './gru-cell';
+import { scaleMaskSoftmaxBackwardKernel, scaleMaskSoftmaxKernel } from './scale-mask-softmax';
 
 function sizeOf(view: View): number {
   let n = 1;
@@ -79,4 +80,7 @@ export const cpuKernels: KernelTable<CpuBufferPool> = {
   lstmCellBackward: (_, ...args) => lstmCellBackwardKernel(...args),
   gruCell: (_, ...args) => gruCellKernel(...args),
   gruCellBackward: (_, ...args) => gruCellBackwardKernel(...args),
+  // Attention weights (scale-mask-softmax.ts).
+  scaleMaskSoftmax: (_, ...args) => scaleMaskSoftmaxKernel(...args),
+  scaleMaskSoftmaxBackward: (_, ...args) => scaleMaskSoftmaxBackwardKernel(...args),
 };

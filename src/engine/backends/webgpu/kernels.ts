@@ -14,6 +14,7 @@ import { fusedElementwise, fusedReduce } from './fused';
 import { gatherColumns, scatterColumns } from './gather-scatter';
 import { lstmCell, lstmCellBackward } from './lstm-cell';
 import { gruCell, gruCellBackward } from './gru-cell';
+import { scaleMaskSoftmax, scaleMaskSoftmaxBackward } from './scale-mask-softmax';
 import { indexAdd, indexSelect } from './index-select';
 import { matmul } from './matmul';
 import { maxPool2d, maxPool2dBackward } from './pool';
@@ -67,4 +68,7 @@ export const webgpuKernels: KernelTable<KernelContext> = {
   lstmCellBackward,
   gruCell,
   gruCellBackward,
+  // Attention weights (scale-mask-softmax.ts).
+  scaleMaskSoftmax,
+  scaleMaskSoftmaxBackward,
 };

@@ -321,3 +321,24 @@ export const GRU_CELL = paramLayout('gru-cell', {
   aOffset: 'i32',
   goOffset: 'i32',
 });
+
+/**
+ * kernels/scale-mask-softmax.wgsl: [A, B, L, C] scores (rows = A·B·L, inner = B, queries = L),
+ * contiguous from their offsets; the mask's offset and strides over [A, B, L, C]. The backward
+ * reads y at xOffset and g at gOffset.
+ */
+export const SCALE_MASK_SOFTMAX = paramLayout('scale-mask-softmax', {
+  rows: 'u32',
+  cols: 'u32',
+  queries: 'u32',
+  inner: 'u32',
+  scale: 'f32',
+  xOffset: 'i32',
+  gOffset: 'i32',
+  outOffset: 'i32',
+  mOffset: 'i32',
+  mStrideA: 'i32',
+  mStrideB: 'i32',
+  mStrideL: 'i32',
+  mStrideC: 'i32',
+});

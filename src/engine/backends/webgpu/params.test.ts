@@ -37,6 +37,8 @@ const FAMILY: Record<string, ParamLayout<LayoutSpec>> = {
   // Area D: recurrent layers.
   'lstm-cell.wgsl': layouts.LSTM_CELL,
   'gru-cell.wgsl': layouts.GRU_CELL,
+  // Attention weights.
+  'scale-mask-softmax.wgsl': layouts.SCALE_MASK_SOFTMAX,
 };
 
 describe('named parameter slots', () => {
