@@ -137,7 +137,9 @@ describe.skipIf(gpuDevices().length < 2)('nn.DataParallel over LSTM and attentio
     const [at5, at16] = r.marks;
     expect(at5[1]).toBeGreaterThan(0);
     // No growth. (Not exact equality: tensors of the earlier runs whose last holder is a JS proxy
-    // go when V8's collector says, which a loaded machine may put inside this loop.)
-    at16.forEach((bytes, gpu) => expect(bytes).toBeLessThanOrEqual(at5[gpu]));
+    // go when V8's collector says, which a loaded machine may put inside this loop; and a 0-d
+    // value may outlive its step by the same timing, seen once as 4 bytes. A leak of even one
+    // float a step would show as 44 bytes over these 11 steps.)
+    at16.forEach((bytes, gpu) => expect(bytes).toBeLessThanOrEqual(at5[gpu] + 8));
   }, 120_000);
 });
