@@ -106,11 +106,14 @@ describe.each(devices)('new modules train with flat memory on %s', (name) => {
     const at5 = allocated();
     const held = pythonHeldCount();
     const later = (await python.run('steps(15)')) as number[][];
-    expect(allocated()).toBe(at5);
+    // No growth, to within one 0-d value that outlived its step by the collector's timing (seen
+    // once in CI as 4 bytes); a leak of even one float a step would show as 60 bytes over 15
+    // steps. Less is fine: tensors of the earlier steps whose last holder was a JS proxy go when
+    // V8's collector says, which may fall inside these steps.
+    const flat = (bytes: number) => expect(bytes - at5).toBeLessThanOrEqual(8);
+    flat(allocated());
     expect(pythonHeldCount()).toBe(held);
-    if (name !== 'cpu') {
-      expect(await python.run('torch.cuda.memory_allocated()')).toBe(at5);
-    }
+    if (name !== 'cpu') flat((await python.run('torch.cuda.memory_allocated()')) as number);
     // Every model trains (its last loss below its first).
     for (let m = 0; m < 3; m++) expect(later[14][m]).toBeLessThan(first[0][m]);
     // What the program still reaches is intact: each model runs in eval mode and gives finite
