@@ -16,6 +16,7 @@ import { bindArgs, isOptionsObject, optional, asBool, type BoundArgs } from '../
 import { Callable } from '../../callable';
 import type { InitializerFn } from '../initializers';
 import { uniqueName } from '../naming';
+import { kerasMask, setKerasMask } from './masking';
 
 /** A Keras shape: sizes with null for "any" (the batch dimension, usually). */
 export type ShapeSpec = readonly (number | null)[];
@@ -102,8 +103,19 @@ export abstract class Layer extends Callable<[unknown, CallOptions?], Tensor> {
   /** Creates the weights for this input shape (layers without weights need not override). */
   protected buildWeights(_inputShape: ShapeSpec): void {}
 
-  /** The forward computation on an input already checked against the built shape. */
-  protected abstract call(x: Tensor, training: boolean): Tensor;
+  /**
+   * The forward computation on an input already checked against the built shape; `mask` is the
+   * Keras mask the input carries (masking.ts), for layers that use it.
+   */
+  protected abstract call(x: Tensor, training: boolean, mask?: Tensor | null): Tensor;
+
+  /** Keras's `supports_masking`: a mask on the input is passed on unchanged (computeMask). */
+  supportsMasking = false;
+
+  /** Keras's `compute_mask`: the output's mask from the input's (none unless supportsMasking). */
+  computeMask(_x: Tensor, mask: Tensor | null): Tensor | null {
+    return this.supportsMasking ? mask : null;
+  }
 
   // -------------------------------------------------------------------------------------------
   // Building and calling.
@@ -142,10 +154,17 @@ export abstract class Layer extends Callable<[unknown, CallOptions?], Tensor> {
     let x = toTensor(inputs);
     if (!this.built) this.build([null, ...x.shape.slice(1)]);
     this.checkInput(x);
+    let mask = kerasMask(x);
     const device = this.weightList[0]?.value.deviceObject;
     // TensorFlow copies inputs to the variables' device; our ops require one device, so do it here.
-    if (device && x.deviceObject !== device) x = x.to(device);
-    return this.call(x, training);
+    if (device && x.deviceObject !== device) {
+      x = x.to(device);
+      if (mask) mask = mask.to(device);
+    }
+    const y = this.call(x, training, mask);
+    const outMask = this.computeMask(x, mask);
+    if (outMask && outMask !== kerasMask(y)) setKerasMask(y, outMask);
+    return y;
   }
 
   /** Throws Keras's message when an input does not fit the built layer. */
