@@ -5,10 +5,11 @@
  * when the prediction carries them, otherwise probabilities are clipped to [1e-7, 1 - 1e-7] first.
  */
 import { ops, ShapeError, type Tensor } from '../../../engine';
-import { bindArgs, boolArg, describe, optional, asNumber } from '../../args';
+import { asInt, asNumber, bindArgs, boolArg, describe, optional, type BoundArgs } from '../../args';
 import { Callable } from '../callable';
 import { kerasLogits } from './activations';
 import { toTensor } from './layers/layer';
+import { ValueError } from '../../tf-config';
 
 /** Keras's backend epsilon. */
 export const EPSILON = 1e-7;
@@ -30,6 +31,35 @@ function classesSecond(x: Tensor): Tensor {
   return x.ndim > 2 ? ops.movedim(x, x.ndim - 1, 1) : x;
 }
 
+function smoothingArg(value: unknown, what: string): number {
+  const s = optional(value, asNumber, `${what}: labelSmoothing`, 0);
+  if (!(s >= 0 && s <= 1))
+    throw new ValueError(`${what}: labelSmoothing must be in [0, 1], got ${s}`);
+  return s;
+}
+
+const pyShape = (shape: readonly number[]): string =>
+  shape.length === 1 ? `(${shape[0]},)` : `(${shape.join(', ')})`;
+
+/** TF's check that targets and predictions have one shape (broadcasting would hide a bug). */
+export function checkSameShape(yTrue: Tensor, yPred: Tensor, what: string): void {
+  const a = yTrue.shape;
+  const b = yPred.shape;
+  if (a.length !== b.length || a.some((d, i) => d !== b[i]))
+    throw new ValueError(`${what}: Shapes ${pyShape(a)} and ${pyShape(b)} are incompatible`);
+}
+
+/**
+ * Keras's squeeze_or_expand_dimensions: labels [N] against predictions [N, 1] (or the reverse)
+ * lose the trailing 1, so they compare element by element instead of broadcasting to [N, N].
+ */
+function alignRanks(yTrue: Tensor, yPred: Tensor): [Tensor, Tensor] {
+  const diff = yPred.ndim - yTrue.ndim;
+  if (diff === 1 && yPred.shape[yPred.ndim - 1] === 1) return [yTrue, ops.squeeze(yPred, -1)];
+  if (diff === -1 && yTrue.shape[yTrue.ndim - 1] === 1) return [ops.squeeze(yTrue, -1), yPred];
+  return [yTrue, yPred];
+}
+
 // Instances are callable (see callable.ts): the interface gives classes their call signature.
 // eslint-disable-next-line @typescript-eslint/no-unsafe-declaration-merging
 export interface Loss {
@@ -47,14 +77,25 @@ export abstract class Loss extends Callable<[unknown, unknown, unknown?], Tensor
     this.reduction = reductionArg(kwargs.reduction, defaultName);
   }
 
+  /** Whether labels are class indices, whose rank is one less than the predictions'. */
+  protected readonly sparseLabels: boolean = false;
+
   /** The unreduced loss, one value per sample (Keras's `Loss.call`). */
   abstract call(yTrue: Tensor, yPred: Tensor): Tensor;
 
-  protected invoke(yTrue: unknown, yPred: unknown, sampleWeight?: unknown): Tensor {
-    const pred = toTensor(yPred);
-    let target = toTensor(yTrue);
+  protected invoke(...args: [unknown, unknown, unknown?]): Tensor {
+    // Python's `loss(y_true, y_pred, sample_weight=w)` arrives with an options object.
+    const a = bindArgs(
+      { name: this.constructor.name, params: ['yTrue', 'yPred', 'sampleWeight'] },
+      args,
+    );
+    const sampleWeight = a.sampleWeight;
+    const pred = toTensor(a.yPred);
+    let target = toTensor(a.yTrue);
     if (target.deviceObject !== pred.deviceObject) target = target.to(pred.deviceObject);
-    let losses = this.call(target, pred);
+    let losses = this.sparseLabels
+      ? this.call(target, pred)
+      : this.call(...alignRanks(target, pred));
     if (sampleWeight !== undefined && sampleWeight !== null) {
       let w = toTensor(sampleWeight);
       if (w.deviceObject !== losses.deviceObject) w = w.to(losses.deviceObject);
@@ -77,6 +118,7 @@ export abstract class Loss extends Callable<[unknown, unknown, unknown?], Tensor
 /** Integer labels [N] (or [N, 1]) against class scores [N, C]: −log p(label). */
 export class SparseCategoricalCrossentropy extends Loss {
   readonly fromLogits: boolean;
+  protected override readonly sparseLabels = true;
 
   constructor(...args: unknown[]) {
     const a = bindArgs(
@@ -124,6 +166,7 @@ export function sparseCategoricalCrossentropy(
 export class CategoricalCrossentropy extends Loss {
   readonly fromLogits: boolean;
   readonly labelSmoothing: number;
+  readonly axis: number;
 
   constructor(...args: unknown[]) {
     const a = bindArgs(
@@ -135,16 +178,21 @@ export class CategoricalCrossentropy extends Loss {
     );
     super('categorical_crossentropy', a);
     this.fromLogits = boolArg(a.fromLogits, 'CategoricalCrossentropy: fromLogits');
-    this.labelSmoothing = optional(
-      a.labelSmoothing,
-      asNumber,
-      'CategoricalCrossentropy: labelSmoothing',
-      0,
-    );
+    this.labelSmoothing = smoothingArg(a.labelSmoothing, 'CategoricalCrossentropy');
+    this.axis = optional(a.axis, asInt, 'CategoricalCrossentropy: axis', -1);
   }
 
   call(yTrue: Tensor, yPred: Tensor): Tensor {
-    return categoricalCrossentropy(yTrue, yPred, this.fromLogits, this.labelSmoothing);
+    return categoricalCrossentropy(yTrue, yPred, this.fromLogits, this.labelSmoothing, this.axis);
+  }
+
+  override getConfig(): Record<string, unknown> {
+    return {
+      ...super.getConfig(),
+      fromLogits: this.fromLogits,
+      labelSmoothing: this.labelSmoothing,
+      axis: this.axis,
+    };
   }
 }
 
@@ -153,7 +201,14 @@ export function categoricalCrossentropy(
   yPred: Tensor,
   fromLogits = false,
   labelSmoothing = 0,
+  axis = -1,
 ): Tensor {
+  checkSameShape(yTrue, yPred, 'categorical_crossentropy');
+  if (axis !== -1 && axis !== yPred.ndim - 1) {
+    // The class axis moves last; logits remembered by a softmax apply only on the last axis.
+    const last = (t: Tensor): Tensor => ops.movedim(t, axis, -1);
+    return categoricalCrossentropy(last(yTrue), last(yPred), fromLogits, labelSmoothing, -1);
+  }
   let target = yTrue.dtype === 'float32' ? yTrue : ops.cast(yTrue, 'float32');
   if (labelSmoothing > 0) {
     const classes = yPred.shape[yPred.ndim - 1];
@@ -186,9 +241,11 @@ export function meanSquaredError(yTrue: Tensor, yPred: Tensor): Tensor {
   return ops.mean(ops.square(ops.sub(yPred, target)), -1);
 }
 
-/** Binary targets against probabilities (or logits), averaged over the last axis. */
+/** Binary targets against probabilities (or logits), averaged over `axis` (Keras's formula). */
 export class BinaryCrossentropy extends Loss {
   readonly fromLogits: boolean;
+  readonly labelSmoothing: number;
+  readonly axis: number;
 
   constructor(...args: unknown[]) {
     const a = bindArgs(
@@ -200,15 +257,40 @@ export class BinaryCrossentropy extends Loss {
     );
     super('binary_crossentropy', a);
     this.fromLogits = boolArg(a.fromLogits, 'BinaryCrossentropy: fromLogits');
+    this.labelSmoothing = smoothingArg(a.labelSmoothing, 'BinaryCrossentropy');
+    this.axis = optional(a.axis, asInt, 'BinaryCrossentropy: axis', -1);
   }
 
   call(yTrue: Tensor, yPred: Tensor): Tensor {
-    return binaryCrossentropy(yTrue, yPred, this.fromLogits);
+    return binaryCrossentropy(yTrue, yPred, this.fromLogits, this.labelSmoothing, this.axis);
+  }
+
+  override getConfig(): Record<string, unknown> {
+    return {
+      ...super.getConfig(),
+      fromLogits: this.fromLogits,
+      labelSmoothing: this.labelSmoothing,
+      axis: this.axis,
+    };
   }
 }
 
-export function binaryCrossentropy(yTrue: Tensor, yPred: Tensor, fromLogits = false): Tensor {
-  const y = yTrue.dtype === 'float32' ? yTrue : ops.cast(yTrue, 'float32');
+/**
+ * Keras's binary_crossentropy: targets smoothed towards ½ (`y·(1 − s) + s/2`), then per element
+ * `max(x, 0) − x·y + log(1 + e^−|x|)` on logits, or `−(y·log p + (1 − y)·log(1 − p))` on
+ * probabilities clipped to [1e-7, 1 − 1e-7] (logs of p + 1e-7 and 1 − p + 1e-7, as TF 2.15's
+ * backend); the mean over `axis`.
+ */
+export function binaryCrossentropy(
+  yTrue: Tensor,
+  yPred: Tensor,
+  fromLogits = false,
+  labelSmoothing = 0,
+  axis = -1,
+): Tensor {
+  checkSameShape(yTrue, yPred, 'binary_crossentropy');
+  let y = yTrue.dtype === 'float32' ? yTrue : ops.cast(yTrue, 'float32');
+  if (labelSmoothing > 0) y = ops.add(ops.mul(y, 1 - labelSmoothing), 0.5 * labelSmoothing);
   let perElement: Tensor;
   if (fromLogits) {
     // max(x, 0) − x·y + log(1 + exp(−|x|)): stable for large |x|.
@@ -218,12 +300,66 @@ export function binaryCrossentropy(yTrue: Tensor, yPred: Tensor, fromLogits = fa
       ops.log(ops.add(ops.exp(ops.neg(ops.abs(x))), 1)),
     );
   } else {
+    // TF 2.15's backend also adds epsilon inside both logs (Keras 3 does not).
     const p = ops.clamp(yPred, EPSILON, 1 - EPSILON);
     perElement = ops.neg(
-      ops.add(ops.mul(y, ops.log(p)), ops.mul(ops.sub(1, y), ops.log(ops.sub(1, p)))),
+      ops.add(
+        ops.mul(y, ops.log(ops.add(p, EPSILON))),
+        ops.mul(ops.sub(1, y), ops.log(ops.sub(1 + EPSILON, p))),
+      ),
     );
   }
-  return ops.mean(perElement, -1);
+  return ops.mean(perElement, axis);
+}
+
+/** Squared error within `delta` of the target, linear beyond it; the mean over the last axis. */
+export class Huber extends Loss {
+  readonly delta: number;
+
+  constructor(...args: unknown[]) {
+    const a = bindArgs({ name: 'Huber', params: ['delta', 'reduction', 'name'] }, args);
+    super('huber_loss', a);
+    this.delta = optional(a.delta, asNumber, 'Huber: delta', 1);
+  }
+
+  call(yTrue: Tensor, yPred: Tensor): Tensor {
+    return huber(yTrue, yPred, this.delta);
+  }
+
+  override getConfig(): Record<string, unknown> {
+    return { ...super.getConfig(), delta: this.delta };
+  }
+}
+
+/** Keras's huber: ½e² where |e| ≤ delta, delta·|e| − ½delta² elsewhere (e = yPred − yTrue). */
+export function huber(yTrue: Tensor, yPred: Tensor, delta = 1): Tensor {
+  checkSameShape(yTrue, yPred, 'huber');
+  const target = yTrue.dtype === 'float32' ? yTrue : ops.cast(yTrue, 'float32');
+  const error = ops.sub(yPred, target);
+  const absError = ops.abs(error);
+  const quadratic = ops.mul(ops.square(error), 0.5);
+  const linear = ops.sub(ops.mul(absError, delta), 0.5 * delta * delta);
+  return ops.mean(ops.where(ops.le(absError, delta), quadratic, linear), -1);
+}
+
+/** Kullback–Leibler divergence of predictions from targets, summed over the last axis. */
+export class KLDivergence extends Loss {
+  constructor(...args: unknown[]) {
+    const a = bindArgs({ name: 'KLDivergence', params: ['reduction', 'name'] }, args);
+    super('kl_divergence', a);
+  }
+
+  call(yTrue: Tensor, yPred: Tensor): Tensor {
+    return klDivergence(yTrue, yPred);
+  }
+}
+
+/** Keras's kl_divergence: Σ y·log(y / p), both clipped to [1e-7, 1] first. */
+export function klDivergence(yTrue: Tensor, yPred: Tensor): Tensor {
+  checkSameShape(yTrue, yPred, 'kl_divergence');
+  const y = ops.clamp(yTrue.dtype === 'float32' ? yTrue : ops.cast(yTrue, 'float32'), EPSILON, 1);
+  const p = ops.clamp(yPred, EPSILON, 1);
+  return ops.sum(ops.mul(y, ops.log(ops.div(y, p))), -1);
 }
 
 type LossFn = (yTrue: Tensor, yPred: Tensor) => Tensor;
@@ -235,6 +371,11 @@ const BY_NAME: Record<string, () => Loss> = {
   binary_crossentropy: () => new BinaryCrossentropy(),
   mean_squared_error: () => new MeanSquaredError(),
   mse: () => new MeanSquaredError(),
+  huber: () => new Huber(),
+  huber_loss: () => new Huber(),
+  kl_divergence: () => new KLDivergence(),
+  kullback_leibler_divergence: () => new KLDivergence(),
+  kld: () => new KLDivergence(),
 };
 
 /** A compiled loss: the batch's scalar loss from labels, predictions and optional sample weights. */
@@ -278,18 +419,75 @@ export function getLoss(spec: unknown): CompiledLoss {
   );
 }
 
+/** `tf.keras.losses.<function>(yTrue, yPred, …)` with Keras's positional and keyword arguments. */
+function lossFunction(
+  name: string,
+  params: readonly string[],
+  fn: (yTrue: Tensor, yPred: Tensor, a: BoundArgs) => Tensor,
+): (...args: unknown[]) => Tensor {
+  return (...args: unknown[]): Tensor => {
+    const a = bindArgs({ name, params: ['yTrue', 'yPred', ...params] }, args);
+    const pred = toTensor(a.yPred);
+    let target = toTensor(a.yTrue);
+    if (target.deviceObject !== pred.deviceObject) target = target.to(pred.deviceObject);
+    return fn(target, pred, a);
+  };
+}
+
+const crossEntropyArgs = (a: BoundArgs, what: string): [boolean, number, number] => [
+  boolArg(a.fromLogits, `${what}: fromLogits`),
+  smoothingArg(a.labelSmoothing, what),
+  optional(a.axis, asInt, `${what}: axis`, -1),
+];
+
+const bce = lossFunction(
+  'binary_crossentropy',
+  ['fromLogits', 'labelSmoothing', 'axis'],
+  (t, p, a) => binaryCrossentropy(t, p, ...crossEntropyArgs(a, 'binary_crossentropy')),
+);
+const cce = lossFunction(
+  'categorical_crossentropy',
+  ['fromLogits', 'labelSmoothing', 'axis'],
+  (t, p, a) => categoricalCrossentropy(t, p, ...crossEntropyArgs(a, 'categorical_crossentropy')),
+);
+const scce = lossFunction(
+  'sparse_categorical_crossentropy',
+  ['fromLogits', 'axis', 'ignoreClass'],
+  (t, p, a) =>
+    sparseCategoricalCrossentropy(t, p, boolArg(a.fromLogits, 'sparse_categorical_crossentropy')),
+);
+const mse = lossFunction('mean_squared_error', [], (t, p) => meanSquaredError(t, p));
+const huberFn = lossFunction('huber', ['delta'], (t, p, a) =>
+  huber(t, p, optional(a.delta, asNumber, 'huber: delta', 1)),
+);
+const kld = lossFunction('kl_divergence', [], (t, p) => klDivergence(t, p));
+
 export const losses = {
   Loss,
   SparseCategoricalCrossentropy,
   CategoricalCrossentropy,
   BinaryCrossentropy,
   MeanSquaredError,
-  sparseCategoricalCrossentropy: (yTrue: unknown, yPred: unknown, fromLogits = false): Tensor =>
-    sparseCategoricalCrossentropy(toTensor(yTrue), toTensor(yPred), fromLogits),
-  categoricalCrossentropy: (yTrue: unknown, yPred: unknown, fromLogits = false): Tensor =>
-    categoricalCrossentropy(toTensor(yTrue), toTensor(yPred), fromLogits),
-  meanSquaredError: (yTrue: unknown, yPred: unknown): Tensor =>
-    meanSquaredError(toTensor(yTrue), toTensor(yPred)),
-  mse: (yTrue: unknown, yPred: unknown): Tensor =>
-    meanSquaredError(toTensor(yTrue), toTensor(yPred)),
+  Huber,
+  KLDivergence,
+  sparseCategoricalCrossentropy: scce,
+  categoricalCrossentropy: cce,
+  binaryCrossentropy: bce,
+  meanSquaredError: mse,
+  mse,
+  MSE: mse,
+  huber: huberFn,
+  klDivergence: kld,
+  kld,
+  KLD: kld,
+  kullbackLeiblerDivergence: kld,
+  /** Keras's `losses.get(identifier)`: a loss object from its name. */
+  get: (identifier: unknown): Loss | ((...args: unknown[]) => Tensor) => {
+    if (identifier instanceof Loss || typeof identifier === 'function')
+      return identifier as Loss | ((...args: unknown[]) => Tensor);
+    const make = typeof identifier === 'string' ? BY_NAME[identifier] : undefined;
+    if (!make)
+      throw new ValueError(`Could not interpret loss function identifier: ${describe(identifier)}`);
+    return make();
+  },
 };
