@@ -5,6 +5,14 @@
 import { data } from './data/dataset';
 import { GradientTape, tfFunction, zip } from './gradient-tape';
 import { keras } from './keras';
+import { tfTest } from './test-utils';
 
 export { keras, data, GradientTape, zip };
-export const tfExtensions = { keras, data, GradientTape, function: tfFunction, zip };
+export const tfExtensions = {
+  keras,
+  data,
+  GradientTape,
+  function: tfFunction,
+  zip,
+  test: tfTest,
+};

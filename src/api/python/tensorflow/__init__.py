@@ -325,7 +325,7 @@ from ._js_object import JsObject as _JsObject  # noqa: E402  with the submodules
 from ._tape import GradientTape  # noqa: E402, F401  tf.GradientTape, re-exported
 
 data = _JsObject(_tf.data)
-from . import distribute  # noqa: E402, F401  tf.distribute, after tf.data, as before
+from . import distribute, test  # noqa: E402, F401  tf.distribute after tf.data, as before; tf.test
 
 
 def __getattr__(name):

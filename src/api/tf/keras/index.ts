@@ -7,9 +7,11 @@ import { losses } from './losses';
 import { metrics } from './metrics';
 import { Model } from './models/model';
 import { Sequential } from './models/sequential';
-import { resetNames } from './naming';
 import { optimizers } from './optimizers';
 import { preprocessing } from './preprocessing';
+// Area G: the notebook boilerplate (backend constants, utils).
+import { backend } from './backend';
+import { utils } from './utils';
 
 export const keras = {
   Sequential,
@@ -22,8 +24,6 @@ export const keras = {
   callbacks: { ...baseCallbacks, ModelCheckpoint },
   preprocessing,
   datasets,
-  backend: {
-    /** Keras's clear_session: layer and model names start again from 'dense', 'sequential', …. */
-    clearSession: (): void => resetNames(),
-  },
+  backend,
+  utils,
 };

@@ -15,6 +15,7 @@ from . import (  # noqa: F401  re-exported: tf.keras.layers, …
     models,
     optimizers,
     preprocessing,
+    utils,
 )
 
 _keras = _JsObject(_tf.keras)
@@ -30,4 +31,5 @@ __all__ = [
     "datasets",
     "preprocessing",
     "callbacks",
+    "utils",
 ]
