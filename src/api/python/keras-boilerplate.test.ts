@@ -2,7 +2,8 @@
  * The lines at the top of real TensorFlow notebooks, in Python: `tf.keras.utils`
  * (`to_categorical` and `normalize` against float64 NumPy, `set_random_seed`, `plot_model` as an
  * SVG the notebook shows, `get_file`'s offline error), `tf.test`'s GPU checks and
- * `tf.keras.backend`'s constants.
+ * `tf.keras.backend`'s constants; Keras 3's `import keras` and `keras.ops` (values and gradients
+ * against float64 NumPy).
  */
 import { describe, expect, it } from 'vitest';
 import { rng } from '../../engine/testing/harness';
@@ -11,6 +12,8 @@ import { expectNear } from './testing/peer-program';
 import { startTfPython, tfName } from './testing/tf-python';
 import UTILS from './testing/keras_utils_program.py?raw';
 import UTILS_REFERENCE from './testing/keras_utils_reference.py?raw';
+import OPS from './testing/keras_ops_program.py?raw';
+import OPS_REFERENCE from './testing/keras_ops_reference.py?raw';
 
 const { devices, python } = await startTfPython();
 const hasGpu = devices.some((d) => d.kind === 'gpu');
@@ -157,5 +160,120 @@ tf.keras.backend.clear_session()
 [K.floatx(), K.epsilon(), K.image_data_format(), first != "dense", layers.Dense(2).name]
 `);
     expect(r).toEqual(['float32', 1e-7, 'channels_last', true, 'dense']);
+  });
+});
+
+interface OpCase {
+  y: number[];
+  shape: number[];
+  grads: number[][];
+}
+type OpsResult = Record<string, OpCase> & {
+  version: string;
+  converted: number[][];
+  shape: number[];
+};
+const OP_NAMES = [
+  'softmax',
+  'log_softmax_axis0',
+  'relu',
+  'sigmoid',
+  'tanh',
+  'mean_axis1_keepdims',
+  'sum_all',
+  'max_axis0',
+  'matmul',
+  'reshape_expand_transpose',
+  'concatenate',
+  'stack',
+  'sqrt',
+  'exp',
+  'log',
+  'abs',
+  'square',
+  'clip',
+  'where',
+  'add_multiply',
+  'one_hot',
+  'argmax_all',
+  'argmax_last_keepdims',
+  'cast',
+];
+
+describeAgainstFormulas<OpsResult>(
+  'keras-boilerplate.test.ts',
+  'import keras: keras.ops against their documented formulas (float64 NumPy)',
+  'values and gradients agree on %s',
+  {
+    python,
+    ours: OPS,
+    reference: OPS_REFERENCE,
+    input: {
+      x: matrix(4, 3, 2),
+      w: matrix(3, 2, 1),
+      y: matrix(4, 3, 2),
+      p: matrix(4, 3, 1).map((row) => row.map((v) => Math.abs(v) + 0.1)),
+      upstream: matrix(1, 64, 1)[0],
+      labels: [4, 0, 2, 2, 1],
+    },
+    devices: devices.map((d) => tfName(d.name)),
+  },
+  (ours, reference) => {
+    for (const name of OP_NAMES) {
+      const [o, r] = [ours[name], reference[name]];
+      expect(o.shape, `${name} shape`).toEqual(r.shape);
+      expectNear(o.y, r.y, 1e-4, name);
+      expect(o.grads.length, `${name} gradients`).toBe(r.grads.length);
+      o.grads.forEach((g, i) => expectNear(g, r.grads[i], 1e-4, `${name} d/dinput${i}`));
+    }
+    expect(ours.version).toBe(reference.version);
+    expect(ours.converted).toEqual(reference.converted);
+    expect(ours.shape).toEqual(reference.shape);
+  },
+);
+
+describe('import keras (Keras 3 spelling) in Python', () => {
+  it('reaches the same Keras as tf.keras: layers, Sequential, Model, backend, utils', async () => {
+    const r = await python.run(`
+import keras
+from keras import layers
+from keras.layers import Dense
+keras.backend.clear_session()
+model = keras.Sequential([layers.Dense(3, activation="relu", input_shape=(2,)), Dense(1)])
+img = keras.utils.plot_model(model)
+import re
+[keras.__version__, keras.backend.backend(), keras.backend.floatx(), model.name,
+ [l.name for l in model.layers], keras.layers.Dense._js == tf.keras.layers.Dense._js,
+ keras.Model is tf.keras.Model, re.findall(r">([^<>]+)</text>", img._repr_svg_()),
+ hasattr(keras, "optimizers") and hasattr(keras.optimizers, "Adam"), hasattr(keras.losses, "MeanSquaredError"),
+ hasattr(keras.metrics, "SparseCategoricalAccuracy"), hasattr(keras.callbacks, "EarlyStopping"), hasattr(keras.datasets, "mnist")]
+`);
+    expect(r).toEqual([
+      '3.3.3',
+      'tensorflow',
+      'float32',
+      'sequential',
+      ['dense', 'dense_1'],
+      true,
+      true,
+      ['Dense', 'Dense'],
+      true,
+      true,
+      true,
+      true,
+      true,
+    ]);
+  });
+
+  it("says which name it lacks, as Python's modules do", async () => {
+    const r = await python.run(`
+try:
+    keras.NoSuchThing
+    err = "no error"
+except AttributeError as e:
+    err = str(e)
+err
+`);
+    expect(r).toBe("module 'keras' has no attribute 'NoSuchThing'");
   });
 });
