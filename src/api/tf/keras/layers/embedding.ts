@@ -1,10 +1,12 @@
 /**
- * Keras `Embedding(inputDim, outputDim, { inputLength })`: integer ids → rows of a
+ * Keras `Embedding(inputDim, outputDim, { inputLength, maskZero })`: integer ids → rows of a
  * [inputDim, outputDim] table initialised uniform(-0.05, 0.05). `inputLength` fixes the input
  * shape, so a Sequential model starting with it is built (and summarised) before any data.
+ * With `maskZero` the output carries the Keras mask `ids != 0` (masking.ts), which recurrent
+ * layers read to skip the padding.
  */
 import { ops, type Tensor } from '../../../../engine';
-import { asInt } from '../../../args';
+import { asBool, asInt, optional } from '../../../args';
 import { getInitializer, type InitializerFn } from '../initializers';
 import { bindLayerArgs, Layer, type ShapeSpec } from './layer';
 
@@ -12,6 +14,7 @@ export class Embedding extends Layer {
   readonly inputDim: number;
   readonly outputDim: number;
   readonly inputLength: number | null;
+  readonly maskZero: boolean;
   private readonly embeddingsInitializer: InitializerFn;
   embeddings: Tensor | null = null;
 
@@ -48,8 +51,7 @@ export class Embedding extends Layer {
       if (a[unsupported] !== undefined && a[unsupported] !== null)
         throw new TypeError(`Embedding: ${unsupported} is not supported`);
     }
-    if (a.maskZero)
-      throw new TypeError('Embedding: maskZero is not supported (no layer here consumes masks)');
+    this.maskZero = optional(a.maskZero, asBool, 'Embedding: maskZero', false);
     this.inputLength =
       a.inputLength === undefined || a.inputLength === null
         ? null
@@ -73,6 +75,11 @@ export class Embedding extends Layer {
       this.embeddingsInitializer,
     );
     if (this.inputLength !== null) this.inputSpec = { ndim: 2, axes: { 1: this.inputLength } };
+  }
+
+  /** Keras's `compute_mask`: `inputs != 0` with maskZero, otherwise no mask. */
+  override computeMask(x: Tensor): Tensor | null {
+    return this.maskZero ? ops.ne(x, 0) : null;
   }
 
   protected call(x: Tensor): Tensor {

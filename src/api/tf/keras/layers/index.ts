@@ -4,6 +4,9 @@ import { Dense } from './dense';
 import { Embedding } from './embedding';
 import { MaxPooling1D, MaxPooling2D } from './pooling';
 import { Activation, Dropout, Flatten } from './shaping';
+// Recurrent layers and Bidirectional (issue 37, area D).
+import { recurrentLayers } from './recurrent-layers';
+export * from './recurrent-layers';
 
 export { Layer, type CallOptions, type ShapeSpec } from './layer';
 export {
@@ -16,6 +19,7 @@ export {
   Flatten,
   MaxPooling1D,
   MaxPooling2D,
+  ...recurrentLayers,
 };
 
 export const layers = {
