@@ -23,6 +23,8 @@ import { torch } from '../torch';
 import { torchkeras, torchmetrics, torchvision, transforms } from '../torch/index';
 import { formatForPython, setPrintOptions, torchDeviceName } from './format';
 import { disown, isTensor, pythonHeldCount, release, retain } from './ownership';
+import { PythonLayer } from '../tf/keras/layers/python-layer';
+import { PythonModel } from '../tf/keras/models/python-model';
 
 /** What a JavaScript value is, as Python needs to know to wrap it (one call, not several). */
 export type JsKind = 'tensor' | 'parameter' | 'values_indices' | 'module' | 'array' | 'other';
@@ -148,6 +150,9 @@ export function createBridge(globals: Record<string, unknown>) {
      * crosses the TS layer; Python keeps the exception and raises it again in the cell.
      */
     pythonRaised: (message: string): Error => new PythonCallableError(message),
+    /** The TS twins of Keras layers and models subclassed in Python (tensorflow/keras/_subclassing.py). */
+    PythonLayer,
+    PythonModel,
     /**
      * `fn.apply(thisArg, args)` for the tf layer's handles (tensorflow/_js_object.py): a result
      * that is a Promise comes back as `[true, promise settled as [ok, value]]`, anything else as

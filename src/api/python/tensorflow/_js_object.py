@@ -83,11 +83,29 @@ def wrap(value):
         return _tensor.Tensor._adopted(value)
     if kind == "array":
         return [wrap(v) for v in value]
+    owner = _python_owner(value)
+    if owner is not None:
+        return owner
     if _is_plain_data(value):
         return AttrDict((str(k), wrap(v)) for k, v in js.Object.entries(value))
     if _is_class(value):
         return JsClass(value)
     return JsObject(value)
+
+
+# Keras layers and models subclassed in Python (keras/_subclassing.py) by the number their TS
+# twin holds as ``pythonOwner``. The twin calls the Python object's methods, so both live as long
+# as either is reachable; they are kept for the session.
+OWNERS = {}
+
+
+def _python_owner(value):
+    """The Python object whose TS twin ``value`` is: ``model.layers`` gives the user's layers."""
+    try:
+        key = value.pythonOwner
+    except AttributeError:
+        return None
+    return OWNERS.get(key) if isinstance(key, int) else None
 
 
 # Methods whose TS object keeps calling the Python functions it was given after the call

@@ -20,7 +20,7 @@ from . import (  # noqa: F401  re-exported: tf.keras.layers, …
 
 _keras = _JsObject(_tf.keras)
 Sequential = _keras.Sequential
-Model = _keras.Model
+from ._subclassing import Model  # noqa: E402, F401  a Python class, to subclass (functional too)
 
 __all__ = [
     "models",

@@ -3,6 +3,7 @@ names, so `from tensorflow.keras.models import ...` works as `tf.keras.models.Na
 
 from .._js_object import JsObject as _JsObject
 from .._tensor import tf_js as _tf
+from ._subclassing import Model  # noqa: F401  a Python class, to subclass
 
 _names = _JsObject(_tf.keras.models)
 

@@ -31,6 +31,8 @@ export function summaryLines(
   modelName: string,
   layers: readonly Layer[],
   options: SummaryOptions = {},
+  /** A layer's Output Shape column (default: its output shape; a subclassed model's: "multiple"). */
+  shapeText: (layer: Layer) => string = (layer) => formatShapeSpec(layer.outputShape),
 ): string[] {
   const lineLength = options.lineLength ?? 65;
   const fractions = options.positions ?? [0.45, 0.85, 1];
@@ -47,11 +49,7 @@ export function summaryLines(
   layers.forEach((layer, i) => {
     lines.push(
       row(
-        [
-          `${layer.name} (${layer.className})`,
-          formatShapeSpec(layer.outputShape),
-          String(layer.countParams()),
-        ],
+        [`${layer.name} (${layer.className})`, shapeText(layer), String(layer.countParams())],
         positions,
       ),
     );
