@@ -4,6 +4,9 @@ import { Dense } from './dense';
 import { Embedding } from './embedding';
 import { MaxPooling1D, MaxPooling2D } from './pooling';
 import { Activation, Dropout, Flatten } from './shaping';
+// Normalisation, pooling and shaping layers (issue 37, area B).
+import { normPoolLayers } from './norm-pool-layers';
+export * from './norm-pool-layers';
 // Recurrent layers and Bidirectional (issue 37, area D).
 import { recurrentLayers } from './recurrent-layers';
 export * from './recurrent-layers';
@@ -36,4 +39,5 @@ export const layers = {
   MaxPooling1D,
   MaxPool2D: MaxPooling2D,
   MaxPooling2D,
+  ...normPoolLayers,
 };

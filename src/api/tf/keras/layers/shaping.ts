@@ -29,6 +29,8 @@ export class Flatten extends Layer {
 /** Zeroes a `rate` fraction of inputs while training and scales the rest by 1/(1 - rate). */
 export class Dropout extends Layer {
   readonly rate: number;
+  // Keras passes a mask through Dropout and Activation (not Flatten, which changes the steps).
+  override supportsMasking = true;
 
   constructor(...args: unknown[]) {
     const a = bindLayerArgs('Dropout', ['rate', 'noiseShape', 'seed'], [], args);
@@ -55,6 +57,7 @@ export class Dropout extends Layer {
 /** Applies an activation by name ('relu', 'softmax', …) or function. */
 export class Activation extends Layer {
   readonly activation: ActivationSpec;
+  override supportsMasking = true;
 
   constructor(...args: unknown[]) {
     const a = bindLayerArgs('Activation', ['activation'], [], args);
