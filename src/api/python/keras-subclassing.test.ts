@@ -41,6 +41,7 @@ interface Ours extends Numbers {
   count: number;
   isinstance: boolean[];
   errors: Record<string, [string, string, string] | null>;
+  stacked_row: string;
 }
 
 const SUMMARY = `Model: "my_model"
@@ -93,6 +94,7 @@ describeAgainstFormulas<Ours, Numbers>(
     expect(ours.names).toEqual(['my_model', 'linear', 'dense']);
     expect(ours.count).toBe(43);
     expect(ours.isinstance).toEqual([true, true, true, false]);
+    expect(ours.stacked_row).toMatch(/^linear_\d \(Linear\) +\(None, 4\) +16 +$/);
     const { errors } = ours;
     expect(errors.summary_unbuilt?.slice(0, 2)).toEqual([
       'ValueError',

@@ -6,6 +6,8 @@ gradients for the input and every trainable variable, the weights after one ``fi
 on MSE, the summary, and the errors Keras gives. keras_subclassing_reference.py computes the
 numbers in float64 NumPy. A test fixture."""
 
+import contextlib
+import io
 import traceback
 
 import tensorflow as tf
@@ -98,6 +100,12 @@ with tf.device(DEVICE):
     errors["call_raises"] = error_of(lambda: broken.fit(x, tf.constant(INPUT["target"]), epochs=1, verbose=0))
     errors["no_super"] = error_of(NoSuper)
 
+    # A Python layer inside Sequential: its output shape comes from calling it (Keras traces it).
+    stacked = tf.keras.Sequential([tf.keras.layers.Dense(3, input_shape=(5,)), Linear(4)])
+    with contextlib.redirect_stdout(io.StringIO()) as printed:
+        stacked.summary()
+    stacked_lines = printed.getvalue().split("\n")
+
 RESULT = {
     "outputs": outputs,
     "grads": grads,
@@ -114,4 +122,5 @@ RESULT = {
         isinstance(model.linear, tf.keras.Model),
     ],
     "errors": errors,
+    "stacked_row": next(line for line in stacked_lines if "(Linear)" in line),
 }

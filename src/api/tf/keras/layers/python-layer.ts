@@ -7,7 +7,7 @@
  * one does. Sublayers and weights the Python object holds as attributes are tracked here, in the
  * order they were first assigned (Keras's attribute tracking).
  */
-import type { Tensor } from '../../../../engine';
+import { defaultDevice, noGrad, ops, type Tensor } from '../../../../engine';
 import { bindArgs, isOptionsObject, optional, asBool } from '../../../args';
 import { ValueError } from '../../../tf-config';
 import { getInitializer } from '../initializers';
@@ -151,11 +151,29 @@ export class PythonLayer extends Layer implements PythonWeightOwner {
 
   override get outputShape(): ShapeSpec {
     if (this.hooks.computeOutputShape) return super.outputShape;
-    if (!this.lastOutputShape)
-      throw new Error(
-        `The layer "${this.name}" has never been called and thus has no defined output shape.`,
-      );
+    if (!this.lastOutputShape) {
+      if (!this.built)
+        throw new Error(
+          `The layer "${this.name}" has never been called and thus has no defined output shape.`,
+        );
+      this.lastOutputShape = this.probeOutputShape(this.inputShape);
+    }
     return this.lastOutputShape;
+  }
+
+  /**
+   * Keras's default compute_output_shape traces `call` on a symbolic input; without graphs we
+   * call it once on zeros (unknown sizes as 1), as Sequential needs the shape to build the next
+   * layer before any data arrives.
+   */
+  private probeOutputShape(input: ShapeSpec): ShapeSpec {
+    const device = this.weights[0]?.deviceObject ?? defaultDevice('tf');
+    const zeros = ops.zeros(
+      input.map((d) => d ?? 1),
+      { device },
+    );
+    const y = noGrad(() => this.call(zeros, false, null));
+    return [input[0] === null ? null : y.shape[0], ...y.shape.slice(1)];
   }
 
   protected override buildWeights(inputShape: ShapeSpec): void {
