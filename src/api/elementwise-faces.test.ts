@@ -55,11 +55,11 @@ describe('the element-wise table in every face', () => {
     const x = tf.constant(values);
     const want = values.map(softplus);
     expectClose(
-      await valuesOf((tf.math as Record<string, (v: unknown) => Tensor>).softplus(x)),
+      await valuesOf((tf.math as unknown as Record<string, (v: unknown) => Tensor>).softplus(x)),
       want,
     );
     expectClose(
-      await valuesOf((tf.nn as Record<string, (v: unknown) => Tensor>).softplus(values)),
+      await valuesOf((tf.nn as unknown as Record<string, (v: unknown) => Tensor>).softplus(values)),
       want,
     );
     expectClose(await valuesOf(getActivation('softplus', 'test').fn(x)), want);

@@ -10,6 +10,10 @@ import { distribute } from './distribute';
 import { tfNamespaces } from './elementwise-faces';
 import { config } from './tf-config';
 import { tfExtensions } from './tf/index';
+// tf and tf.nn tensor functions, tf.linalg and tf.random (issue 37, area A).
+import { tfMathFromNn, tfNnOps } from './tf/nn';
+import { tfMathOps, tfOps } from './tf/ops';
+import { tfRandom } from './tf/random';
 
 export { PhysicalDevice, LogicalDevice, LogicalDeviceConfiguration } from './tf-config';
 
@@ -82,8 +86,9 @@ const tableOps = tfNamespaces((value) => convert(value));
 export const tf = {
   Tensor,
   ...tableOps.tf,
-  math: tableOps.math,
-  nn: tableOps.nn,
+  ...tfOps,
+  math: { ...tableOps.math, ...tfMathOps, ...tfMathFromNn },
+  nn: { ...tableOps.nn, ...tfNnOps },
   float32: 'float32' as DType,
   int32: 'int32' as DType,
   int64: 'int32' as DType,
@@ -149,7 +154,7 @@ export const tf = {
     });
   },
   isTensor: (value: unknown): value is Tensor => value instanceof Tensor,
-  random,
+  random: { ...random, ...tfRandom },
   config,
   distribute,
   /** tf.device('/gpu:0', () => { ... }): tensors made by tf inside fn (sync or async) go there. */

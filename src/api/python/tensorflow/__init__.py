@@ -12,6 +12,7 @@ strings.
 import builtins as _builtins
 import sys as _sys
 import time as _time
+import weakref as _weakref
 
 from torch import _bridge as _b
 from torch import _numpy, _numpy_engine
@@ -152,20 +153,27 @@ def matmul(a, b, transpose_a=False, transpose_b=False, name=None):
     return _call(_tf.matmul, _convert(a), _convert(b), transpose_a, transpose_b)
 
 
-def _reduction(js_name):
-    def reduce(input_tensor, axis=None, keepdims=False, name=None):
-        if isinstance(axis, tuple):
-            axis = list(axis)
-        return _call(getattr(_tf, js_name), _convert(input_tensor), axis, keepdims)
+# Tensor functions whose Python form differs from the TS layer's (_ops.py); the others are found
+# by name (__getattr__ below, tf.math / tf.nn / tf.linalg's _Namespace).
+from . import _ops  # noqa: E402
+from ._ops import argmin, boolean_mask, einsum, fill, one_hot, unstack, where  # noqa: E402, F401
 
-    reduce.__name__ = js_name
-    return reduce
-
-
-reduce_sum = _reduction("reduceSum")
-reduce_mean = _reduction("reduceMean")
-reduce_max = _reduction("reduceMax")
-reduce_min = _reduction("reduceMin")
+reduce_sum = _ops.reduction("reduceSum")
+reduce_mean = _ops.reduction("reduceMean")
+reduce_max = _ops.reduction("reduceMax")
+reduce_min = _ops.reduction("reduceMin")
+reduce_prod = _ops.reduction("reduceProd")
+reduce_std = _ops.reduction("reduceStd")
+reduce_variance = _ops.reduction("reduceVariance")
+reduce_logsumexp = _ops.reduction("reduceLogsumexp")
+reduce_any = _ops.reduction("reduceAny", is_bool=True)
+reduce_all = _ops.reduction("reduceAll", is_bool=True)
+equal = _ops.comparison("equal")
+not_equal = _ops.comparison("notEqual")
+less = _ops.comparison("less")
+less_equal = _ops.comparison("lessEqual")
+greater = _ops.comparison("greater")
+greater_equal = _ops.comparison("greaterEqual")
 
 
 def argmax(input, axis=None, output_type=int64, name=None):  # noqa: A002  TensorFlow's parameter name shadows the builtin
@@ -228,8 +236,31 @@ math = _Namespace(
     reduce_max=reduce_max,
     reduce_min=reduce_min,
     argmax=argmax,
+    # tf and tf.nn tensor functions (_ops.py)
+    reduce_prod=reduce_prod,
+    reduce_std=reduce_std,
+    reduce_variance=reduce_variance,
+    reduce_logsumexp=reduce_logsumexp,
+    reduce_any=reduce_any,
+    reduce_all=reduce_all,
+    argmin=argmin,
+    top_k=_ops.top_k,
+    equal=equal,
+    not_equal=not_equal,
+    less=less,
+    less_equal=less_equal,
+    greater=greater,
+    greater_equal=greater_equal,
 )
-nn = _Namespace(_tf.nn, "tensorflow.nn")
+nn = _Namespace(_tf.nn, "tensorflow.nn", moments=_ops.moments)
+linalg = _Namespace(_tf.linalg, "tensorflow.linalg", einsum=einsum)
+
+
+# tf.Module, tf.name_scope (_module.py); variables take their names from the enclosing scope.
+from . import _module  # noqa: E402
+from ._module import Module, name_scope  # noqa: E402, F401
+
+_variable_names = {}  # id(variable) -> its TensorFlow name (the handle's slots have no room)
 
 
 class Variable(Tensor):
@@ -243,6 +274,9 @@ class Variable(Tensor):
         t.__class__ = cls
         if trainable:
             t._js.requiresGrad = True
+        # TensorFlow's name: the enclosing name scope's prefix, the name (default "Variable"), ":0".
+        _variable_names[id(t)] = _module.current_scope() + (name or "Variable") + ":0"
+        _weakref.finalize(t, _variable_names.pop, id(t), None)
         return t
 
     def __init__(self, *args, **kwargs):
@@ -251,6 +285,10 @@ class Variable(Tensor):
     @property
     def trainable(self):
         return _builtins.bool(self._js.requiresGrad)
+
+    @property
+    def name(self):
+        return _variable_names.get(id(self), "Variable:0")
 
     def _update(self, name, value):
         with _no_grad():
@@ -268,18 +306,29 @@ class Variable(Tensor):
 
     def __repr__(self):
         text = Tensor.__repr__(self)
-        return "<tf.Variable 'Variable:0' " + text[len("<tf.Tensor: ") :].replace(", dtype=", " dtype=", 1)
+        return f"<tf.Variable '{self.name}' " + text[len("<tf.Tensor: ") :].replace(", dtype=", " dtype=", 1)
 
 
 class _Random:
+    """``tf.random``: the TS layer's functions (src/api/tf/random.ts) under TensorFlow's names."""
+
     def set_seed(self, seed):
         _call(_tf.random.setSeed, seed)
 
     def uniform(self, shape, minval=0, maxval=None, dtype=float32, seed=None, name=None):
-        return _call(_tf.random.uniform, list(shape), minval, 1 if maxval is None else maxval, as_dtype(dtype).engine)
+        return _call(_tf.random.uniform, list(shape), minval, maxval, as_dtype(dtype).engine)
 
     def normal(self, shape, mean=0.0, stddev=1.0, dtype=float32, seed=None, name=None):
         return _call(_tf.random.normal, list(shape), mean, stddev, as_dtype(dtype).engine)
+
+    def truncated_normal(self, shape, mean=0.0, stddev=1.0, dtype=float32, seed=None, name=None):
+        return _call(_tf.random.truncatedNormal, list(shape), mean, stddev, as_dtype(dtype).engine)
+
+    def shuffle(self, value, seed=None, name=None):
+        return _call(_tf.random.shuffle, _convert(value))
+
+    def categorical(self, logits, num_samples, dtype=None, seed=None, name=None):
+        return _call(_tf.random.categorical, _convert(logits), num_samples)
 
 
 random = _Random()
@@ -312,15 +361,9 @@ def timestamp(name=None):
     return constant(_time.time() % 86400.0, dtype=float32)
 
 
-def function(func=None, input_signature=None, autograph=True, jit_compile=None, **kwargs):
-    """``@tf.function``: runs the Python function eagerly (no tracing)."""
-    if func is None:
-        return lambda f: f
-    return func
-
-
 # The submodules, re-exported, imported after the functions above, as before.
 from . import keras, strings  # noqa: E402, F401
+from ._function import TensorSpec, function  # noqa: E402, F401  eager, input_signature checked
 from ._js_object import JsObject as _JsObject  # noqa: E402  with the submodules
 from ._tape import GradientTape  # noqa: E402, F401  tf.GradientTape, re-exported
 
