@@ -10,8 +10,17 @@ import { callableInstance } from '../../engine/callable';
 export abstract class Callable<Args extends unknown[], Result> {
   constructor() {
     return callableInstance<Callable<Args, Result>>(new.target.prototype, (self, args) =>
-      self.invoke(...(args as Args)),
+      self.dispatch(args),
     );
+  }
+
+  /**
+   * The single entry of every call: by default the eager `invoke`. Keras layers override it to
+   * record a graph node instead when called on symbolic inputs (functional API), so no layer
+   * needs code of its own for that.
+   */
+  protected dispatch(args: unknown[]): Result {
+    return this.invoke(...(args as Args));
   }
 
   /** What calling the object does (Python's `__call__`). */

@@ -12,10 +12,14 @@ import { preprocessing } from './preprocessing';
 // Area G: the notebook boilerplate (backend constants, utils).
 import { backend } from './backend';
 import { utils } from './utils';
+// Area E: the functional API (keras.Input; Model(inputs, outputs) registers itself).
+import { Input } from './layers/input-layer';
+import './models/functional';
 
 export const keras = {
   Sequential,
   Model,
+  Input,
   models: { Sequential, Model },
   layers,
   optimizers,

@@ -10,6 +10,9 @@ export * from './norm-pool-layers';
 // Recurrent layers and Bidirectional (issue 37, area D).
 import { recurrentLayers } from './recurrent-layers';
 export * from './recurrent-layers';
+// Input and the merging layers (issue 37, area E).
+import { functionalLayers } from './functional-layers';
+export * from './functional-layers';
 
 export { Layer, type CallOptions, type ShapeSpec } from './layer';
 export {
@@ -22,7 +25,6 @@ export {
   Flatten,
   MaxPooling1D,
   MaxPooling2D,
-  ...recurrentLayers,
 };
 
 export const layers = {
@@ -40,4 +42,6 @@ export const layers = {
   MaxPool2D: MaxPooling2D,
   MaxPooling2D,
   ...normPoolLayers,
+  ...recurrentLayers,
+  ...functionalLayers,
 };

@@ -14,6 +14,8 @@ import {
 } from '../../../../engine';
 import { bindArgs, isOptionsObject, optional, asBool, type BoundArgs } from '../../../args';
 import { Callable } from '../../callable';
+import { isKerasTensor, kerasTensorsIn, type KerasTensor } from '../engine/keras-tensor';
+import { symbolicCall } from '../engine/symbolic-call';
 import type { InitializerFn } from '../initializers';
 import { uniqueName } from '../naming';
 import { kerasMask, setKerasMask } from './masking';
@@ -68,6 +70,8 @@ export function formatShapeSpec(shape: ShapeSpec): string {
 // Instances are callable (see callable.ts): the interface gives classes their call signature.
 // eslint-disable-next-line @typescript-eslint/no-unsafe-declaration-merging
 export interface Layer {
+  /** On symbolic inputs (functional API): records a node and returns its symbolic outputs. */
+  (inputs: KerasTensor | readonly KerasTensor[], options?: CallOptions): KerasTensor;
   (inputs: unknown, options?: CallOptions): Tensor;
 }
 
@@ -147,6 +151,40 @@ export abstract class Layer extends Callable<[unknown, CallOptions?], Tensor> {
     return this.builtOutput;
   }
 
+  /**
+   * Every call enters here (callable.ts): on symbolic inputs (KerasTensors, alone or in lists,
+   * in any positional argument) the call is recorded as a node of the functional graph
+   * (engine/symbolic-call.ts); otherwise it runs eagerly through `invoke`, which layers with
+   * several inputs override (`invoke(query, value, key, options)`).
+   */
+  protected override dispatch(args: unknown[]): Tensor {
+    if (args.some((a) => isKerasTensor(a) || (Array.isArray(a) && kerasTensorsIn(a).length > 0))) {
+      return symbolicCall(this, args) as unknown as Tensor;
+    }
+    return this.invoke(...(args as [unknown, CallOptions?]));
+  }
+
+  /** The eager call on real tensors, whatever the layer's own `invoke` signature (symbolic-call.ts). */
+  callEager(args: readonly unknown[]): unknown {
+    return (this.invoke as (...a: unknown[]) => unknown)(...args);
+  }
+
+  /**
+   * Builds the layer for its symbolic inputs before its first symbolic call (Keras builds from
+   * the KerasTensors' shapes, so sizes left null stay unknown; merging layers check their list
+   * here); models build themselves.
+   */
+  buildSymbolicArgs(positional: readonly unknown[]): void {
+    const [first] = positional;
+    if (positional.length === 1 && isKerasTensor(first)) this.buildSymbolic(first.shape);
+  }
+
+  /** buildSymbolicArgs for the usual single symbolic input. */
+  buildSymbolic(inputShape: ShapeSpec): void {
+    if (!this.built) this.build(inputShape);
+    this.checkShape(inputShape);
+  }
+
   protected invoke(inputs: unknown, options?: CallOptions): Tensor {
     const training = isOptionsObject(options)
       ? optional(options.training, asBool, 'training', false)
@@ -169,24 +207,30 @@ export abstract class Layer extends Callable<[unknown, CallOptions?], Tensor> {
 
   /** Throws Keras's message when an input does not fit the built layer. */
   protected checkInput(x: Tensor): void {
+    this.checkShape(x.shape);
+  }
+
+  /** checkInput on a shape (a symbolic input's, with null for unknown sizes, which always fit). */
+  checkShape(inputShape: ShapeSpec): void {
     const spec = this.inputSpec;
     if (!spec) return;
-    const shape = formatShapeSpec(x.shape);
+    const shape = formatShapeSpec(inputShape);
+    const ndim = inputShape.length;
     const head = `Input 0 of layer "${this.name}" is incompatible with the layer:`;
-    if (spec.ndim !== undefined && x.ndim !== spec.ndim) {
+    if (spec.ndim !== undefined && ndim !== spec.ndim) {
       throw new ShapeError(
-        `${head} expected ndim=${spec.ndim}, found ndim=${x.ndim}. Full shape received: ${shape}`,
+        `${head} expected ndim=${spec.ndim}, found ndim=${ndim}. Full shape received: ${shape}`,
       );
     }
-    if (spec.minNdim !== undefined && x.ndim < spec.minNdim) {
+    if (spec.minNdim !== undefined && ndim < spec.minNdim) {
       throw new ShapeError(
-        `${head} expected min_ndim=${spec.minNdim}, found ndim=${x.ndim}. Full shape received: ${shape}`,
+        `${head} expected min_ndim=${spec.minNdim}, found ndim=${ndim}. Full shape received: ${shape}`,
       );
     }
     for (const [axisText, size] of Object.entries(spec.axes ?? {})) {
       const axis = Number(axisText);
-      const actual = x.shape[axis < 0 ? x.ndim + axis : axis];
-      if (actual !== size) {
+      const actual = inputShape[axis < 0 ? ndim + axis : axis];
+      if (actual !== size && actual !== null) {
         throw new ShapeError(
           `${head} expected axis ${axis} of input shape to have value ${size}, but received input with shape ${shape}`,
         );

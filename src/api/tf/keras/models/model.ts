@@ -24,6 +24,7 @@ import {
   describe,
   isOptionsObject,
   optional,
+  type BoundArgs,
 } from '../../../args';
 import { currentStrategy } from '../../../distribute/scope';
 import { GradientTapeImpl } from '../../gradient-tape';
@@ -117,18 +118,21 @@ export class Model extends Layer {
       { name: 'Model', params: ['inputs', 'outputs', 'name'], keywordOnly: ['trainable'] },
       args,
     );
-    if (a.inputs !== undefined || a.outputs !== undefined) {
-      throw new TypeError(
-        'tf.keras.Model(inputs, outputs): the functional API is not supported; use Sequential or subclass Model',
-      );
-    }
+    // Keras's Model.__new__: `Model(inputs, outputs)` is a functional model (functional.ts).
+    const functional =
+      a.inputs !== undefined || a.outputs !== undefined ? makeFunctional(new.target, a) : null;
     const cls = new.target as unknown as { kerasClassName: string; name: string };
     // Own static name for the library's models (class names may be minified); else the subclass's.
     const className = Object.prototype.hasOwnProperty.call(cls, 'kerasClassName')
       ? cls.kerasClassName
       : cls.name || 'Model';
-    super(className, { name: a.name, trainable: a.trainable });
+    // The functional model's own name keeps this discarded shell from taking a counter.
+    super(className, { name: functional ? functional.name : a.name, trainable: a.trainable });
+    if (functional) return functional;
   }
+
+  /** Models build themselves on their first call (Sequential overrides this). */
+  override buildSymbolic(_inputShape: ShapeSpec): void {}
 
   /** The model's forward pass; subclasses define it (Keras's `call(inputs, training)`). */
   protected call(_x: Tensor, _training: boolean): Tensor {
@@ -510,6 +514,22 @@ export class Model extends Layer {
     );
     return (await this.task(compiled).trainStep(batch).loss.data())[0];
   }
+}
+
+/** Set by functional.ts (which extends Model, so model.ts cannot import it). */
+let functionalFactory: ((args: BoundArgs) => Model) | null = null;
+
+export function registerFunctional(factory: (args: BoundArgs) => Model): void {
+  functionalFactory = factory;
+}
+
+function makeFunctional(target: unknown, args: BoundArgs): Model {
+  if (target !== Model || !functionalFactory) {
+    throw new TypeError(
+      'tf.keras.Model(inputs, outputs): a subclass of Model defines call() instead of passing inputs and outputs',
+    );
+  }
+  return functionalFactory(args);
 }
 
 async function toArray(data: AsyncIterable<unknown>): Promise<unknown[]> {

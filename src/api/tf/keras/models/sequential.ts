@@ -6,6 +6,8 @@
 import { ShapeError, type Tensor } from '../../../../engine';
 import { bindArgs, describe, isOptionsObject } from '../../../args';
 import { Layer, toTensor, type CallOptions, type ShapeSpec } from '../layers/layer';
+import type { KerasTensor } from '../engine/keras-tensor';
+import { InputLayer, inputLayerOf } from '../layers/input-layer';
 import { Model } from './model';
 
 export class Sequential extends Model {
@@ -30,7 +32,17 @@ export class Sequential extends Model {
   }
 
   /** Appends a layer; with a known input shape it is built at once, as in Keras. */
-  add(layer: Layer): void {
+  add(layer: Layer | KerasTensor): void {
+    // Keras: `keras.Input(shape)` (or an InputLayer) first in the stack sets the input shape.
+    const input = layer instanceof InputLayer ? layer : inputLayerOf(layer);
+    if (input) {
+      if (this.stack.length > 0)
+        throw new TypeError(
+          `Sequential: an Input may only come first (the model already has ${this.stack.length} layers)`,
+        );
+      this.declaredInputShape = input.batchShape;
+      return;
+    }
     if (!(layer instanceof Layer)) {
       throw new TypeError(
         `The added layer must be an instance of class Layer. Received: layer=${describe(layer)}`,
@@ -57,6 +69,11 @@ export class Sequential extends Model {
     const shape = inputShape ?? this.declaredInputShape;
     if (!shape) throw new Error('You must provide an `inputShape` argument.');
     this.buildStack(shape, 0);
+  }
+
+  /** Built for a symbolic input when used as a layer of a functional model. */
+  override buildSymbolic(inputShape: ShapeSpec): void {
+    if (!this.built) this.build(inputShape);
   }
 
   private buildStack(inputShape: ShapeSpec, from: number): void {
