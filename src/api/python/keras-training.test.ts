@@ -39,14 +39,25 @@ const INPUT = {
   ph: matrix(4, 3, () => uniform(-2, 2)),
   yk: normalized(matrix(4, 5, () => uniform(0.05, 1))),
   pk: normalized(matrix(4, 5, () => uniform(0.05, 1))),
+  w0: matrix(3, 4, () => uniform(-1, 1)),
+  b0: matrix(1, 4, () => uniform(-1, 1))[0],
+  gw: Array.from({ length: 3 }, () => matrix(3, 4, () => uniform(-1, 1))),
+  gb: Array.from({ length: 3 }, () => matrix(1, 4, () => uniform(-1, 1))[0]),
 };
 
 interface Case {
   value: number[];
   grad: number[];
 }
+interface Steps {
+  values: number[][];
+  rates: number[];
+  iterations: number;
+}
 interface Result {
   losses: Record<string, Case>;
+  optimizers: Record<string, Steps>;
+  schedules: Record<string, number[]>;
 }
 
 describeAgainstFormulas<Result>(
@@ -66,5 +77,16 @@ describeAgainstFormulas<Result>(
       expectNear(ours.losses[name].value, want.value, 1e-4, `${name} value`);
       expectNear(ours.losses[name].grad, want.grad, 1e-4, `${name} d/dy_pred`);
     }
+    expect(Object.keys(ours.optimizers)).toEqual(Object.keys(reference.optimizers));
+    for (const [name, want] of Object.entries(reference.optimizers)) {
+      const got = ours.optimizers[name];
+      expectNear(got.rates, want.rates, 1e-6, `${name} learning_rate`);
+      want.values.forEach((v, step) =>
+        expectNear(got.values[step], v, 1e-4, `${name} weights after step ${step + 1}`),
+      );
+      expect(got.iterations, `${name} iterations`).toBe(want.iterations);
+    }
+    for (const [name, want] of Object.entries(reference.schedules))
+      expectNear(ours.schedules[name], want, 1e-6, `schedule ${name}`);
   },
 );

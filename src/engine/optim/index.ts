@@ -16,6 +16,7 @@ export { torchSgd } from './rules/torch-sgd';
 export { torchAdam, torchAdamW, torchNAdam } from './rules/torch-adam';
 export { torchAdagrad, torchRmsprop } from './rules/torch-rmsprop';
 export { kerasAdam, kerasNadam, kerasSgd } from './rules/keras';
+export { kerasAdagrad, kerasRmsprop } from './rules/keras-adaptive';
 export {
   Adagrad,
   Adam,

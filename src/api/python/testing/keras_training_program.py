@@ -62,5 +62,56 @@ def loss_case(loss, y_key, p_key, w_key):
     return {"value": flat(value), "grad": flat(tape.gradient(total, p))}
 
 
+opt = tf.keras.optimizers
+sched = tf.keras.optimizers.schedules
+WARMUP = sched.CosineDecay(0.001, 3, alpha=0.1, warmup_target=0.01, warmup_steps=1)
+OPTIMIZERS = {
+    "sgd": lambda: opt.SGD(0.1),
+    "sgd_momentum": lambda: opt.SGD(0.1, momentum=0.9),
+    "sgd_nesterov": lambda: opt.SGD(learning_rate=0.1, momentum=0.9, nesterov=True),
+    "sgd_weight_decay": lambda: opt.SGD(0.1, weight_decay=0.05),
+    "rmsprop": lambda: opt.RMSprop(0.01),
+    "rmsprop_momentum_centered": lambda: opt.RMSprop(0.01, rho=0.8, momentum=0.5, centered=True),
+    "adagrad": lambda: opt.Adagrad(0.1),
+    "adagrad_init": lambda: opt.Adagrad(0.1, initial_accumulator_value=0.5, epsilon=1e-3),
+    "adamw": lambda: opt.AdamW(0.01),
+    "adamw_amsgrad": lambda: opt.AdamW(0.01, weight_decay=0.1, amsgrad=True),
+    "sgd_clipnorm": lambda: opt.SGD(0.1, clipnorm=0.5),
+    "sgd_global_clipnorm": lambda: opt.SGD(0.1, global_clipnorm=0.8),
+    "sgd_clipvalue": lambda: opt.SGD(0.1, clipvalue=0.3),
+    "sgd_exponential_decay": lambda: opt.SGD(sched.ExponentialDecay(0.1, 2, 0.5), momentum=0.9),
+    "adam_cosine_warmup": lambda: opt.Adam(WARMUP),
+}
+
+
+def optimizer_case(make):
+    """Three apply_gradients steps on two variables; their values and the rates after each."""
+    optimizer = make()
+    w = tf.Variable(INPUT["w0"])
+    b = tf.Variable(INPUT["b0"])
+    values, rates = [], []
+    for step in range(3):
+        grads = [tf.constant(INPUT["gw"][step]), tf.constant(INPUT["gb"][step])]
+        rates.append(float(optimizer.learning_rate))
+        optimizer.apply_gradients(zip(grads, [w, b]))
+        values.append(flat(w) + flat(b))
+    return {"values": values, "rates": rates, "iterations": int(optimizer.iterations)}
+
+
+SCHEDULES = {
+    "exponential": sched.ExponentialDecay(0.1, 3, 0.5),
+    "exponential_staircase": sched.ExponentialDecay(0.1, 3, 0.5, staircase=True),
+    "inverse_time": sched.InverseTimeDecay(0.1, 2, 0.5),
+    "inverse_time_staircase": sched.InverseTimeDecay(0.1, 2, 0.5, staircase=True),
+    "cosine": sched.CosineDecay(0.1, 10, alpha=0.1),
+    "cosine_warmup": sched.CosineDecay(0.0, 10, warmup_target=0.1, warmup_steps=4),
+    "piecewise": sched.PiecewiseConstantDecay([2, 5], [0.1, 0.05, 0.01]),
+}
+STEPS = [0, 1, 2, 3, 5, 7, 14, 20]
+
 with tf.device(DEVICE):
-    RESULT = {"losses": {name: loss_case(*case) for name, case in LOSS_CASES.items()}}
+    RESULT = {
+        "losses": {name: loss_case(*case) for name, case in LOSS_CASES.items()},
+        "optimizers": {name: optimizer_case(make) for name, make in OPTIMIZERS.items()},
+        "schedules": {name: [float(s(step)) for step in STEPS] for name, s in SCHEDULES.items()},
+    }

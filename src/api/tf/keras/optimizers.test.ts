@@ -140,7 +140,7 @@ describe('tf.keras.optimizers', () => {
     expect(opt.iterations).toBe(2);
     opt.learningRate = 0.5;
     expect(opt.paramGroups[0].lr).toBe(0.5);
-    expect(() => new SGD({ clipnorm: 1 })).toThrow(/clipnorm is not supported/);
+    expect(() => new SGD({ decay: 0.1 })).toThrow(/decay is not supported/);
     expect(() => opt.applyGradients([[null, v]])).toThrow(/No gradients provided/);
   });
 });

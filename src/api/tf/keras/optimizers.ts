@@ -5,21 +5,22 @@
  * create their slots lazily; every update ends the engine's training step.
  */
 import { Tensor } from '../../../engine';
-import { kerasAdam, kerasNadam, kerasSgd, Optimizer, type UpdateRule } from '../../../engine/optim';
+import {
+  kerasAdagrad,
+  kerasAdam,
+  kerasNadam,
+  kerasRmsprop,
+  kerasSgd,
+  Optimizer,
+  type UpdateRule,
+} from '../../../engine/optim';
+import { CLIPPING_ARGS, clipGradients, clippingArgs, type Clipping } from './clipping';
+import { LearningRateSchedule, schedules } from './schedules';
 import { asBool, asNumber, bindArgs, describe, optional, type BoundArgs } from '../../args';
 import { GradientTapeImpl } from '../gradient-tape';
 
 /** Keras kwargs that change updates in ways not implemented here: refused rather than ignored. */
-const UNSUPPORTED = [
-  'clipnorm',
-  'clipvalue',
-  'globalClipnorm',
-  'decay',
-  'useEma',
-  'emaMomentum',
-  'emaOverwriteFrequency',
-  'jitCompile',
-];
+const UNSUPPORTED = ['decay', 'useEma', 'emaMomentum', 'emaOverwriteFrequency', 'jitCompile'];
 
 function hyperFor(rule: UpdateRule, a: BoundArgs, what: string): Record<string, unknown> {
   for (const key of UNSUPPORTED) {
@@ -29,7 +30,8 @@ function hyperFor(rule: UpdateRule, a: BoundArgs, what: string): Record<string, 
   }
   const hyper: Record<string, unknown> = {};
   const lr = a.learningRate ?? a.lr;
-  if (lr !== undefined) hyper.lr = asNumber(lr, `${what}: learningRate`);
+  if (lr instanceof LearningRateSchedule) hyper.lr = lr.valueAt(0);
+  else if (lr !== undefined && lr !== null) hyper.lr = asNumber(lr, `${what}: learningRate`);
   if ('betas' in rule.defaults) {
     const [b1, b2] = rule.defaults.betas as readonly number[];
     hyper.betas = [
@@ -43,25 +45,48 @@ function hyperFor(rule: UpdateRule, a: BoundArgs, what: string): Record<string, 
   if (a.nesterov !== undefined) hyper.nesterov = asBool(a.nesterov, `${what}: nesterov`);
   if (a.weightDecay !== undefined && a.weightDecay !== null)
     hyper.weightDecay = asNumber(a.weightDecay, `${what}: weightDecay`);
+  if (a.rho !== undefined) hyper.rho = asNumber(a.rho, `${what}: rho`);
+  if (a.centered !== undefined) hyper.centered = asBool(a.centered, `${what}: centered`);
+  if (a.initialAccumulatorValue !== undefined)
+    hyper.initialAccumulatorValue = asNumber(
+      a.initialAccumulatorValue,
+      `${what}: initialAccumulatorValue`,
+    );
   return hyper;
 }
 
 export abstract class KerasOptimizer extends Optimizer {
   name: string;
   private steps = 0;
+  /** The schedule given as learningRate, evaluated at `iterations` before each update. */
+  readonly schedule: LearningRateSchedule | null;
+  readonly clipping: Clipping;
 
   protected constructor(
     rule: UpdateRule,
     readonly className: string,
     params: readonly string[],
     args: readonly unknown[],
+    /** Keras defaults that differ from the rule's (AdamW's weight decay). */
+    overrides: Record<string, unknown> = {},
   ) {
     const a = bindArgs(
-      { name: className, params, keywordOnly: ['lr', 'weightDecay', ...UNSUPPORTED] },
+      {
+        name: className,
+        params,
+        keywordOnly: ['lr', 'weightDecay', ...CLIPPING_ARGS, ...UNSUPPORTED].filter(
+          (k) => !params.includes(k),
+        ),
+      },
       args,
     );
+    for (const [key, value] of Object.entries(overrides))
+      if (a[key] === undefined || a[key] === null) a[key] = value;
     super([], rule, hyperFor(rule, a, className));
     this.name = a.name === undefined ? className : String(a.name);
+    const lr = a.learningRate ?? a.lr;
+    this.schedule = lr instanceof LearningRateSchedule ? lr : null;
+    this.clipping = clippingArgs(a, className);
   }
 
   /** Applies `[[gradient, variable], …]` (e.g. `tf.zip(gradients, model.trainableVariables)`). */
@@ -102,8 +127,14 @@ export abstract class KerasOptimizer extends Optimizer {
   }
 
   override applyUpdates(pairs: Iterable<readonly [Tensor | null, Tensor]>): void {
-    super.applyUpdates(pairs);
+    if (this.schedule) this.setRate(this.schedule.valueAt(this.steps));
+    super.applyUpdates(clipGradients([...pairs], this.clipping));
     this.steps++;
+  }
+
+  private setRate(lr: number): void {
+    (this.defaults as Record<string, unknown>).lr = lr;
+    for (const group of this.paramGroups) group.lr = lr;
   }
 
   /**
@@ -127,14 +158,18 @@ export abstract class KerasOptimizer extends Optimizer {
     return this.steps;
   }
 
+  /** The rate of the next update (a schedule's value at `iterations`). */
   get learningRate(): number {
+    if (this.schedule) return this.schedule.valueAt(this.steps);
     return this.defaults.lr as number;
   }
 
   set learningRate(value: number) {
-    const lr = asNumber(value, 'learningRate');
-    (this.defaults as Record<string, unknown>).lr = lr;
-    for (const group of this.paramGroups) group.lr = lr;
+    if (this.schedule)
+      throw new TypeError(
+        'This optimizer was created with a `LearningRateSchedule` object as its `learning_rate` constructor argument, hence its learning rate is not settable. If you need the learning rate to be settable, you should instantiate the optimizer with a float `learning_rate` argument.',
+      );
+    this.setRate(asNumber(value, 'learningRate'));
   }
 
   /** Keras 2's `lr` alias. */
@@ -148,13 +183,16 @@ export abstract class KerasOptimizer extends Optimizer {
 
   getConfig(): Record<string, unknown> {
     const { lr, betas, eps, ...rest } = this.defaults as Record<string, unknown>;
-    const config: Record<string, unknown> = { name: this.name, learningRate: lr };
+    const config: Record<string, unknown> = {
+      name: this.name,
+      learningRate: this.schedule ? this.schedule.getConfig() : lr,
+    };
     if (Array.isArray(betas)) {
       config.beta1 = betas[0];
       config.beta2 = betas[1];
     }
     if (eps !== undefined) config.epsilon = eps;
-    return { ...config, ...rest };
+    return { ...config, ...rest, ...this.clipping };
   }
 
   override toString(): string {
@@ -181,10 +219,47 @@ export class Nadam extends KerasOptimizer {
   }
 }
 
-/** SGD(learningRate = 0.01, momentum = 0, nesterov = false). */
+/** SGD(learningRate = 0.01, momentum = 0, nesterov = false, weightDecay = null). */
 export class SGD extends KerasOptimizer {
   constructor(...args: unknown[]) {
-    super(kerasSgd, 'SGD', ['learningRate', 'momentum', 'nesterov', 'name'], args);
+    super(kerasSgd, 'SGD', ['learningRate', 'momentum', 'nesterov', 'weightDecay', 'name'], args);
+  }
+}
+
+/** RMSprop(learningRate = 0.001, rho = 0.9, momentum = 0, epsilon = 1e-7, centered = false). */
+export class RMSprop extends KerasOptimizer {
+  constructor(...args: unknown[]) {
+    super(
+      kerasRmsprop,
+      'RMSprop',
+      ['learningRate', 'rho', 'momentum', 'epsilon', 'centered', 'name'],
+      args,
+    );
+  }
+}
+
+/** Adagrad(learningRate = 0.001, initialAccumulatorValue = 0.1, epsilon = 1e-7). */
+export class Adagrad extends KerasOptimizer {
+  constructor(...args: unknown[]) {
+    super(
+      kerasAdagrad,
+      'Adagrad',
+      ['learningRate', 'initialAccumulatorValue', 'epsilon', 'name'],
+      args,
+    );
+  }
+}
+
+/** AdamW(learningRate = 0.001, weightDecay = 0.004, beta1, beta2, epsilon = 1e-7, amsgrad): Adam with Keras's decoupled decay. */
+export class AdamW extends KerasOptimizer {
+  constructor(...args: unknown[]) {
+    super(
+      kerasAdam,
+      'AdamW',
+      ['learningRate', 'weightDecay', 'beta1', 'beta2', 'epsilon', 'amsgrad', 'name'],
+      args,
+      { weightDecay: 0.004 },
+    );
   }
 }
 
@@ -192,6 +267,9 @@ const BY_NAME: Record<string, () => KerasOptimizer> = {
   adam: () => new Adam(),
   nadam: () => new Nadam(),
   sgd: () => new SGD(),
+  rmsprop: () => new RMSprop(),
+  adagrad: () => new Adagrad(),
+  adamw: () => new AdamW(),
 };
 
 /** An optimizer given by Keras name ('adam', 'nadam', 'sgd') or as an object. */
@@ -204,4 +282,14 @@ export function getOptimizer(spec: unknown): KerasOptimizer {
   );
 }
 
-export const optimizers = { Adam, Nadam, SGD, Optimizer: KerasOptimizer, get: getOptimizer };
+export const optimizers = {
+  Adam,
+  Nadam,
+  SGD,
+  RMSprop,
+  Adagrad,
+  AdamW,
+  Optimizer: KerasOptimizer,
+  get: getOptimizer,
+  schedules,
+};
