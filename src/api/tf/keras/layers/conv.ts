@@ -6,19 +6,19 @@
  */
 import { ops, type Tensor } from '../../../../engine';
 import { asBool, asInt, optional } from '../../../args';
+import { ValueError } from '../../../tf-config';
 import { getActivation, type Activation } from '../activations';
 import { getInitializer, type InitializerFn } from '../initializers';
 import { ndClasses } from '../../../../engine/nn/layers/nd-class';
-import { bindLayerArgs, Layer, type ShapeSpec } from './layer';
+import { bindLayerArgs, formatShapeSpec, Layer, type ShapeSpec } from './layer';
 import {
-  checkWindowFits,
-  padAxis,
-  paddingArg,
-  samePads,
-  windowOutput,
-  windowArg,
-  type PaddingMode,
-} from './padding';
+  asFloat,
+  channelsFirst,
+  channelsLast,
+  convolveChannelsFirst,
+  padForWindow,
+} from './conv-layout';
+import { paddingArg, windowOutput, windowArg, type PaddingMode } from './padding';
 
 const PARAMS = [
   'filters',
@@ -38,8 +38,10 @@ export abstract class Conv extends Layer {
   readonly filters: number;
   readonly kernelSize: number[];
   readonly strides: number[];
-  readonly padding: PaddingMode;
+  /** 'causal' (Conv1D only) pads dilation·(k − 1) zeros on the left, so step t sees only ≤ t. */
+  readonly padding: PaddingMode | 'causal';
   readonly dilationRate: number[];
+  readonly groups: number;
   readonly activation: Activation;
   readonly useBias: boolean;
   private readonly kernelInitializer: InitializerFn;
@@ -55,18 +57,31 @@ export abstract class Conv extends Layer {
     const a = bindLayerArgs(className, PARAMS, [], args);
     super(className, a);
     this.filters = asInt(a.filters, `${className}: filters`);
+    if (this.filters <= 0)
+      throw new ValueError(
+        `Invalid value for argument \`filters\`. Expected a strictly positive value. Received filters=${this.filters}.`,
+      );
     if (a.kernelSize === undefined)
       throw new TypeError(`${className}() missing required argument 'kernelSize'`);
     const ones = () => new Array<number>(rank).fill(1);
     this.kernelSize = windowArg(a.kernelSize, rank, `${className}: kernelSize`) ?? ones();
     this.strides = windowArg(a.strides, rank, `${className}: strides`) ?? ones();
     this.dilationRate = windowArg(a.dilationRate, rank, `${className}: dilationRate`) ?? ones();
-    this.padding = paddingArg(a.padding, className);
+    this.padding = convPaddingArg(a.padding, rank, className);
     if (a.dataFormat !== undefined && a.dataFormat !== null && a.dataFormat !== 'channels_last') {
       throw new TypeError(`${className}: only dataFormat 'channels_last' is supported`);
     }
-    if (a.groups !== undefined && a.groups !== 1)
-      throw new TypeError(`${className}: groups other than 1 are not supported`);
+    this.groups = optional(a.groups, asInt, `${className}: groups`, 1);
+    if (this.groups <= 0)
+      throw new ValueError(
+        `The number of groups must be a positive integer. Received: groups=${this.groups}.`,
+      );
+    if (this.filters % this.groups !== 0)
+      throw new ValueError(
+        'The number of filters must be evenly divisible by the number of groups. ' +
+          `Received: groups=${this.groups}, filters=${this.filters}.`,
+      );
+    checkStridesDilation(this.kernelSize, this.strides, this.dilationRate);
     this.activation = getActivation(a.activation, className);
     this.useBias = optional(a.useBias, asBool, `${className}: useBias`, true);
     this.kernelInitializer = getInitializer(
@@ -80,11 +95,16 @@ export abstract class Conv extends Layer {
   }
 
   computeOutputShape(inputShape: ShapeSpec): ShapeSpec {
-    const spatial = inputShape
-      .slice(1, 1 + this.rank)
-      .map((n, i) =>
-        windowOutput(n, this.kernelSize[i], this.strides[i], this.dilationRate[i], this.padding),
-      );
+    const spatial = inputShape.slice(1, 1 + this.rank).map((n, i) =>
+      windowOutput(
+        n,
+        this.kernelSize[i],
+        this.strides[i],
+        this.dilationRate[i],
+        // causal pads d·(k − 1) in all, as 'same' does: the same length comes out
+        this.padding === 'causal' ? 'same' : this.padding,
+      ),
+    );
     return [inputShape[0], ...spatial, this.filters];
   }
 
@@ -96,9 +116,16 @@ export abstract class Conv extends Layer {
           `found ndim=${inputShape.length}. Full shape received: ${JSON.stringify(inputShape)}`,
       );
     }
+    if (channels % this.groups !== 0) {
+      throw new ValueError(
+        `The number of input channels must be evenly divisible by the number of groups. ` +
+          `Received groups=${this.groups}, but the input has ${channels} channels ` +
+          `(full input shape is ${formatShapeSpec(inputShape)}).`,
+      );
+    }
     this.kernel = this.addWeight(
       'kernel',
-      [...this.kernelSize, channels, this.filters],
+      [...this.kernelSize, channels / this.groups, this.filters],
       this.kernelInitializer,
     );
     if (this.useBias) this.bias = this.addWeight('bias', [this.filters], this.biasInitializer);
@@ -107,39 +134,55 @@ export abstract class Conv extends Layer {
 
   protected call(x: Tensor): Tensor {
     const kernel = this.kernel as Tensor;
-    const input = x.dtype === 'float32' ? x : ops.cast(x, 'float32');
-    // Channels-last [N, ...spatial, C] → channels-first [N, C, ...spatial], padded where TF's
-    // 'same' is asymmetric (the engine pads symmetrically).
-    const order = this.rank === 1 ? [0, 2, 1] : [0, 3, 1, 2];
-    let xc = ops.permute(input, order);
-    const pads = input.shape.slice(1, 1 + this.rank).map((n, i) => {
-      checkWindowFits(this.name, n, this.kernelSize[i], this.dilationRate[i], this.padding);
-      return samePads(n, this.kernelSize[i], this.strides[i], this.dilationRate[i], this.padding);
-    });
-    const symmetric = pads.map(([b, e]) => (b === e ? b : 0));
-    pads.forEach(([b, e], i) => {
-      if (b !== e) xc = padAxis(xc, 2 + i, b, e, 0);
-    });
-    let y: Tensor;
-    if (this.rank === 1) {
-      const w = ops.permute(kernel, [2, 1, 0]); // [k, C, F] → [F, C, k]
-      y = ops.conv1d(xc, w, this.bias, {
-        stride: this.strides[0],
-        dilation: this.dilationRate[0],
-        padding: symmetric[0],
-      });
-      y = ops.permute(y, [0, 2, 1]);
-    } else {
-      const w = ops.permute(kernel, [3, 2, 0, 1]); // [kh, kw, C, F] → [F, C, kh, kw]
-      y = ops.conv2d(xc, w, this.bias, {
-        stride: [this.strides[0], this.strides[1]],
-        dilation: [this.dilationRate[0], this.dilationRate[1]],
-        padding: [symmetric[0], symmetric[1]],
-      });
-      y = ops.permute(y, [0, 2, 3, 1]);
-    }
-    return this.activation.fn(y);
+    const { padded, symmetric } = padForWindow(
+      this.name,
+      channelsFirst(asFloat(x), this.rank),
+      this,
+    );
+    // [k, C/G, F] → [F, C/G, k]; [kh, kw, C/G, F] → [F, C/G, kh, kw]
+    const w = ops.permute(kernel, this.rank === 1 ? [2, 1, 0] : [3, 2, 0, 1]);
+    const y = convolveChannelsFirst(padded, w, this.bias, this, symmetric, this.groups);
+    return this.activation.fn(channelsLast(y, this.rank));
   }
+}
+
+/** Keras's standardize_padding: 'valid' or 'same', and 'causal' for 1-D convolutions. */
+export function convPaddingArg(
+  value: unknown,
+  rank: number,
+  className: string,
+): PaddingMode | 'causal' {
+  const v = value === undefined || value === null ? 'valid' : String(value).toLowerCase();
+  if (v === 'causal' && rank === 1) return 'causal';
+  if (v === 'causal' || (v !== 'valid' && v !== 'same')) {
+    const allowed = rank === 1 ? "{'valid', 'same', 'causal'}" : "{'valid', 'same'}";
+    throw new ValueError(
+      `${className}: The \`padding\` argument must be a list/tuple or one of ${allowed}. Received: ${v}`,
+    );
+  }
+  return paddingArg(v, className);
+}
+
+/** Keras refuses strides and dilation both above 1 (TensorFlow's kernels do not combine them). */
+export function checkStridesDilation(
+  kernelSize: readonly number[],
+  strides: readonly number[],
+  dilationRate: readonly number[],
+): void {
+  const tuple = (v: readonly number[]) => `(${v.join(', ')}${v.length === 1 ? ',' : ''})`;
+  if (kernelSize.some((k) => k <= 0))
+    throw new ValueError(
+      `The argument \`kernel_size\` cannot contain 0. Received kernel_size=${tuple(kernelSize)}.`,
+    );
+  if (strides.some((k) => k <= 0))
+    throw new ValueError(
+      `The argument \`strides\` cannot contains 0. Received strides=${tuple(strides)}`,
+    );
+  if (Math.max(...strides) > 1 && Math.max(...dilationRate) > 1)
+    throw new ValueError(
+      '`strides > 1` not supported in conjunction with `dilation_rate > 1`. ' +
+        `Received: strides=${tuple(strides)} and dilation_rate=${tuple(dilationRate)}`,
+    );
 }
 
 /**

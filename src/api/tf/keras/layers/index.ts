@@ -13,6 +13,9 @@ export * from './recurrent-layers';
 // Input and the merging layers (issue 37, area E).
 import { functionalLayers } from './functional-layers';
 export * from './functional-layers';
+// Convolution variants and MultiHeadAttention (issue 37, area C).
+import { convAttentionLayers } from './conv-attention-layers';
+export * from './conv-attention-layers';
 
 export { Layer, type CallOptions, type ShapeSpec } from './layer';
 export {
@@ -44,4 +47,5 @@ export const layers = {
   ...normPoolLayers,
   ...recurrentLayers,
   ...functionalLayers,
+  ...convAttentionLayers,
 };
