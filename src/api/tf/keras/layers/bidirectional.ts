@@ -9,6 +9,7 @@
  */
 import { ops, type Tensor } from '../../../../engine';
 import { isOptionsObject } from '../../../args';
+import { ValueError } from '../../../tf-config';
 import { kerasMask, setKerasMask } from './masking';
 import {
   bindLayerArgs,
@@ -41,13 +42,13 @@ export class Bidirectional extends Layer {
     super('Bidirectional', a);
     const layer = a.layer;
     if (!(layer instanceof RecurrentLayer)) {
-      throw new Error(
+      throw new ValueError(
         `Please initialize \`Bidirectional\` layer with a \`tf.keras.layers.Layer\` instance. Received: ${String(layer)}`,
       );
     }
     const mode = a.mergeMode === undefined ? 'concat' : a.mergeMode;
     if (mode !== null && !MERGE_MODES.includes(mode as string)) {
-      throw new Error(
+      throw new ValueError(
         `Invalid merge mode. Received: ${String(mode)}. Merge mode should be one of {"sum", "mul", "ave", "concat", None}`,
       );
     }
@@ -67,11 +68,11 @@ export class Bidirectional extends Layer {
       });
     } else {
       if (!(backward instanceof RecurrentLayer))
-        throw new Error(
+        throw new ValueError(
           `Bidirectional: backwardLayer must be a recurrent layer, got ${String(backward)}`,
         );
       if (backward.goBackwards === layer.goBackwards) {
-        throw new Error(
+        throw new ValueError(
           `Forward layer and backward layer should have different \`go_backwards\` value. Received: forward_layer.go_backwards ${pyBool(layer.goBackwards)}, backward_layer.go_backwards=${pyBool(backward.goBackwards)}`,
         );
       }
@@ -79,7 +80,7 @@ export class Bidirectional extends Layer {
         backward.returnSequences !== layer.returnSequences ||
         backward.returnState !== layer.returnState
       )
-        throw new Error(
+        throw new ValueError(
           'Forward layer and backward layer should have the same `return_sequences` and `return_state`',
         );
       this.backwardLayer = backward.recreate({
@@ -164,7 +165,7 @@ export class Bidirectional extends Layer {
         ? (opts.initialState as readonly Tensor[])
         : [opts.initialState as Tensor];
       if (all.length % 2 !== 0) {
-        throw new Error(
+        throw new ValueError(
           `When passing \`initial_state\` to a Bidirectional RNN, the state should be a list containing the states of the underlying RNNs. Received: ${all.length} states`,
         );
       }

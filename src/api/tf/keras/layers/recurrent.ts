@@ -17,6 +17,7 @@ import { ops, type Tensor } from '../../../../engine';
 import { gruCell } from '../../../../engine/ops/gru-cell';
 import { lstmCell } from '../../../../engine/ops/lstm-cell';
 import { asBool, asInt, asNumber, isOptionsObject, optional, type BoundArgs } from '../../../args';
+import { ValueError } from '../../../tf-config';
 import { getActivation, type Activation } from '../activations';
 import { type InitializerFn } from '../initializers';
 import { kerasMask, setKerasMask } from './masking';
@@ -70,7 +71,7 @@ function paramsOf(kind: Kind): string[] {
 
 function rate(value: unknown, what: string): number {
   const p = optional(value, asNumber, what, 0);
-  if (!(p >= 0 && p <= 1)) throw new RangeError(`${what} must be in [0, 1], got ${p}`);
+  if (!(p >= 0 && p <= 1)) throw new ValueError(`${what} must be in [0, 1], got ${p}`);
   return p;
 }
 
@@ -108,7 +109,7 @@ export abstract class RecurrentLayer extends Layer {
     this.config = a;
     this.units = asInt(a.units, `${kind}: units`);
     if (!(this.units > 0))
-      throw new RangeError(
+      throw new ValueError(
         `Received an invalid value for argument \`units\`, expected a positive integer, got ${String(a.units)}.`,
       );
     this.activation = getActivation(a.activation === undefined ? 'tanh' : a.activation, kind);
@@ -172,7 +173,7 @@ export abstract class RecurrentLayer extends Layer {
   protected override buildWeights(inputShape: ShapeSpec): void {
     const inFeatures = inputShape[inputShape.length - 1];
     if (inFeatures === null || inFeatures === undefined) {
-      throw new Error(
+      throw new ValueError(
         `The last dimension of the inputs to a ${this.kind} layer should be defined. Found None. Full input shape received: ${JSON.stringify(inputShape)}`,
       );
     }
@@ -240,7 +241,7 @@ export abstract class RecurrentLayer extends Layer {
     if (value === null) return null;
     const list = Array.isArray(value) ? (value as readonly Tensor[]) : [value as Tensor];
     if (list.length !== this.stateCount) {
-      throw new Error(
+      throw new ValueError(
         `Layer ${this.name} expects ${this.stateCount} state(s), but it received ${list.length} initial state(s).`,
       );
     }
@@ -248,7 +249,7 @@ export abstract class RecurrentLayer extends Layer {
     return list.map((s, i) => {
       const t = toTensor(s);
       if (t.ndim !== 2 || t.shape[0] !== x.shape[0] || t.shape[1] !== this.units) {
-        throw new Error(
+        throw new ValueError(
           `${this.kind}: initial state ${i} should have shape (${x.shape[0]}, ${this.units}), got (${t.shape.join(', ')})`,
         );
       }
@@ -277,7 +278,7 @@ export abstract class RecurrentLayer extends Layer {
       training && this.recurrentDropout > 0
         ? ops.dropout(ops.ones([B, u], { device }), this.recurrentDropout, true)
         : null;
-    if (T === 0) throw new Error(`${this.kind}: the input has no timesteps`);
+    if (T === 0) throw new ValueError(`${this.kind}: the input has no timesteps`);
     const step = this.stepFunction();
     // Every step's input projection (and input bias) in one product.
     let xp = ops.matmul(ops.reshape(x, [B * T, inFeatures]), step.kernel);
