@@ -277,3 +277,49 @@ err
     expect(r).toBe("module 'keras' has no attribute 'NoSuchThing'");
   });
 });
+
+describe.each(devices.map((d) => tfName(d.name)))('tf.data from Python on %s', (device) => {
+  it('range, repeat, batch, take, skip, unbatch, cache, prefetch match plain Python', async () => {
+    const [ours, plain] = (await python.run(`
+def py_batch(xs, n, drop_remainder=False):
+    out = [xs[i:i + n] for i in range(0, len(xs), n)]
+    return out[:-1] if drop_remainder and out and len(out[-1]) < n else out
+
+def seq(ds):
+    return [e.numpy() for e in ds]
+
+with tf.device("${device}"):
+    x = tf.constant([[float(i), float(-i)] for i in range(7)])
+    y = tf.constant(list(range(100, 107)))
+    pairs = tf.data.Dataset.from_tensor_slices((x, y))
+    cached = tf.data.Dataset.range(6).shuffle(6, seed=3).cache()
+    ours = [
+        seq(tf.data.Dataset.range(2, 11, 3)),
+        seq(tf.data.Dataset.range(5).repeat(3).batch(4)),
+        seq(tf.data.Dataset.range(5).batch(4, drop_remainder=True).repeat(2)),
+        seq(tf.data.Dataset.range(10).skip(2).take(5)),
+        seq(tf.data.Dataset.range(10).repeat().skip(8).take(4)),
+        [[a.numpy(), b.numpy()] for a, b in pairs.batch(3).unbatch()],
+        list(pairs.batch(3).prefetch(tf.data.AUTOTUNE).as_numpy_iterator())[-1],
+        seq(cached) == seq(cached),
+        len(tf.data.Dataset.range(5).repeat(3).batch(4)),
+        [tf.data.AUTOTUNE, tf.data.experimental.AUTOTUNE],
+    ]
+xs = list(range(5))
+plain = [
+    list(range(2, 11, 3)),
+    py_batch(xs * 3, 4),
+    py_batch(xs, 4, drop_remainder=True) * 2,
+    list(range(10))[2:][:5],
+    (list(range(10)) * 2)[8:12],
+    [[[float(i), float(-i)], 100 + i] for i in range(7)],
+    [[[6.0, -6.0]], [106]],
+    True,
+    len(py_batch(xs * 3, 4)),
+    [-1, -1],
+]
+[ours, plain]
+`)) as [unknown[], unknown[]];
+    expect(ours).toEqual(plain);
+  });
+});

@@ -181,7 +181,8 @@ class JsObject:
             method = getattr(_weights, name)
             return lambda *args, **kwargs: method(self, *args, **kwargs)
         js_name = b.camel(name)
-        if js_name == "asNumpyIterator" and _numpy.loaded() is not None and hasattr(self._js, js_name):
+        if js_name == "asNumpyIterator" and hasattr(self._js, js_name):
+            # Elements as TensorFlow yields them: tuples of arrays (of plain values without NumPy).
             return lambda: (_numpy.results_as_arrays(e, _tensor._TorchTensor, tuples=True) for e in self)
         try:
             member = getattr(self._js, js_name)
@@ -210,6 +211,9 @@ class JsObject:
             # TypeError as in TensorFlow (a filtered dataset's length is unknown); list(ds)
             # then iterates without a length hint.
             raise translate(error) from None
+        except AttributeError:
+            # Objects with no length (an iterator): Python's TypeError, which list() expects.
+            raise TypeError(f"object of type '{self._type_name()}' has no len()") from None
 
     def __iter__(self):
         it_key = js.Symbol.asyncIterator

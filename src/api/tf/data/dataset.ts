@@ -130,12 +130,30 @@ export class Dataset<E = Structure> implements AsyncIterable<E> {
     });
   }
 
-  /** `Dataset.range(stop)` / `range(start, stop, step)`: int32 scalars. */
-  static range(...args: number[]): Dataset<Tensor> {
+  /** `Dataset.range(stop)` / `range(start, stop, step)`: int32 scalars, as Python's range. */
+  static range(...args: unknown[]): Dataset<Tensor> {
+    const a = bindArgs(
+      { name: 'Dataset.range', params: [], rest: 'args', keywordOnly: ['outputType', 'name'] },
+      args,
+    );
+    const numbers = (a.args as unknown[]).map((v, i) => asInt(v, `Dataset.range: argument ${i}`));
+    if (numbers.length < 1 || numbers.length > 3)
+      throw new TypeError(`Dataset.range takes 1 to 3 arguments, got ${numbers.length}`);
     const [start, stop, step] =
-      args.length === 1 ? [0, args[0], 1] : [args[0], args[1], args[2] ?? 1];
-    const values = ops.arange(start, stop, step, { device: defaultDevice('tf') });
-    return Dataset.fromTensorSlices(values);
+      numbers.length === 1 ? [0, numbers[0], 1] : [numbers[0], numbers[1], numbers[2] ?? 1];
+    if (step === 0) throw new RangeError('Dataset.range: step must not be zero');
+    const count = Math.max(0, Math.ceil((stop - start) / step));
+    if (count > 0)
+      return Dataset.fromTensorSlices(
+        ops.arange(start, stop, step, { device: defaultDevice('tf') }),
+      );
+    // The engine has no empty tensors: an empty range is a source nothing is ever read from.
+    const placeholder = ops.zeros([1], { device: cpu(), dtype: 'int32' });
+    placeholder.keep();
+    return new Dataset<Tensor>(placeholder, {
+      items: function* () {},
+      cardinality: () => 0,
+    });
   }
 
   // -------------------------------------------------------------------------------------------
@@ -300,8 +318,9 @@ export class Dataset<E = Structure> implements AsyncIterable<E> {
   }
 
   /** The first `count` elements (-1: all). */
-  take(count: number): Dataset<E> {
-    const n = countArg(count, 'take: count');
+  take(...args: unknown[]): Dataset<E> {
+    const a = bindArgs({ name: 'Dataset.take', params: ['count', 'name'] }, args);
+    const n = countArg(a.count, 'take: count');
     const input = this.stage;
     return this.derive({
       items: function* () {
@@ -322,8 +341,9 @@ export class Dataset<E = Structure> implements AsyncIterable<E> {
   }
 
   /** All but the first `count` elements. */
-  skip(count: number): Dataset<E> {
-    const n = countArg(count, 'skip: count');
+  skip(...args: unknown[]): Dataset<E> {
+    const a = bindArgs({ name: 'Dataset.skip', params: ['count', 'name'] }, args);
+    const n = countArg(a.count, 'skip: count');
     const input = this.stage;
     return this.derive({
       items: function* () {
@@ -341,9 +361,10 @@ export class Dataset<E = Structure> implements AsyncIterable<E> {
     });
   }
 
-  /** The dataset `count` times over (forever when omitted); each pass reshuffles. */
-  repeat(count?: number): Dataset<E> {
-    const n = count === undefined || count === null ? -1 : countArg(count, 'repeat: count');
+  /** The dataset `count` times over (forever when omitted or -1); each pass reshuffles. */
+  repeat(...args: unknown[]): Dataset<E> {
+    const a = bindArgs({ name: 'Dataset.repeat', params: ['count', 'name'] }, args);
+    const n = a.count === undefined || a.count === null ? -1 : countArg(a.count, 'repeat: count');
     const input = this.stage;
     return this.derive({
       items: function* () {
@@ -364,6 +385,37 @@ export class Dataset<E = Structure> implements AsyncIterable<E> {
     });
   }
 
+  /**
+   * Each element split along its first axis into that many elements, the inverse of `batch`
+   * (across batches of different sizes too). Every component needs the same first dimension.
+   */
+  unbatch(...args: unknown[]): Dataset<E> {
+    bindArgs({ name: 'Dataset.unbatch', params: ['name'] }, args);
+    const input = this.stage;
+    const source = this.source;
+    return this.derive({
+      items: function* () {
+        for (let it = input.items(), r = it.next(); !r.done; r = it.next()) {
+          const element = materialize(source, r.value);
+          const parts = leaves(element);
+          if (parts.some((t) => t.ndim === 0))
+            throw new Error('Dataset.unbatch: cannot unbatch an input with scalar components.');
+          const n = parts[0].shape[0];
+          if (parts.some((t) => t.shape[0] !== n))
+            throw new Error(
+              'Dataset.unbatch: cannot unbatch an input whose components have different batch ' +
+                `sizes (${parts.map((t) => t.shape[0]).join(' and ')})`,
+            );
+          for (let i = 0; i < n; i++) yield mapStructure(element, (t) => ops.select(t, 0, i));
+        }
+      },
+      cardinality: () => {
+        const c = input.cardinality();
+        return c === INFINITE_CARDINALITY ? c : UNKNOWN_CARDINALITY;
+      },
+    });
+  }
+
   /** Overlaps producing and consuming elsewhere; here elements are produced on demand already. */
   prefetch(...args: unknown[]): Dataset<E> {
     bindArgs({ name: 'Dataset.prefetch', params: ['bufferSize', 'name'] }, args);
@@ -372,12 +424,14 @@ export class Dataset<E = Structure> implements AsyncIterable<E> {
 
   /**
    * Keeps the elements of the first complete pass and replays them afterwards, as TF does: a
-   * cache after a shuffle freezes that first order. Cached tensors stay on their device.
+   * cache after a shuffle freezes that first order. Cached tensors stay on their device. A
+   * `filename` (TF's cache on disk) is accepted and the cache is kept in memory all the same:
+   * the elements are the same, and a notebook's files would not outlive the page anyway.
    */
   cache(...args: unknown[]): Dataset<E> {
     const a = bindArgs({ name: 'Dataset.cache', params: ['filename', 'name'] }, args);
-    if (a.filename !== undefined && a.filename !== '')
-      throw new TypeError('Dataset.cache: only the in-memory cache (no filename) is supported');
+    if (a.filename !== undefined && a.filename !== null && typeof a.filename !== 'string')
+      throw new TypeError(`Dataset.cache: filename must be a string, got ${describe(a.filename)}`);
     const input = this.stage;
     let cached: Item[] | null = null;
     return this.derive({
