@@ -6,6 +6,7 @@
  */
 import { ops, type Tensor } from '../../engine';
 import { asInt, asNumber, bindArgs, boolArg, optional, asShape } from '../args';
+import { ValueError } from '../tf-config';
 import { axesArg, axisIndex, floatOf, tensorOf } from './tensor-args';
 
 const sig = (name: string, params: readonly string[]) => ({ name, params: [...params, 'name'] });
@@ -23,7 +24,7 @@ function sameShapes(name: string, labels: Tensor, logits: Tensor): void {
     labels.shape.length !== logits.shape.length ||
     labels.shape.some((s, i) => s !== logits.shape[i])
   )
-    throw new RangeError(
+    throw new ValueError(
       `tf.nn.${name}: logits and labels must have the same shape ([${logits.shape.join(', ')}] vs [${labels.shape.join(', ')}])`,
     );
 }
@@ -65,7 +66,7 @@ function sparseSoftmaxCrossEntropyWithLogits(...args: unknown[]): Tensor {
   const labels = tensorOf(a.labels, 'int32');
   const batch = logits.shape.slice(0, -1);
   if (labels.shape.length !== batch.length || labels.shape.some((s, i) => s !== batch[i]))
-    throw new RangeError(
+    throw new ValueError(
       `tf.nn.sparse_softmax_cross_entropy_with_logits: labels shape [${labels.shape.join(', ')}] must equal logits shape [${logits.shape.join(', ')}] without its last dimension`,
     );
   const picked = ops.takeAlongDim(ops.logSoftmax(logits, -1), ops.unsqueeze(labels, -1), -1);
@@ -101,7 +102,7 @@ function dropout(...args: unknown[]): Tensor {
   const x = floatOf(a.x);
   const rate = asNumber(a.rate, 'tf.nn.dropout: rate');
   if (!(rate >= 0 && rate < 1))
-    throw new RangeError(
+    throw new ValueError(
       `tf.nn.dropout: rate must be a scalar tensor or a float in the range [0, 1), got ${rate}`,
     );
   if (rate === 0) return x;

@@ -11,6 +11,7 @@
  */
 import { defaultDevice, ops, Tensor, type DType } from '../../engine';
 import { asInt, asNumber, asShape, bindArgs, boolArg, describe, dtypeArg, optional } from '../args';
+import { ValueError } from '../tf-config';
 import { axesArg, axisIndex, floatOf, tensorList, tensorOf } from './tensor-args';
 
 type Fn = (...args: unknown[]) => Tensor;
@@ -114,9 +115,9 @@ async function booleanMask(...args: unknown[]): Promise<Tensor> {
   const mask = tensorOf(a.mask);
   const axis = axisIndex(optional(a.axis, asInt, 'axis', 0), tensor.ndim, 'tf.boolean_mask');
   const covered = tensor.shape.slice(axis, axis + mask.ndim);
-  if (mask.ndim === 0) throw new RangeError('tf.boolean_mask: mask cannot be scalar.');
+  if (mask.ndim === 0) throw new ValueError('tf.boolean_mask: mask cannot be scalar.');
   if (covered.length !== mask.ndim || covered.some((s, i) => s !== mask.shape[i]))
-    throw new RangeError(
+    throw new ValueError(
       `tf.boolean_mask: shapes [${tensor.shape.join(', ')}] and [${mask.shape.join(', ')}] are incompatible (the mask must match the tensor's dimensions from axis ${axis})`,
     );
   const n = mask.numel();
@@ -176,7 +177,7 @@ async function whereAsync(...args: unknown[]): Promise<Tensor> {
 function concat(...args: unknown[]): Tensor {
   const a = bindArgs(sig('tf.concat', ['values', 'axis']), args);
   const values = tensorList(a.values, 'tf.concat: values');
-  if (values.length === 0) throw new RangeError('tf.concat: values is an empty list');
+  if (values.length === 0) throw new ValueError('tf.concat: values is an empty list');
   const axis = axisIndex(asInt(a.axis, 'tf.concat: axis'), values[0].ndim, 'tf.concat');
   return values.length === 1 ? values[0] : ops.cat(values, axis);
 }
@@ -184,7 +185,7 @@ function concat(...args: unknown[]): Tensor {
 function stack(...args: unknown[]): Tensor {
   const a = bindArgs(sig('tf.stack', ['values', 'axis']), args);
   const values = tensorList(a.values, 'tf.stack: values');
-  if (values.length === 0) throw new RangeError('tf.stack: values is an empty list');
+  if (values.length === 0) throw new ValueError('tf.stack: values is an empty list');
   const axis = axisIndex(optional(a.axis, asInt, 'axis', 0), values[0].ndim + 1, 'tf.stack');
   return ops.stack(values, axis);
 }
@@ -194,7 +195,7 @@ function unstack(...args: unknown[]): Tensor[] {
   const x = tensorOf(a.value);
   const axis = axisIndex(optional(a.axis, asInt, 'axis', 0), x.ndim, 'tf.unstack');
   if (a.num !== undefined && a.num !== null && asInt(a.num, 'num') !== x.shape[axis])
-    throw new RangeError(
+    throw new ValueError(
       `tf.unstack: num ${String(a.num)} != dimension ${x.shape[axis]} of axis ${axis}`,
     );
   return ops.unbind(x, axis);
@@ -221,7 +222,7 @@ function squeeze(...args: unknown[]): Tensor {
   const dims = axesArg(a.axis, x.ndim, 'tf.squeeze');
   for (const d of dims ?? [])
     if (x.shape[d] !== 1)
-      throw new RangeError(
+      throw new ValueError(
         `tf.squeeze: Can not squeeze dim[${d}], expected a dimension of 1, got ${x.shape[d]}`,
       );
   return ops.squeeze(x, dims);
@@ -232,7 +233,7 @@ function tile(...args: unknown[]): Tensor {
   const x = tensorOf(a.input);
   const multiples = asShape(a.multiples, 'tf.tile: multiples');
   if (multiples.length !== x.ndim)
-    throw new RangeError(
+    throw new ValueError(
       `tf.tile: Expected multiples argument to be a vector of length ${x.ndim} but got length ${multiples.length}`,
     );
   return ops.repeat(x, multiples);
@@ -274,7 +275,7 @@ function linspace(...args: unknown[]): Tensor {
   const start = asNumber(a.start, 'start');
   const stop = asNumber(a.stop, 'stop');
   const num = asInt(a.num, 'tf.linspace: num');
-  if (num < 1) throw new RangeError(`tf.linspace: num must be positive, got ${num}`);
+  if (num < 1) throw new ValueError(`tf.linspace: num must be positive, got ${num}`);
   const step = num === 1 ? 0 : (stop - start) / (num - 1);
   const host = Float32Array.from({ length: num }, (_, i) =>
     i === num - 1 ? stop : start + i * step,
@@ -312,7 +313,7 @@ function clipByValue(...args: unknown[]): Tensor {
   const hi = a.clipValueMax;
   if (typeof lo === 'number' && typeof hi === 'number') {
     if (lo > hi)
-      throw new RangeError(`tf.clip_by_value: clip_value_min ${lo} > clip_value_max ${hi}`);
+      throw new ValueError(`tf.clip_by_value: clip_value_min ${lo} > clip_value_max ${hi}`);
     return ops.clamp(t, lo, hi);
   }
   return ops.maximum(ops.minimum(t, tensorOf(hi, t.dtype)), tensorOf(lo, t.dtype));
@@ -349,7 +350,7 @@ function einsum(equation: unknown, ...rest: unknown[]): Tensor {
 function direction(value: unknown): boolean {
   const d = value ?? 'ASCENDING';
   if (d !== 'ASCENDING' && d !== 'DESCENDING')
-    throw new RangeError(
+    throw new ValueError(
       `tf.sort: direction must be 'ASCENDING' or 'DESCENDING', got ${describe(d)}`,
     );
   return d === 'DESCENDING';
@@ -374,7 +375,7 @@ function topK(...args: unknown[]): Tensor[] {
   const k = optional(a.k, asInt, 'k', 1);
   const last = x.shape[x.ndim - 1];
   if (x.ndim === 0 || k < 0 || k > last)
-    throw new RangeError(
+    throw new ValueError(
       `tf.math.top_k: input must have at least k=${k} columns, got shape [${x.shape.join(', ')}]`,
     );
   return ops.topk(x, k, -1, true);
@@ -427,7 +428,7 @@ function norm(...args: unknown[]): Tensor {
   const ord = a.ord ?? 'euclidean';
   const p = ord === 'euclidean' || ord === 'fro' ? 2 : ord === 'inf' ? Infinity : ord;
   if (typeof p !== 'number')
-    throw new RangeError(
+    throw new ValueError(
       `tf.norm: ord must be 'euclidean', 'fro', 1, 2, np.inf or a positive number, got ${describe(ord)}`,
     );
   const dims = axesArg(a.axis, x.ndim, 'tf.norm') ?? x.shape.map((_, i) => i);

@@ -6,6 +6,7 @@
 import { defaultDevice, manualSeed, ops, type Tensor } from '../../engine';
 import { multinomial } from '../../engine/ops/multinomial';
 import { asInt, asNumber, asShape, bindArgs, dtypeArg, optional } from '../args';
+import { ValueError } from '../tf-config';
 import { floatOf, tensorOf } from './tensor-args';
 
 const sig = (name: string, params: readonly string[]) => ({ name, params: [...params, 'name'] });
@@ -29,10 +30,10 @@ function uniform(...args: unknown[]): Tensor {
   const low = optional(a.minval, asNumber, 'minval', 0);
   if (dtype === 'int32') {
     if (a.maxval === undefined || a.maxval === null)
-      throw new RangeError('Must specify maxval for integer dtype int32');
+      throw new ValueError('Must specify maxval for integer dtype tf.int32');
     const high = asInt(a.maxval, 'maxval');
     if (!Number.isInteger(low) || high <= low)
-      throw new RangeError(`Need minval < maxval, got ${low} >= ${high}`);
+      throw new ValueError(`Need minval < maxval, got ${low} >= ${high}`);
     const u = ops.random('uniform', shape, low, high, here());
     // A float32 draw can round up to maxval itself; the range is [minval, maxval).
     return ops.cast(ops.clamp(ops.floor(u), low, high - 1), 'int32');
@@ -75,7 +76,7 @@ function truncatedNormal(...args: unknown[]): Tensor {
 function shuffle(...args: unknown[]): Tensor {
   const a = bindArgs(sig('tf.random.shuffle', ['value', 'seed']), args);
   const x = tensorOf(a.value);
-  if (x.ndim === 0) throw new RangeError('tf.random.shuffle: value must be at least 1-D');
+  if (x.ndim === 0) throw new ValueError('tf.random.shuffle: value must be at least 1-D');
   const keys = ops.random('uniform', [x.shape[0]], 0, 1, { device: x.deviceObject });
   return ops.indexSelect(x, 0, ops.argsort(keys, 0));
 }
@@ -85,7 +86,7 @@ function categorical(...args: unknown[]): Tensor {
   const a = bindArgs(sig('tf.random.categorical', ['logits', 'numSamples', 'dtype', 'seed']), args);
   const logits = floatOf(a.logits);
   if (logits.ndim !== 2)
-    throw new RangeError(
+    throw new ValueError(
       `tf.random.categorical: logits should be a matrix [batch_size, num_classes], got shape [${logits.shape.join(', ')}]`,
     );
   const n = asInt(a.numSamples, 'tf.random.categorical: num_samples');

@@ -5,6 +5,7 @@
  */
 import { defaultDevice, ops, Tensor, type DType } from '../../engine';
 import { asInt, describe } from '../args';
+import { ValueError } from '../tf-config';
 
 /** Anything tensor-like as a tensor on the tf default device (as tf.convert_to_tensor). */
 export function tensorOf(value: unknown, dtype?: DType): Tensor {
@@ -37,6 +38,6 @@ export function axesArg(value: unknown, rank: number, what: string): number[] | 
 export function axisIndex(axis: number, rank: number, what: string): number {
   const n = Math.max(rank, 1);
   if (axis < -n || axis >= n)
-    throw new RangeError(`${what}: axis ${axis} is out of bounds for a tensor of rank ${rank}`);
+    throw new ValueError(`${what}: axis ${axis} is out of bounds for a tensor of rank ${rank}`);
   return axis < 0 ? axis + n : axis;
 }

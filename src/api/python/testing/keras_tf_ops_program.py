@@ -109,11 +109,17 @@ VALUES = {
     "eye": lambda: tf.linalg.eye(2, 3),
 }
 
+# The test runs the items in two parts (each a test of its own, within the default time limit on
+# SwiftShader): part 0 the first half of DIFFERENTIABLE, part 1 the rest and everything else.
+PART = I["part"]
+names = list(DIFFERENTIABLE)
+names = names[: len(names) // 2] if PART == 0 else names[len(names) // 2 :]
+
 with tf.device(DEVICE):
-    grads = {name: value_and_grads(fn, *[I[n] for n in inputs]) for name, (fn, inputs) in DIFFERENTIABLE.items()}
+    grads = {name: value_and_grads(DIFFERENTIABLE[name][0], *[I[n] for n in DIFFERENTIABLE[name][1]]) for name in names}
     values = {}
     dtypes = {}
-    for name, fn in VALUES.items():
+    for name, fn in VALUES.items() if PART == 1 else ():
         out = fn()
         values[name] = flat(out)
         dtypes[name] = f"{out.dtype!r} {list(out.shape)}"
@@ -125,4 +131,4 @@ with tf.device(DEVICE):
         "moments": f"{type(moments).__name__} {len(moments)}",
         "unstack": f"{type(tf.unstack(tf.constant(I['x']))).__name__} {len(tf.unstack(tf.constant(I['x'])))}",
     }
-RESULT = {"grads": grads, "values": values, "dtypes": dtypes, "kinds": kinds}
+RESULT = {"grads": grads, "values": values, "dtypes": dtypes, "kinds": kinds if PART == 1 else {}}
