@@ -5,7 +5,7 @@
  * and GradientTape's gradients for the inputs and every weight. Then Keras's errors for bad
  * arguments and inputs.
  */
-import { expect } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { rng } from '../../engine/testing/harness';
 import { describeAgainstFormulas } from './testing/keras-reference';
 import { expectNear } from './testing/peer-program';
@@ -226,12 +226,24 @@ const run = {
   devices: devices.map((d) => tfName(d.name)),
 };
 
+// Two suites, so that each device's run stays well inside the test timeout on SwiftShader.
+const TRANSPOSED = CONV_CASES.filter((c) => c.layer.includes('Transpose'));
+const FORWARD = CONV_CASES.filter((c) => !c.layer.includes('Transpose'));
+
 describeAgainstFormulas<{ cases: CaseResult[] }>(
   'keras-conv-attention.test.ts',
-  'Keras convolution variants against their documented formulas (float64 NumPy)',
+  'Keras Conv1D/2D, DepthwiseConv2D and SeparableConv2D against their documented formulas (float64 NumPy)',
   'values, shapes and gradients agree on %s',
-  { ...run, input: { cases: CONV_CASES } },
-  (ours, reference) => compare(CONV_CASES, ours, reference, 1e-4),
+  { ...run, input: { cases: FORWARD } },
+  (ours, reference) => compare(FORWARD, ours, reference, 1e-4),
+);
+
+describeAgainstFormulas<{ cases: CaseResult[] }>(
+  'keras-conv-attention.test.ts',
+  'Keras Conv1DTranspose/Conv2DTranspose against TF conv_transpose (float64 NumPy)',
+  'values, shapes and gradients agree on %s',
+  { ...run, input: { cases: TRANSPOSED } },
+  (ours, reference) => compare(TRANSPOSED, ours, reference, 1e-4),
 );
 
 describeAgainstFormulas<{ cases: CaseResult[] }>(
@@ -241,3 +253,86 @@ describeAgainstFormulas<{ cases: CaseResult[] }>(
   { ...run, input: { cases: ATTENTION_CASES } },
   (ours, reference) => compare(ATTENTION_CASES, ours, reference, 1e-3),
 );
+
+describe("Keras's shapes, parameter counts and errors", () => {
+  it("summarises a model of the convolution variants with Keras's shapes and counts", async () => {
+    const printed = await python.output(`
+tf.keras.backend.clear_session()
+model = models.Sequential([
+    layers.Conv2D(4, 3, strides=2, padding="same", groups=2, input_shape=(9, 8, 2)),
+    layers.DepthwiseConv2D(3, depth_multiplier=2, padding="same"),
+    layers.SeparableConv2D(4, 3, depth_multiplier=2),
+    layers.Conv2DTranspose(3, 4, strides=2, padding="same"),
+    layers.Conv2DTranspose(2, 3, strides=2, output_padding=1),
+])
+model.summary()
+model2 = models.Sequential([layers.Conv1D(3, 4, padding="causal", dilation_rate=2, input_shape=(10, 2)), layers.Conv1DTranspose(2, 3, strides=2)])
+print(model2.output_shape)
+mha = layers.MultiHeadAttention(num_heads=2, key_dim=3, value_dim=4, output_shape=6)
+mha.build((None, 7, 5), (None, 9, 3))
+print(mha.count_params(), [w.name for w in mha.named_weights])
+print([list(w.shape) for w in mha.weights])
+print(mha.compute_output_shape((None, 7, 5), (None, 9, 3)))
+`);
+    expect(printed).toBe(
+      [
+        'Model: "sequential"',
+        '_________________________________________________________________',
+        'Layer (type)                 Output Shape              Param #   ',
+        '=================================================================',
+        'conv2d (Conv2D)              (None, 5, 4, 4)           40        ',
+        '_________________________________________________________________',
+        'depthwise_conv2d (DepthwiseC (None, 5, 4, 8)           80        ',
+        '_________________________________________________________________',
+        'separable_conv2d (SeparableC (None, 3, 2, 4)           212       ',
+        '_________________________________________________________________',
+        'conv2d_transpose (Conv2DTran (None, 6, 4, 3)           195       ',
+        '_________________________________________________________________',
+        'conv2d_transpose_1 (Conv2DTr (None, 14, 10, 2)         56        ',
+        '=================================================================',
+        'Total params: 583',
+        'Trainable params: 583',
+        'Non-trainable params: 0',
+        '_________________________________________________________________',
+        '[None, 21, 2]',
+        "146 ['multi_head_attention/query/kernel:0', 'multi_head_attention/query/bias:0', " +
+          "'multi_head_attention/key/kernel:0', 'multi_head_attention/key/bias:0', " +
+          "'multi_head_attention/value/kernel:0', 'multi_head_attention/value/bias:0', " +
+          "'multi_head_attention/attention_output/kernel:0', 'multi_head_attention/attention_output/bias:0']",
+        '[[5, 2, 3], [2, 3], [3, 2, 3], [2, 3], [3, 2, 4], [2, 4], [2, 4, 6], [6]]',
+        '[None, 7, 6]',
+        '',
+      ].join('\n'),
+    );
+  });
+
+  it("raises Keras's errors for bad arguments and inputs", async () => {
+    const printed = await python.output(`
+tf.keras.backend.clear_session()
+
+def show(make):
+    try:
+        make()
+    except Exception as e:
+        print(type(e).__name__, e)
+
+show(lambda: layers.Conv2D(2, 3, padding="causal"))
+show(lambda: layers.Conv1D(3, 2, groups=2))
+show(lambda: layers.Conv1D(4, 2, groups=2)(tf.zeros((1, 5, 3))))
+show(lambda: layers.Conv2D(2, 3, strides=2, dilation_rate=2))
+show(lambda: layers.Conv2DTranspose(2, 3, strides=2, output_padding=2))
+show(lambda: layers.DepthwiseConv2D(3)(tf.zeros((1, 5, 3))))
+show(lambda: layers.MultiHeadAttention(2, 3)(tf.zeros((1, 4, 5)), tf.zeros((1, 6, 5)), key=tf.zeros((1, 5, 5))))
+`);
+    expect(printed.split('\n')).toEqual([
+      "ValueError The `padding` argument must be a list/tuple or one of {'valid', 'same'}. Received: causal",
+      'ValueError The number of filters must be evenly divisible by the number of groups. Received: groups=2, filters=3.',
+      'ValueError The number of input channels must be evenly divisible by the number of groups. Received groups=2, but the input has 3 channels (full input shape is (None, 5, 3)).',
+      'ValueError `strides > 1` not supported in conjunction with `dilation_rate > 1`. Received: strides=(2, 2) and dilation_rate=(2, 2)',
+      'ValueError Strides must be greater than output padding. Received strides=(2, 2), output_padding=(2, 2).',
+      'ValueError Input 0 of layer "depthwise_conv2d" is incompatible with the layer: expected min_ndim=4, found ndim=3. Full shape received: (None, 5, 3)',
+      'ValueError All dimensions of `value` and `key`, except the last one, must be equal. Received: value_shape=(None, 6, 5) and key_shape=(None, 5, 5)',
+      '',
+    ]);
+  });
+});

@@ -15,7 +15,7 @@ import { getActivation, type Activation } from '../activations';
 import { getInitializer, type InitializerFn } from '../initializers';
 import { checkStridesDilation } from './conv';
 import { asFloat, channelsFirst, channelsLast } from './conv-layout';
-import { bindLayerArgs, Layer, type ShapeSpec } from './layer';
+import { bindLayerArgs, formatShapeSpec, Layer, type ShapeSpec } from './layer';
 import { padAxis, paddingArg, windowArg, type PaddingMode } from './padding';
 
 const PARAMS = [
@@ -127,8 +127,8 @@ export abstract class ConvTranspose extends Layer {
     const channels = inputShape[inputShape.length - 1];
     if (inputShape.length !== this.rank + 2 || channels === null) {
       throw new ValueError(
-        `Input 0 of layer "${this.name}" is incompatible with the layer: expected ndim=${this.rank + 2}, ` +
-          `found ndim=${inputShape.length}. Full shape received: ${JSON.stringify(inputShape)}`,
+        `Input 0 of layer "${this.name}" is incompatible with the layer: expected min_ndim=${this.rank + 2}, ` +
+          `found ndim=${inputShape.length}. Full shape received: ${formatShapeSpec(inputShape)}`,
       );
     }
     this.kernel = this.addWeight(

@@ -157,7 +157,7 @@ export function convPaddingArg(
   if (v === 'causal' || (v !== 'valid' && v !== 'same')) {
     const allowed = rank === 1 ? "{'valid', 'same', 'causal'}" : "{'valid', 'same'}";
     throw new ValueError(
-      `${className}: The \`padding\` argument must be a list/tuple or one of ${allowed}. Received: ${v}`,
+      `The \`padding\` argument must be a list/tuple or one of ${allowed}. Received: ${v}`,
     );
   }
   return paddingArg(v, className);

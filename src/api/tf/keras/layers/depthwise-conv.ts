@@ -21,7 +21,7 @@ import {
   padForWindow,
   type ConvPadding,
 } from './conv-layout';
-import { bindLayerArgs, Layer, type ShapeSpec } from './layer';
+import { bindLayerArgs, formatShapeSpec, Layer, type ShapeSpec } from './layer';
 import { windowArg, windowOutput } from './padding';
 
 const WINDOW = ['kernelSize', 'strides', 'padding'];
@@ -94,8 +94,8 @@ abstract class DepthwiseBase extends Layer {
     const channels = inputShape[inputShape.length - 1];
     if (inputShape.length !== this.rank + 2 || channels === null) {
       throw new ValueError(
-        `Input 0 of layer "${this.name}" is incompatible with the layer: expected ndim=${this.rank + 2}, ` +
-          `found ndim=${inputShape.length}. Full shape received: ${JSON.stringify(inputShape)}`,
+        `Input 0 of layer "${this.name}" is incompatible with the layer: expected min_ndim=${this.rank + 2}, ` +
+          `found ndim=${inputShape.length}. Full shape received: ${formatShapeSpec(inputShape)}`,
       );
     }
     return channels;

@@ -18,6 +18,7 @@ import { ops, ShapeError, type Tensor } from '../../../../engine';
 import { scaleMaskSoftmax } from '../../../../engine/ops/scale-mask-softmax';
 import { asBool, asInt, asNumber, bindArgs, optional } from '../../../args';
 import { ValueError } from '../../../tf-config';
+import { isKerasTensor } from '../engine/keras-tensor';
 import { getInitializer, type InitializerFn } from '../initializers';
 import { bindLayerArgs, formatShapeSpec, Layer, toTensor, type ShapeSpec } from './layer';
 import { kerasMask, setKerasMask } from './masking';
@@ -141,6 +142,13 @@ export class MultiHeadAttention extends Layer {
     this.pendingShapes = [valueShape, keyShape ?? valueShape];
     super.build(queryShape);
     this.pendingShapes = null;
+  }
+
+  /** Functional API: built from the symbolic query, value (and positional key) shapes. */
+  override buildSymbolicArgs(positional: readonly unknown[]): void {
+    const [query, value, key] = positional;
+    if (!this.built && isKerasTensor(query) && isKerasTensor(value))
+      this.build(query.shape, value.shape, isKerasTensor(key) ? key.shape : undefined);
   }
 
   protected override buildWeights(queryShape: ShapeSpec): void {
