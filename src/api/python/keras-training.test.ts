@@ -11,6 +11,8 @@ import { expectNear } from './testing/peer-program';
 import { startTfPython, tfName } from './testing/tf-python';
 import OURS from './testing/keras_training_program.py?raw';
 import REFERENCE from './testing/keras_training_reference.py?raw';
+import METRICS from './testing/keras_metrics_program.py?raw';
+import METRICS_REFERENCE from './testing/keras_metrics_reference.py?raw';
 
 const { devices, python } = await startTfPython();
 const rand = rng(3737);
@@ -60,23 +62,34 @@ interface Result {
   schedules: Record<string, number[]>;
 }
 
-describeAgainstFormulas<Result>(
+const run = (section: 'losses' | 'optimizers') => ({
+  python,
+  ours: OURS,
+  reference: REFERENCE,
+  input: { ...INPUT, section },
+  devices: devices.map((d) => tfName(d.name)),
+});
+
+describeAgainstFormulas<Pick<Result, 'losses'>, Result>(
   'keras-training.test.ts',
-  'Keras losses, optimizers, schedules and metrics against their formulas (float64 NumPy)',
+  'Keras losses against their formulas (float64 NumPy)',
   'values and gradients agree on %s',
-  {
-    python,
-    ours: OURS,
-    reference: REFERENCE,
-    input: INPUT,
-    devices: devices.map((d) => tfName(d.name)),
-  },
+  run('losses'),
   (ours, reference) => {
     expect(Object.keys(ours.losses)).toEqual(Object.keys(reference.losses));
     for (const [name, want] of Object.entries(reference.losses)) {
       expectNear(ours.losses[name].value, want.value, 1e-4, `${name} value`);
       expectNear(ours.losses[name].grad, want.grad, 1e-4, `${name} d/dy_pred`);
     }
+  },
+);
+
+describeAgainstFormulas<Omit<Result, 'losses'>, Result>(
+  'keras-training.test.ts',
+  'Keras optimizers (three steps) and learning-rate schedules against their formulas (float64 NumPy)',
+  'weights and rates agree on %s',
+  run('optimizers'),
+  (ours, reference) => {
     expect(Object.keys(ours.optimizers)).toEqual(Object.keys(reference.optimizers));
     for (const [name, want] of Object.entries(reference.optimizers)) {
       const got = ours.optimizers[name];
@@ -88,5 +101,42 @@ describeAgainstFormulas<Result>(
     }
     for (const [name, want] of Object.entries(reference.schedules))
       expectNear(ours.schedules[name], want, 1e-6, `schedule ${name}`);
+  },
+);
+
+// Scores are float32 values (Math.fround), so both sides compare the same numbers to thresholds.
+const scores = (n: number, f: () => number) => Array.from({ length: n }, () => Math.fround(f()));
+const METRICS_INPUT = {
+  y: scores(40, () => (rand() < 0.4 ? 1 : 0)),
+  s: scores(40, () => rand()),
+  logits: scores(40, () => uniform(-4, 4)),
+  w: scores(40, () => uniform(0.2, 2)),
+  y4: matrix(10, 4, () => (rand() < 0.35 ? 1 : 0)),
+  s4: matrix(10, 4, () => Math.fround(rand())),
+};
+
+interface MetricsResult {
+  metrics: Record<string, { value: number[]; after_reset: number[] }>;
+  names: string[];
+}
+
+describeAgainstFormulas<MetricsResult>(
+  'keras-training.test.ts',
+  'Keras AUC, Precision and Recall against their algorithm (float64 NumPy)',
+  'results agree on %s',
+  {
+    python,
+    ours: METRICS,
+    reference: METRICS_REFERENCE,
+    input: METRICS_INPUT,
+    devices: devices.map((d) => tfName(d.name)),
+  },
+  (ours, reference) => {
+    expect(ours.names).toEqual(reference.names);
+    expect(Object.keys(ours.metrics)).toEqual(Object.keys(reference.metrics));
+    for (const [name, want] of Object.entries(reference.metrics)) {
+      expectNear(ours.metrics[name].value, want.value, 1e-5, name);
+      expectNear(ours.metrics[name].after_reset, want.after_reset, 0, `${name} after reset_state`);
+    }
   },
 );

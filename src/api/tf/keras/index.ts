@@ -15,6 +15,8 @@ import { utils } from './utils';
 // Area E: the functional API (keras.Input; Model(inputs, outputs) registers itself).
 import { Input } from './layers/input-layer';
 import './models/functional';
+// Area F: confusion metrics (AUC, Precision, Recall) and more callbacks.
+import { confusionMetrics } from './confusion-metrics';
 
 export const keras = {
   Sequential,
@@ -24,7 +26,7 @@ export const keras = {
   layers,
   optimizers,
   losses,
-  metrics,
+  metrics: { ...metrics, ...confusionMetrics },
   callbacks: { ...baseCallbacks, ModelCheckpoint },
   preprocessing,
   datasets,

@@ -182,6 +182,13 @@ export class CategoricalAccuracy extends AccuracyMetric {
   }
 }
 
+/** Metrics other files add under Keras's string names ('auc', 'precision', …). */
+const NAMED: Record<string, () => Metric> = {};
+
+export function registerMetricName(name: string, make: () => Metric): void {
+  NAMED[name] = make;
+}
+
 /**
  * A metric given to compile(): an object, or a Keras name. 'accuracy' / 'acc' picks the accuracy
  * that fits the loss (sparse labels → SparseCategoricalAccuracy), named as written, as Keras does.
@@ -194,6 +201,8 @@ export function getMetric(spec: unknown, sparseLabels: boolean): Metric {
   }
   if (typeof spec === 'string') {
     const name = toSnakeCase(spec);
+    const registered = NAMED[name] ?? NAMED[spec.toLowerCase()];
+    if (registered) return registered();
     if (name === 'accuracy' || name === 'acc') {
       return sparseLabels
         ? new SparseCategoricalAccuracy({ name: spec })
