@@ -7,7 +7,7 @@
  * backward's, named 'bidirectional/forward_lstm/lstm_cell/kernel:0', and initial states are the
  * forward layer's followed by the backward layer's.
  */
-import { ops, type Tensor } from '../../../../engine';
+import { ops, Tensor } from '../../../../engine';
 import { isOptionsObject } from '../../../args';
 import { ValueError } from '../../../tf-config';
 import { kerasMask, setKerasMask } from './masking';
@@ -19,7 +19,7 @@ import {
   type ShapeSpec,
   type Weight,
 } from './layer';
-import { RecurrentLayer, type RecurrentCallOptions } from './recurrent';
+import { RecurrentLayer, statesAsInputs, type RecurrentCallOptions } from './recurrent';
 
 type MergeMode = 'concat' | 'sum' | 'mul' | 'ave' | null;
 const MERGE_MODES = ['concat', 'sum', 'mul', 'ave'];
@@ -143,7 +143,13 @@ export class Bidirectional extends Layer {
 
   /** Keras's call; a list when mergeMode is null or with returnState (see recurrent.ts). */
   protected override invoke(inputs: unknown, options?: CallOptions): Tensor {
-    const opts: RecurrentCallOptions = isOptionsObject(options) ? options : {};
+    const opts: RecurrentCallOptions = isOptionsObject(options) ? { ...options } : {};
+    // Keras's `layer([x, *initial_states])` (also how symbolic initial states arrive).
+    if (Array.isArray(inputs) && inputs.length > 0 && inputs.every((t) => t instanceof Tensor)) {
+      const [first, ...states] = inputs as Tensor[];
+      inputs = first;
+      if (states.length > 0) opts.initialState = states;
+    }
     const x = toTensor(inputs);
     if (!this.built) this.build([null, ...x.shape.slice(1)]);
     const { merged, states } = this.merge(x, { ...opts, mask: opts.mask ?? kerasMask(x) });
@@ -152,6 +158,11 @@ export class Bidirectional extends Layer {
     if (mask) for (const y of outputs) setKerasMask(y, mask);
     if (this.returnState) return [...outputs, ...states] as unknown as Tensor;
     return merged as Tensor; // a list when mergeMode is null, as Keras returns
+  }
+
+  /** Symbolic initial states become graph inputs (see RecurrentLayer.dispatch). */
+  protected override dispatch(args: unknown[]): Tensor {
+    return super.dispatch(statesAsInputs(args));
   }
 
   private merge(

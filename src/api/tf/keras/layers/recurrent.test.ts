@@ -6,9 +6,21 @@
  */
 import { beforeEach, describe, expect, it } from 'vitest';
 import { cpu, manualSeed, ops, type Tensor } from '../../../../engine';
+import type { KerasTensor } from '../engine/keras-tensor';
+import '../models/functional';
+import { Model } from '../models/model';
 import { Sequential } from '../models/sequential';
 import { resetNames } from '../naming';
-import { Bidirectional, Dense, Embedding, GRU, LSTM, SimpleRNN } from './index';
+import {
+  Bidirectional,
+  Dense,
+  Embedding,
+  GRU,
+  LSTM,
+  SimpleRNN,
+  type RecurrentCallOptions,
+} from './index';
+import { Input } from './input-layer';
 import { kerasMask } from './masking';
 import { orthogonal } from './orthogonal';
 
@@ -97,6 +109,17 @@ describe('Keras recurrent layers', () => {
     expect(await floats(final)).toEqual([...rows.slice(6, 8), ...rows.slice(14, 16)]);
   });
 
+  it('drop units only in training, with gradients through the kept ones', async () => {
+    const lstm = new LSTM(3, { dropout: 0.5, recurrentDropout: 0.5 });
+    const x = ops.randn([4, 5, 6], { device });
+    const plain = await floats(lstm(x));
+    expect(await floats(lstm(x))).toEqual(plain);
+    const y = lstm(x, { training: true });
+    expect(await floats(y)).not.toEqual(plain);
+    ops.sum(y).backward();
+    expect((lstm.kernel as Tensor).grad?.shape).toEqual([6, 12]);
+  });
+
   it('refuse stateful layers and bad arguments with Keras-style messages', () => {
     expect(() => new LSTM(3, { stateful: true })).toThrow(/stateful=True is not supported/);
     expect(() => new GRU(0)).toThrow(
@@ -165,6 +188,30 @@ describe('Bidirectional', () => {
     expect(model.countParams()).toBe(30 * 4 + 2 * 4 * (4 * 3 + 3 * 3 + 3) + 6 * 2 + 2);
     const y = model(ids([[1, 2, 3, 0, 0]]));
     expect(y.shape).toEqual([1, 2]);
+  });
+});
+
+describe('recurrent layers in functional models', () => {
+  it('link symbolic initial states into the graph and replay masks', async () => {
+    const source = Input({ shape: [5], dtype: 'int32' });
+    const embedding = new Embedding(10, 4, { maskZero: true });
+    const encoder = new LSTM(3, { returnState: true, returnSequences: true });
+    const decoder = new LSTM(3, { returnSequences: true });
+    const bi = new Bidirectional(new GRU(2));
+    const [seq, h, c] = encoder(embedding(source)) as unknown as KerasTensor[];
+    const states: RecurrentCallOptions = { initialState: [h, c] as unknown as Tensor[] };
+    const model = new Model(source, bi(decoder(seq, states) as unknown as KerasTensor));
+    expect(model.countParams()).toBe(
+      40 + 4 * (4 * 3 + 9 + 3) + 4 * (3 * 3 + 9 + 3) + 2 * 3 * (3 * 2 + 4 + 4),
+    );
+    const x = ids([
+      [1, 2, 3, 0, 0],
+      [4, 0, 0, 0, 0],
+    ]);
+    const [s2, h2, c2] = encoder(embedding(x)) as unknown as Tensor[];
+    const eagerStates: RecurrentCallOptions = { initialState: [h2, c2] };
+    const eager = bi(decoder(s2, eagerStates));
+    expect(await floats(model(x))).toEqual(await floats(eager));
   });
 });
 

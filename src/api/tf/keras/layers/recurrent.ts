@@ -13,12 +13,13 @@
  * output repeats the previous step's output (zeros before the first real step), or is zero when
  * `zeroOutputForMask` (Bidirectional sets it when returning sequences).
  */
-import { ops, type Tensor } from '../../../../engine';
+import { ops, Tensor } from '../../../../engine';
 import { gruCell } from '../../../../engine/ops/gru-cell';
 import { lstmCell } from '../../../../engine/ops/lstm-cell';
 import { asBool, asInt, asNumber, isOptionsObject, optional, type BoundArgs } from '../../../args';
 import { ValueError } from '../../../tf-config';
 import { getActivation, type Activation } from '../activations';
+import { kerasTensorsIn } from '../engine/keras-tensor';
 import { type InitializerFn } from '../initializers';
 import { kerasMask, setKerasMask } from './masking';
 import { recurrentInitializer } from './orthogonal';
@@ -54,6 +55,19 @@ const UNSUPPORTED = [
   'recurrentConstraint',
   'biasConstraint',
 ] as const;
+
+/**
+ * `[x, { initialState: [h, c], ...rest }]` with symbolic states → `[[x, h, c], rest]` (see
+ * RecurrentLayer.dispatch); other calls unchanged.
+ */
+export function statesAsInputs(args: unknown[]): unknown[] {
+  const [x, options, ...more] = args;
+  if (more.length > 0 || !isOptionsObject(options)) return args;
+  const { initialState, ...rest } = options as RecurrentCallOptions;
+  if (!initialState || kerasTensorsIn(initialState).length === 0) return args;
+  const states = Array.isArray(initialState) ? (initialState as unknown[]) : [initialState];
+  return [[x, ...states], rest];
+}
 
 /** Keras's positional parameters of each layer, in its signature's order. */
 function paramsOf(kind: Kind): string[] {
@@ -219,10 +233,25 @@ export abstract class RecurrentLayer extends Layer {
     return (this.returnState ? [result.output, ...result.states] : result.output) as Tensor;
   }
 
+  /**
+   * On symbolic inputs (the functional API), symbolic initial states given as `initialState`
+   * become inputs of the graph node, in Keras's other spelling `layer([x, h, c])`, so the graph
+   * links them; `forwardPass` reads that list form back.
+   */
+  protected override dispatch(args: unknown[]): Tensor {
+    return super.dispatch(statesAsInputs(args));
+  }
+
   /** Checks, builds and runs the layer: output and final states (Bidirectional uses it). */
   forwardPass(inputs: unknown, options?: RecurrentCallOptions): RecurrentResult {
-    const opts: RecurrentCallOptions = isOptionsObject(options) ? options : {};
+    const opts: RecurrentCallOptions = isOptionsObject(options) ? { ...options } : {};
     const training = optional(opts.training, asBool, 'training', false);
+    // Keras's `layer([x, *initial_states])`.
+    if (Array.isArray(inputs) && inputs.length > 0 && inputs.every((t) => t instanceof Tensor)) {
+      const [first, ...states] = inputs as Tensor[];
+      inputs = first;
+      if (states.length > 0) opts.initialState = states;
+    }
     let x = toTensor(inputs);
     if (!this.built) this.build([null, ...x.shape.slice(1)]);
     this.checkInput(x);
