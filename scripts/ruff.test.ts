@@ -33,7 +33,11 @@ it('lists every .py file in the repo but the verbatim fixtures (a chapter, the P
   expect(listed).toContain('src/kernel/python/modules/_gpubook_run_cell.py');
   expect(listed).toContain('src/kernel/python/define_module.py');
   expect(listed).toContain('src/api/python/torch/__init__.py');
-  const excluded = ['src/api/python/testing/chapter_gpu.py', 'e2e/fixtures/pytorch-basics.py'];
+  const excluded = [
+    'src/api/python/testing/chapter_gpu.py',
+    'e2e/fixtures/pytorch-basics.py',
+    'e2e/fixtures/tf-tutorials.py',
+  ];
   for (const file of excluded) expect(listed).not.toContain(file);
   expect(listed).toEqual(
     walk('', [])
