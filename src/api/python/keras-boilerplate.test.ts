@@ -6,6 +6,8 @@
  * against float64 NumPy).
  */
 import { describe, expect, it } from 'vitest';
+import { setAssetReader } from '../../engine/data/datasets';
+import { builtDataReader } from '../../engine/data/datasets/built-data.testing';
 import { rng } from '../../engine/testing/harness';
 import { describeAgainstFormulas } from './testing/keras-reference';
 import { expectNear } from './testing/peer-program';
@@ -16,6 +18,7 @@ import OPS from './testing/keras_ops_program.py?raw';
 import OPS_REFERENCE from './testing/keras_ops_reference.py?raw';
 
 const { devices, python } = await startTfPython();
+setAssetReader(builtDataReader());
 const hasGpu = devices.some((d) => d.kind === 'gpu');
 const rand = rng(3701);
 const matrix = (rows: number, cols: number, scale: number) =>
@@ -321,5 +324,55 @@ plain = [
 [ours, plain]
 `)) as [unknown[], unknown[]];
     expect(ours).toEqual(plain);
+  });
+});
+
+describe('Fashion-MNIST as the Keras tutorial loads it', () => {
+  it('tensors index Python lists as NumPy scalars do: integer scalars only', async () => {
+    const r = await python.run(`
+names = ["a", "b", "c"]
+errors = []
+for bad in (tf.constant(1.0), tf.constant([1])):
+    try:
+        names[bad]
+    except TypeError as e:
+        errors.append(str(e))
+[names[tf.constant(2)], errors]
+`);
+    expect(r).toEqual([
+      'c',
+      [
+        'only integer scalar arrays can be converted to a scalar index',
+        'only integer scalar arrays can be converted to a scalar index',
+      ],
+    ]);
+  });
+
+  it('keras.datasets.fashion_mnist.load_data(): 60000 and 10000 images of 28x28, labels 0-9', async () => {
+    const r = await python.run(`
+import keras
+fashion_mnist = keras.datasets.fashion_mnist
+(train_images, train_labels), (test_images, test_labels) = fashion_mnist.load_data()
+class_names = ['T-shirt/top', 'Trouser', 'Pullover', 'Dress', 'Coat',
+               'Sandal', 'Shirt', 'Sneaker', 'Bag', 'Ankle boot']
+out = [tuple(train_images.shape), train_images.dtype.name, tuple(train_labels.shape),
+       tuple(test_images.shape), tuple(test_labels.shape), train_labels[:10].numpy(),
+       test_labels[:10].numpy(), class_names[train_labels[0]], float(tf.reduce_max(train_images / 255.0)),
+       int(tf.reduce_sum(tf.cast(train_labels == 3, "int32")))]
+del train_images, test_images
+out
+`);
+    expect(r).toEqual([
+      [60000, 28, 28],
+      'int32',
+      [60000],
+      [10000, 28, 28],
+      [10000],
+      [9, 0, 0, 3, 0, 2, 7, 2, 5, 5],
+      [9, 2, 1, 1, 6, 1, 4, 6, 5, 7],
+      'Ankle boot',
+      1,
+      6000,
+    ]);
   });
 });

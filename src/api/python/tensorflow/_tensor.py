@@ -260,6 +260,12 @@ class Tensor(_TorchTensor):
             )
         return builtins.bool(self.item())
 
+    def __index__(self):
+        """``class_names[train_labels[0]]``: integer scalars index as NumPy's do (TensorFlow's rule)."""
+        if self.dtype.is_floating or self.dtype.is_bool or self._js.ndim != 0:
+            raise TypeError("only integer scalar arrays can be converted to a scalar index")
+        return builtins.int(self.item())
+
     def _op(self, name, *args, **kwargs):
         # NumPy operands (t + a, a * t) go to this tensor's device, as TensorFlow converts them.
         if any(type(a).__module__ == "numpy" for a in args):
