@@ -87,6 +87,18 @@ const CONV_CASES: Case[] = [
     [[3, 3, 2, 2], [1, 1, 4, 4], [4]],
   ),
   conv(
+    'DepthwiseConv1D',
+    { kernel_size: 3, strides: 2, padding: 'same', depth_multiplier: 2, activation: 'tanh' },
+    [2, 7, 2],
+    [[3, 2, 2], [4]],
+  ),
+  conv(
+    'SeparableConv1D',
+    { filters: 3, kernel_size: 2, dilation_rate: 2, padding: 'same' },
+    [2, 6, 3],
+    [[2, 3, 1], [1, 3, 3], [3]],
+  ),
+  conv(
     'Conv2DTranspose',
     { filters: 3, kernel_size: 3, strides: 2 },
     [2, 3, 4, 2],
@@ -317,6 +329,7 @@ def show(make):
         print(type(e).__name__, e)
 
 show(lambda: layers.Conv2D(2, 3, padding="causal"))
+show(lambda: layers.DepthwiseConv1D(3, padding="causal"))
 show(lambda: layers.Conv1D(3, 2, groups=2))
 show(lambda: layers.Conv1D(4, 2, groups=2)(tf.zeros((1, 5, 3))))
 show(lambda: layers.Conv2D(2, 3, strides=2, dilation_rate=2))
@@ -325,6 +338,7 @@ show(lambda: layers.DepthwiseConv2D(3)(tf.zeros((1, 5, 3))))
 show(lambda: layers.MultiHeadAttention(2, 3)(tf.zeros((1, 4, 5)), tf.zeros((1, 6, 5)), key=tf.zeros((1, 5, 5))))
 `);
     expect(printed.split('\n')).toEqual([
+      "ValueError The `padding` argument must be a list/tuple or one of {'valid', 'same'}. Received: causal",
       "ValueError The `padding` argument must be a list/tuple or one of {'valid', 'same'}. Received: causal",
       'ValueError The number of filters must be evenly divisible by the number of groups. Received: groups=2, filters=3.',
       'ValueError The number of input channels must be evenly divisible by the number of groups. Received groups=2, but the input has 3 channels (full input shape is (None, 5, 3)).',

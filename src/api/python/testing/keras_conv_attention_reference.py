@@ -4,7 +4,7 @@ written from Keras's and TensorFlow's documented semantics:
 - convolutions are cross-correlations over TF's padding: 'same' pads
   max((ceil(n/s) - 1)*s + (k-1)*d + 1 - n, 0) in all with the odd one after, 'causal' pads
   d*(k-1) before; `groups` splits the input channels and the filters into matching groups;
-- DepthwiseConv2D's output channel c*M + m is input channel c through depthwise_kernel[..., c, m];
+- Depthwise convolutions: output channel c*M + m is input channel c through depthwise_kernel[..., c, m];
   SeparableConv2D is that (without bias) followed by a 1x1 convolution with pointwise_kernel;
 - Conv2DTranspose (kernel [kh, kw, filters, in]) is TF's conv_transpose: each input pixel scatters
   kernel-weighted copies to i*s + a*d, cropped from the 'same' padding-before of the convolution
@@ -123,7 +123,7 @@ def conv_case(case):
     layer = case["layer"]
     x = np.array(case["x"], dtype=np.float64)
     weights = [np.array(w, dtype=np.float64) for w in case["weights"]]
-    one_d = layer.startswith(("Conv1D", "Conv1DTranspose"))
+    one_d = "1D" in layer
     if one_d:  # a 1-D layer is the 2-D one over a height of 1
         x = x[:, None]
         weights = [w[None] if w.ndim == 3 else w for w in weights]
@@ -156,7 +156,7 @@ def conv_case(case):
             m = kw.get("depth_multiplier", 1)
             k = depthwise_kernel(weights[0])
             h = correlate(xp, k, s, d)
-            if layer == "SeparableConv2D":
+            if layer.startswith("Separable"):
                 pw = weights[1]
                 y = correlate(h, pw, [1, 1], [1, 1])
             else:
@@ -164,7 +164,7 @@ def conv_case(case):
 
             def dz_from(dy, xp=xp, k=k, pads=pads, m=m, h=h):
                 extra = []
-                if layer == "SeparableConv2D":
+                if layer.startswith("Separable"):
                     dh, dpw = correlate_vjp(h, weights[1], [1, 1], [1, 1], dy)
                     extra = [dpw]
                 else:

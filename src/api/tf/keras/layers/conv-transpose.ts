@@ -13,10 +13,10 @@ import { asBool, asInt, optional } from '../../../args';
 import { ValueError } from '../../../tf-config';
 import { getActivation, type Activation } from '../activations';
 import { getInitializer, type InitializerFn } from '../initializers';
-import { checkStridesDilation } from './conv';
+import { checkStridesDilation, convPaddingArg } from './conv';
 import { asFloat, channelsFirst, channelsLast } from './conv-layout';
 import { bindLayerArgs, formatShapeSpec, Layer, type ShapeSpec } from './layer';
-import { padAxis, paddingArg, windowArg, type PaddingMode } from './padding';
+import { padAxis, windowArg, type PaddingMode } from './padding';
 
 const PARAMS = [
   'filters',
@@ -81,7 +81,8 @@ export abstract class ConvTranspose extends Layer {
     this.kernelSize = windowArg(a.kernelSize, rank, `${className}: kernelSize`) ?? ones();
     this.strides = windowArg(a.strides, rank, `${className}: strides`) ?? ones();
     this.dilationRate = windowArg(a.dilationRate, rank, `${className}: dilationRate`) ?? ones();
-    this.padding = paddingArg(a.padding, className);
+    // Keras's message; 'causal' is refused as for 2-D convolutions
+    this.padding = convPaddingArg(a.padding, 2, className) as PaddingMode;
     this.outputPadding = windowArg(a.outputPadding, rank, `${className}: outputPadding`);
     if (a.dataFormat !== undefined && a.dataFormat !== null && a.dataFormat !== 'channels_last')
       throw new TypeError(`${className}: only dataFormat 'channels_last' is supported`);

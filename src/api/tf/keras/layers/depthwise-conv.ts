@@ -19,10 +19,9 @@ import {
   channelsLast,
   convolveChannelsFirst,
   padForWindow,
-  type ConvPadding,
 } from './conv-layout';
 import { bindLayerArgs, formatShapeSpec, Layer, type ShapeSpec } from './layer';
-import { windowArg, windowOutput } from './padding';
+import { windowArg, windowOutput, type PaddingMode } from './padding';
 
 const WINDOW = ['kernelSize', 'strides', 'padding'];
 const COMMON = ['dataFormat', 'dilationRate', 'depthMultiplier', 'activation', 'useBias'];
@@ -31,7 +30,7 @@ const COMMON = ['dataFormat', 'dilationRate', 'depthMultiplier', 'activation', '
 abstract class DepthwiseBase extends Layer {
   readonly kernelSize: number[];
   readonly strides: number[];
-  readonly padding: ConvPadding;
+  readonly padding: PaddingMode;
   readonly dilationRate: number[];
   readonly depthMultiplier: number;
   readonly activation: Activation;
@@ -53,7 +52,8 @@ abstract class DepthwiseBase extends Layer {
     this.kernelSize = windowArg(a.kernelSize, rank, `${className}: kernelSize`) ?? ones();
     this.strides = windowArg(a.strides, rank, `${className}: strides`) ?? ones();
     this.dilationRate = windowArg(a.dilationRate, rank, `${className}: dilationRate`) ?? ones();
-    this.padding = convPaddingArg(a.padding, rank, className);
+    // Keras allows 'causal' only in Conv1D: rank 2's rule refuses it here, with Keras's message.
+    this.padding = convPaddingArg(a.padding, 2, className) as PaddingMode;
     if (a.dataFormat !== undefined && a.dataFormat !== null && a.dataFormat !== 'channels_last')
       throw new TypeError(`${className}: only dataFormat 'channels_last' is supported`);
     checkStridesDilation(this.kernelSize, this.strides, this.dilationRate);
@@ -79,13 +79,7 @@ abstract class DepthwiseBase extends Layer {
     return inputShape
       .slice(1, 1 + this.rank)
       .map((n, i) =>
-        windowOutput(
-          n,
-          this.kernelSize[i],
-          this.strides[i],
-          this.dilationRate[i],
-          this.padding === 'causal' ? 'same' : this.padding,
-        ),
+        windowOutput(n, this.kernelSize[i], this.strides[i], this.dilationRate[i], this.padding),
       );
   }
 
