@@ -3,7 +3,7 @@
  * scores pair), the Keras mask of the query passed on, and the functional API's symbolic call.
  */
 import { describe, expect, it } from 'vitest';
-import { cpu, ops, type Tensor } from '../../../../engine';
+import { cpu, manualSeed, ops, type Tensor } from '../../../../engine';
 import { rng } from '../../../../engine/testing/harness';
 import { Model } from '../models/model';
 import '../models/functional'; // registers Model(inputs, outputs)
@@ -48,6 +48,19 @@ describe('MultiHeadAttention (TypeScript)', () => {
     // query 0 (kept): the third key gets nothing; query 1 (masked out): every key masked, uniform
     expect(p[2]).toBe(0);
     expect([p[3], p[4], p[5]].map((x) => x.toFixed(5))).toEqual(['0.33333', '0.33333', '0.33333']);
+  });
+
+  it('drops attention probabilities only when training, and returns the scores before dropout', async () => {
+    manualSeed(5);
+    const mha = new MultiHeadAttention(2, 4, { dropout: 0.5 });
+    const x = input([2, 5, 6]);
+    const [inference] = mha(x, x, { returnAttentionScores: true });
+    const again = mha(x, x);
+    expect(Array.from(await again.data())).toEqual(Array.from(await inference.data()));
+    const [trained, scores] = mha(x, x, { returnAttentionScores: true, training: true });
+    expect(Array.from(await trained.data())).not.toEqual(Array.from(await inference.data()));
+    const sums = await ops.sum(scores, -1).data();
+    sums.forEach((s) => expect(s).toBeCloseTo(1, 5));
   });
 
   it('is called on KerasTensors in a functional model', async () => {
