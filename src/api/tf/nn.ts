@@ -115,7 +115,49 @@ function dropout(...args: unknown[]): Tensor {
   return ops.mul(x, keep);
 }
 
+/** An activation `tf.nn.<name>(features, ...)` with TensorFlow's argument names and defaults. */
+function activation(
+  name: string,
+  params: readonly string[],
+  run: (x: Tensor, a: Record<string, unknown>) => Tensor,
+) {
+  return (...args: unknown[]): Tensor => {
+    const a = bindArgs(sig(`tf.nn.${name}`, ['features', ...params]), args);
+    return run(floatOf(a.features), a);
+  };
+}
+
+// TensorFlow's leaky_relu slope defaults to 0.2 (PyTorch's to 0.01); silu takes a beta.
+const leakyRelu = activation('leakyRelu', ['alpha'], (x, a) =>
+  ops.unaryWithArgs('leakyRelu', x, { negativeSlope: optional(a.alpha, asNumber, 'alpha', 0.2) }),
+);
+const silu = activation('silu', ['beta'], (x, a) => {
+  const beta = optional(a.beta, asNumber, 'beta', 1);
+  return beta === 1 ? ops.silu(x) : ops.mul(x, ops.sigmoid(ops.mul(x, beta)));
+});
+
+/** tf.nn.bias_add(value, bias): bias [C] added along the last axis (data_format NHWC). */
+function biasAdd(...args: unknown[]): Tensor {
+  const a = bindArgs(sig('tf.nn.biasAdd', ['value', 'bias', 'dataFormat']), args);
+  const value = floatOf(a.value);
+  const bias = floatOf(a.bias);
+  if (bias.ndim !== 1 || bias.shape[0] !== value.shape[value.ndim - 1])
+    throw new ValueError(
+      `tf.nn.bias_add: bias must be 1-D with the size of value's last dimension, got [${bias.shape.join(', ')}] for value [${value.shape.join(', ')}]`,
+    );
+  return ops.add(value, bias);
+}
+
 export const tfNnOps = {
+  leakyRelu,
+  elu: activation('elu', [], (x) => ops.unaryWithArgs('elu', x, { alpha: 1 })),
+  gelu: activation('gelu', ['approximate'], (x, a) =>
+    ops.unaryWithArgs('gelu', x, { approximate: a.approximate === true ? 'tanh' : 'none' }),
+  ),
+  silu,
+  swish: silu,
+  relu6: activation('relu6', [], (x) => ops.clamp(x, 0, 6)),
+  biasAdd,
   softmax: alongAxis('softmax', ops.softmax),
   logSoftmax: alongAxis('logSoftmax', ops.logSoftmax),
   sigmoidCrossEntropyWithLogits,

@@ -201,6 +201,36 @@ function unstack(...args: unknown[]): Tensor[] {
   return ops.unbind(x, axis);
 }
 
+/** tf.split(value, num_or_size_splits, axis=0): a number of equal pieces, or their sizes. */
+function split(...args: unknown[]): Tensor[] {
+  const a = bindArgs(sig('tf.split', ['value', 'numOrSizeSplits', 'axis', 'num']), args);
+  const x = tensorOf(a.value);
+  const axis = axisIndex(optional(a.axis, asInt, 'axis', 0), x.ndim, 'tf.split');
+  const size = x.shape[axis];
+  if (Array.isArray(a.numOrSizeSplits)) {
+    const sizes = asShape(a.numOrSizeSplits, 'tf.split: num_or_size_splits');
+    const total = sizes.reduce((t, n) => t + n, 0);
+    if (total !== size)
+      throw new ValueError(
+        `tf.split: the sizes [${sizes.join(', ')}] add up to ${total}, not to dimension ${axis}'s size ${size}`,
+      );
+    return ops.split(x, sizes, axis);
+  }
+  const n = asInt(a.numOrSizeSplits, 'tf.split: num_or_size_splits');
+  if (n <= 0 || size % n !== 0)
+    throw new ValueError(
+      `tf.split: Dimension ${axis} (of size ${size}) is not evenly divisible by num_or_size_splits ${n}`,
+    );
+  return ops.split(x, size / n, axis);
+}
+
+/** tf.reverse(tensor, axis): flipped along the listed axes. */
+function reverse(...args: unknown[]): Tensor {
+  const a = bindArgs(sig('tf.reverse', ['tensor', 'axis']), args);
+  const x = tensorOf(a.tensor);
+  return ops.flip(x, axesArg(a.axis, x.ndim, 'tf.reverse') ?? []);
+}
+
 function transpose(...args: unknown[]): Tensor {
   const a = bindArgs(sig('tf.transpose', ['a', 'perm', 'conjugate']), args);
   const x = tensorOf(a.a);
@@ -502,6 +532,8 @@ export const tfOps = {
   concat,
   stack,
   unstack,
+  split,
+  reverse,
   transpose,
   expandDims,
   squeeze,

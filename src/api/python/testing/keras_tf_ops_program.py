@@ -83,6 +83,18 @@ DIFFERENTIABLE = {
     "tile": (lambda x: tf.tile(x, [2, 1]), ["x"]),
     "square": (lambda x: tf.square(x), ["x"]),
     "norm": (lambda x: tf.norm(x, axis=1), ["x"]),
+    "leaky_relu": (lambda x: tf.nn.leaky_relu(x), ["x"]),
+    "leaky_relu_alpha": (lambda x: tf.nn.leaky_relu(x, alpha=0.1), ["x"]),
+    "elu": (lambda x: tf.nn.elu(x), ["x"]),
+    "gelu": (lambda x: tf.nn.gelu(x), ["x"]),
+    "gelu_tanh": (lambda x: tf.nn.gelu(x, approximate=True), ["x"]),
+    "silu": (lambda x: tf.nn.silu(x), ["x"]),
+    "swish_beta": (lambda x: tf.nn.swish(x, beta=1.5), ["x"]),
+    "relu6": (lambda x: tf.nn.relu6(x * 4), ["x"]),
+    "bias_add": (lambda x, a: tf.nn.bias_add(x, a[0]), ["x", "a"]),
+    "split_sizes": (lambda x: tf.split(x, [1, 3], axis=1)[1], ["x"]),
+    "split_even": (lambda x: tf.split(x, 2, axis=1)[0], ["x"]),
+    "reverse": (lambda x: tf.reverse(x, [1]), ["x"]),
 }
 
 VALUES = {

@@ -6,6 +6,8 @@ variance, the population reduce_std/reduce_variance, cumsum's exclusive and reve
 and the gradients of ``sum(y * w)`` (w: cos(1 + i) over y's entries) by central differences in
 float64, which the inputs keep away from every kink. A test fixture."""
 
+import math
+
 import numpy as np
 
 INPUT = globals()["INPUT"]  # set by the runner
@@ -14,6 +16,13 @@ I = INPUT  # noqa: E741  short for the many uses below
 mask = np.array(I["mask"], dtype=bool)
 columns = np.array(I["columns"], dtype=bool)
 labels = np.array(I["labels"])
+
+
+erf = np.vectorize(math.erf)
+
+
+def sigmoid(x):
+    return 1 / (1 + np.exp(-x))
 
 
 def log_softmax(x, axis=-1):
@@ -100,6 +109,18 @@ DIFFERENTIABLE = {
     "tile": (lambda x: np.tile(x, (2, 1)), ["x"]),
     "square": (lambda x: x**2, ["x"]),
     "norm": (lambda x: np.sqrt((x**2).sum(1)), ["x"]),
+    "leaky_relu": (lambda x: np.where(x > 0, x, 0.2 * x), ["x"]),
+    "leaky_relu_alpha": (lambda x: np.where(x > 0, x, 0.1 * x), ["x"]),
+    "elu": (lambda x: np.where(x > 0, x, np.expm1(np.minimum(x, 0))), ["x"]),
+    "gelu": (lambda x: 0.5 * x * (1 + erf(x / np.sqrt(2))), ["x"]),
+    "gelu_tanh": (lambda x: 0.5 * x * (1 + np.tanh(np.sqrt(2 / np.pi) * (x + 0.044715 * x**3))), ["x"]),
+    "silu": (lambda x: x * sigmoid(x), ["x"]),
+    "swish_beta": (lambda x: x * sigmoid(1.5 * x), ["x"]),
+    "relu6": (lambda x: np.clip(x * 4, 0, 6), ["x"]),
+    "bias_add": (lambda x, a: x + a[0], ["x", "a"]),
+    "split_sizes": (lambda x: x[:, 1:], ["x"]),
+    "split_even": (lambda x: x[:, :2], ["x"]),
+    "reverse": (lambda x: x[:, ::-1], ["x"]),
 }
 
 
