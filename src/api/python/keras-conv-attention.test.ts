@@ -318,6 +318,20 @@ print(mha.compute_output_shape((None, 7, 5), (None, 9, 3)))
     );
   });
 
+  it('builds a functional model with self-attention and predicts as the layer computes', async () => {
+    const printed = await python.output(`
+tf.keras.backend.clear_session()
+inputs = tf.keras.Input(shape=(4, 6))
+attention = layers.MultiHeadAttention(num_heads=2, key_dim=3)
+outputs = attention(inputs, inputs, use_causal_mask=True)
+model = tf.keras.Model(inputs, outputs)
+print(model.output_shape, model.count_params())
+x = tf.random.uniform((2, 4, 6))
+print(bool(tf.reduce_all(model(x) == attention(x, x, use_causal_mask=True))))
+`);
+    expect(printed).toBe('[None, 4, 6] 168\nTrue\n');
+  });
+
   it("raises Keras's errors for bad arguments and inputs", async () => {
     const printed = await python.output(`
 tf.keras.backend.clear_session()
