@@ -1,8 +1,10 @@
 /**
  * Keras `Conv1D` and `Conv2D`, channels-last: inputs [N, L, C] / [N, H, W, C], kernels
- * [k, C, F] / [kh, kw, C, F] as Keras stores them. The engine's convolutions are channels-first,
- * so the wrapper permutes input and kernel views in, and the output back (no copies of the data
- * beyond what the engine's im2col makes anyway).
+ * [k, C/groups, F] / [kh, kw, C/groups, F] as Keras stores them. The engine's convolutions are
+ * channels-first, so the wrapper permutes input and kernel views in, and the output back (no
+ * copies of the data beyond what the engine's im2col makes anyway; conv-layout.ts). `groups` is
+ * the engine's grouped convolution (filter f in group ⌊f / (F/groups)⌋, as in Keras); Conv1D's
+ * `padding='causal'` pads dilation·(k − 1) zeros on the left.
  */
 import { ops, type Tensor } from '../../../../engine';
 import { asBool, asInt, optional } from '../../../args';
