@@ -86,6 +86,10 @@ def wrap(value):
     owner = _python_owner(value)
     if owner is not None:
         return owner
+    from .keras import _keras_tensor  # not at the top: keras/ imports this module
+
+    if _keras_tensor.is_keras_tensor(value):
+        return _keras_tensor.KerasTensor(value)
     if _is_plain_data(value):
         return AttrDict((str(k), wrap(v)) for k, v in js.Object.entries(value))
     if _is_class(value):

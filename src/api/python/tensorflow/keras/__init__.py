@@ -20,6 +20,7 @@ from . import (  # noqa: F401  re-exported: tf.keras.layers, …
 
 _keras = _JsObject(_tf.keras)
 Sequential = _keras.Sequential
+Input = _keras.Input  # the functional API's symbolic input (area E)
 from ._subclassing import Model  # noqa: E402, F401  a Python class, to subclass (functional too)
 
 __all__ = [

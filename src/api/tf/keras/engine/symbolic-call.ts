@@ -92,6 +92,8 @@ function probe(layer: SymbolicLayer, positional: unknown[], options: unknown, fr
   });
 }
 
+const WRAPPED = 'Exception encountered when calling layer';
+
 /** `layer(...args)` on symbolic inputs: records the node and returns its output KerasTensor(s). */
 export function symbolicCall(
   layer: SymbolicLayer,
@@ -102,10 +104,20 @@ export function symbolicCall(
   const positional = hasOptions ? args.slice(0, -1) : [...args];
   const options = hasOptions ? (last as Record<string, unknown>) : null;
   const inputs = kerasTensorsIn(positional);
-  layer.buildSymbolicArgs(positional);
-  const first = probe(layer, positional, options ?? undefined, FREE[0]);
-  const freeDims = inputs.some((t) => t.shape.slice(1).includes(null));
-  const second = freeDims ? probe(layer, positional, options ?? undefined, FREE[1]) : first;
+  let first: Probe;
+  let second: Probe;
+  try {
+    layer.buildSymbolicArgs(positional);
+    first = probe(layer, positional, options ?? undefined, FREE[0]);
+    const freeDims = inputs.some((t) => t.shape.slice(1).includes(null));
+    second = freeDims ? probe(layer, positional, options ?? undefined, FREE[1]) : first;
+  } catch (error) {
+    // TF ≥ 2.9 names the layer whose call failed while the graph was being built.
+    if (error instanceof Error && !error.message.startsWith(WRAPPED)) {
+      error.message = `${WRAPPED} "${layer.name}" (type ${layer.className}).\n\n${error.message}`;
+    }
+    throw error;
+  }
   const batchUnknown = inputs.length > 0 && inputs.every((t) => t.shape[0] === null);
   const outputs = first.shapes.map((shape, i) => {
     const symbolic: SymbolicShape = shape.map((d, axis) =>

@@ -6,6 +6,7 @@
  */
 import { parseDType, type DType, type Tensor } from '../../../../engine';
 import { asInt, bindArgs, describe } from '../../../args';
+import { KerasValueError } from '../engine/errors';
 import { KerasTensor, type SymbolicShape } from '../engine/keras-tensor';
 import { addNode } from '../engine/symbolic-call';
 import { uniqueName } from '../naming';
@@ -71,13 +72,13 @@ export class InputLayer extends Layer {
     let batchShape: (number | null)[];
     if (a.batchShape !== undefined && a.batchShape !== null) {
       if (shapeArg !== undefined && shapeArg !== null)
-        throw new TypeError(
+        throw new KerasValueError(
           'Only provide the `shape` OR `batch_shape` argument to Input, not both.',
         );
       batchShape = sizes(a.batchShape, 'InputLayer: batchShape');
     } else {
       if (shapeArg === undefined || shapeArg === null)
-        throw new TypeError(
+        throw new KerasValueError(
           'Please provide to Input a `shape` or a `tensor` or a `type_spec` argument. Note that `shape` does not include the batch dimension.',
         );
       const batch =

@@ -5,7 +5,8 @@
  * (`concatenate([a, b])`, `add([...])`, …). Shapes are checked with Keras's (TF 2.x) messages when
  * the layer is first called, symbolically or eagerly; masks are merged as Keras merges them.
  */
-import { ops, ShapeError, type Tensor } from '../../../../engine';
+import { ops, type Tensor } from '../../../../engine';
+import { KerasValueError } from '../engine/errors';
 import { asBool, asInt, describe, isOptionsObject, optional } from '../../../args';
 import { formatTuple, isKerasTensor } from '../engine/keras-tensor';
 import { kerasMask, setKerasMask } from './masking';
@@ -28,7 +29,7 @@ abstract class Merge extends Layer {
   /** Keras's "should be called on a list" check; the list's tensors (or symbolic shapes). */
   protected inputList<T>(inputs: unknown, convert: (v: unknown) => T): T[] {
     if (!Array.isArray(inputs)) {
-      throw new TypeError(
+      throw new KerasValueError(
         `A merge layer should be called on a list of inputs. Received: inputs=${describe(inputs)} (not a list of tensors)`,
       );
     }
@@ -88,7 +89,7 @@ function elementwiseShape(shape1: ShapeSpec, shape2: ShapeSpec): ShapeSpec {
     if (i === 1) return j;
     if (j === 1) return i;
     if (i !== j)
-      throw new ShapeError(
+      throw new KerasValueError(
         `Inputs have incompatible shapes. Received shapes ${formatTuple(shape1)} and ${formatTuple(shape2)}`,
       );
     return i;
@@ -100,13 +101,13 @@ function elementwiseShape(shape1: ShapeSpec, shape2: ShapeSpec): ShapeSpec {
 abstract class ElementwiseMerge extends Merge {
   protected checkShapes(shapes: readonly ShapeSpec[]): void {
     if (shapes.length < 1) {
-      throw new ShapeError(
+      throw new KerasValueError(
         `A merge layer should be called on a list of at least 1 input. Got ${shapes.length} inputs. Full input_shape received: ${listText(shapes)}`,
       );
     }
     const batches = new Set(shapes.map((s) => s[0]).filter((b) => b !== null));
     if (batches.size > 1) {
-      throw new ShapeError(
+      throw new KerasValueError(
         `Cannot merge tensors with different batch sizes. Got tensors with shapes ${listText(shapes)}`,
       );
     }
@@ -160,7 +161,7 @@ export class Subtract extends ElementwiseMerge {
 
   protected override checkShapes(shapes: readonly ShapeSpec[]): void {
     if (shapes.length !== 2) {
-      throw new ShapeError(
+      throw new KerasValueError(
         `A \`Subtract\` layer should be called on exactly 2 inputs. Received: input_shape=${listText(shapes)}`,
       );
     }
@@ -231,12 +232,12 @@ export class Concatenate extends Merge {
   }
 
   protected checkShapes(shapes: readonly ShapeSpec[]): void {
-    const error = (): ShapeError =>
-      new ShapeError(
+    const error = (): KerasValueError =>
+      new KerasValueError(
         `A \`Concatenate\` layer requires inputs with matching shapes except for the concatenation axis. Received: input_shape=${listText(shapes)}`,
       );
     if (shapes.length < 1) {
-      throw new ShapeError(
+      throw new KerasValueError(
         `A \`Concatenate\` layer should be called on a list of at least 1 input. Received: input_shape=${listText(shapes)}`,
       );
     }
@@ -313,15 +314,16 @@ export class Dot extends Merge {
 
   protected checkShapes(shapes: readonly ShapeSpec[]): void {
     if (shapes.length !== 2) {
-      throw new ShapeError(
+      throw new KerasValueError(
         `A \`Dot\` layer should be called on a list of 2 inputs. Received: input_shape=${listText(shapes)}`,
       );
     }
     const [s1, s2] = shapes;
     const [a1, a2] = this.axesFor(shapes);
-    if (a1 === 0 || a2 === 0) throw new ShapeError('Dot: the batch axis (0) cannot be contracted');
+    if (a1 === 0 || a2 === 0)
+      throw new KerasValueError('Dot: the batch axis (0) cannot be contracted');
     if (s1[a1] !== null && s2[a2] !== null && s1[a1] !== s2[a2]) {
-      throw new ShapeError(
+      throw new KerasValueError(
         `Incompatible input shapes: axis values ${s1[a1]} (at axis ${a1}) != ${s2[a2]} (at axis ${a2}). Full input shapes: ${formatTuple(s1)}, ${formatTuple(s2)}`,
       );
     }

@@ -6,7 +6,8 @@
  * are nodes of one layer; masks ride with the tensors (layers/masking.ts). Training, weights and
  * printing are Model's; the summary is Keras's functional table (functional-summary.ts).
  */
-import { ShapeError, Tensor } from '../../../../engine';
+import { Tensor } from '../../../../engine';
+import { KerasValueError } from '../engine/errors';
 import { writeOutput } from '../../../../engine/training';
 import { asBool, describe, isOptionsObject, optional, type BoundArgs } from '../../../args';
 import { formatTuple, KerasTensor, mapKerasTensors, type Node } from '../engine/keras-tensor';
@@ -59,14 +60,14 @@ export class Functional extends Model {
     const outs = tensorList(args.outputs, 'outputs');
     for (const t of ins.list) {
       if (!inputLayerOf(t)) {
-        throw new TypeError(
+        throw new KerasValueError(
           `Input tensors to a Functional must come from \`tf.keras.Input\`. Received: ${show(t)} (missing previous layer metadata).`,
         );
       }
     }
     for (const t of outs.list) {
       if (!(t instanceof KerasTensor) || !t.history) {
-        throw new TypeError(
+        throw new KerasValueError(
           `Output tensors of a Functional model must be the output of a TensorFlow \`Layer\` (thus holding past layer metadata). Found: ${show(t)}`,
         );
       }
@@ -94,7 +95,7 @@ export class Functional extends Model {
       const node = t.history?.node;
       if (!node || node.layer instanceof InputLayer) {
         const reached = [...found].map((n) => n.layer.name);
-        throw new Error(
+        throw new KerasValueError(
           `Graph disconnected: cannot obtain value for tensor ${show(t)} at layer "${consumer}". ` +
             `The following previous layers were accessed without issue: [${reached.map((n) => `'${n}'`).join(', ')}]`,
         );
@@ -106,6 +107,10 @@ export class Functional extends Model {
     };
     for (const t of this.outputs) visit(t, t.history?.node.layer.name ?? this.name);
     return [...found].sort((a, b) => nodeSerial(a) - nodeSerial(b));
+  }
+
+  override get inputCount(): number {
+    return this.inputs.length;
   }
 
   override get layers(): Layer[] {
@@ -137,7 +142,7 @@ export class Functional extends Model {
       const names = this.inputKeys ?? this.inputs.map((t) => inputLayerOf(t)?.name ?? t.name);
       const missing = names.filter((n) => !(n in record));
       if (missing.length > 0)
-        throw new Error(
+        throw new KerasValueError(
           `Model "${this.name}": missing input(s) ${missing.join(', ')} in the dict given`,
         );
       list = names.map((n) => record[n]);
@@ -146,7 +151,7 @@ export class Functional extends Model {
     if (this.inputs.length === 1 && list.length !== 1 && !list.some((v) => v instanceof Tensor))
       list = [given];
     if (list.length !== this.inputs.length) {
-      throw new ShapeError(
+      throw new KerasValueError(
         `Layer "${this.name}" expects ${this.inputs.length} input(s), but it received ${list.length} input tensors. ` +
           `Inputs received: [${list.map(show).join(', ')}]`,
       );
@@ -157,7 +162,7 @@ export class Functional extends Model {
       const fits =
         x.ndim === spec.length && spec.every((d, axis) => d === null || d === x.shape[axis]);
       if (!fits) {
-        throw new ShapeError(
+        throw new KerasValueError(
           `Input ${i} of layer "${this.name}" is incompatible with the layer: expected shape=${formatTuple(spec)}, found shape=${formatTuple(x.shape)}`,
         );
       }

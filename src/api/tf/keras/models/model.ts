@@ -65,12 +65,18 @@ const FIT_PARAMS = [
   'useMultiprocessing',
 ];
 
-/** `[x, y]` (or `[x, y, sampleWeight]`) of a batch. */
-function splitBatch(batch: unknown, what: string): [Tensor, Tensor, Tensor | null] {
+/** Features of a batch: one tensor, or a list of tensors for a model with several inputs. */
+type Features = Tensor | Tensor[];
+
+const isFeatures = (v: unknown): v is Features =>
+  v instanceof Tensor || (Array.isArray(v) && v.length > 0 && v.every((t) => t instanceof Tensor));
+
+/** `[x, y]` (or `[x, y, sampleWeight]`) of a batch; x a list for a multi-input model. */
+function splitBatch(batch: unknown, what: string): [Features, Tensor, Tensor | null] {
   if (
     Array.isArray(batch) &&
     batch.length >= 2 &&
-    batch[0] instanceof Tensor &&
+    isFeatures(batch[0]) &&
     batch[1] instanceof Tensor
   ) {
     const w = batch[2];
@@ -297,6 +303,10 @@ export class Model extends Layer {
     const forward = (batch: unknown, training: boolean): StepResult => {
       const [x, y0, weight] = splitBatch(batch, 'fit');
       const preds = this(x, { training });
+      if (Array.isArray(preds))
+        throw new TypeError(
+          `fit/evaluate: model "${this.name}" has ${(preds as unknown[]).length} outputs; training here takes one output (one loss)`,
+        );
       const y = y0.deviceObject === preds.deviceObject ? y0 : y0.to(preds.deviceObject);
       const w =
         weight && weight.deviceObject !== preds.deviceObject
@@ -490,20 +500,35 @@ export class Model extends Layer {
       steps: optional(a.steps, asInt, 'steps', null),
       what: 'predict',
     });
-    const outputs: Tensor[] = [];
+    // A list batch is [features, labels] — unless the model takes several inputs and the list's
+    // first element is a tensor: then the list is the features (Keras's x as a list).
+    const several = this.inputCount > 1;
+    const batches: Tensor[][] = [];
+    let many = false;
     for await (const batch of data) {
-      const x = Array.isArray(batch) ? batch[0] : batch;
-      if (!(x instanceof Tensor))
+      const x = Array.isArray(batch) && !(several && batch[0] instanceof Tensor) ? batch[0] : batch;
+      if (!isFeatures(x))
         throw new TypeError(
           `predict: each batch must be features (or [features, labels]), got ${describe(batch)}`,
         );
+      const y = noGrad(() => this(x, { training: false })) as Features;
+      many = Array.isArray(y);
       // Held across the loop's step boundaries until they are joined.
-      outputs.push(noGrad(() => this(x, { training: false })).keep());
+      batches.push((Array.isArray(y) ? y : [y]).map((t) => t.keep()));
     }
-    if (outputs.length === 0) throw new Error('predict: the data gave no batches');
-    const joined = outputs.length === 1 ? ops.clone(outputs[0]) : ops.cat(outputs, 0);
-    for (const t of outputs) t.dispose();
-    return joined;
+    if (batches.length === 0) throw new Error('predict: the data gave no batches');
+    const joined = batches[0].map((_, i) => {
+      const parts = batches.map((b) => b[i]);
+      return parts.length === 1 ? ops.clone(parts[0]) : ops.cat(parts, 0);
+    });
+    for (const t of batches.flat()) t.dispose();
+    // A model with several outputs predicts a list of arrays, as Keras.
+    return (many ? joined : joined[0]) as Tensor;
+  }
+
+  /** How many inputs the model takes (a functional model may take several). */
+  get inputCount(): number {
+    return 1;
   }
 
   /** One optimization step on one batch (Keras's `train_on_batch`); returns the batch loss. */
