@@ -129,6 +129,43 @@ texts = re.findall(r">([^<>]+)</text>", svg)
     ]);
   });
 
+  it("plot_model draws a functional model's graph: branches, a merge, Keras's shapes", async () => {
+    const r = (await python.run(`
+import keras, re
+keras.backend.clear_session()
+inputs = keras.Input(shape=(4,), name="features")
+a = keras.layers.Dense(3, name="a")(inputs)
+b = keras.layers.Dense(2, name="b")(inputs)
+merged = keras.layers.Concatenate(name="merged")([a, b])
+outputs = keras.layers.Dense(1, name="out")(merged)
+model = keras.Model(inputs, outputs)
+svg = keras.utils.plot_model(model, show_shapes=True, show_layer_names=True, rankdir="LR")._repr_svg_()
+texts = re.findall(r">([^<>]+)</text>", svg)
+lines = re.findall(r'<line x1="([\\d.]+)" y1="([\\d.]+)" x2="([\\d.]+)" y2="([\\d.]+)"', svg)
+boxes = re.findall(r'<rect x="([\\d.]+)" y="([\\d.]+)"', svg)
+# Left to right: every arrow goes right, and a and b share a column.
+[texts, len(lines), all(float(x2) > float(x1) for x1, _, x2, _ in lines), boxes[1][0] == boxes[2][0]]
+`)) as unknown[];
+    expect(r[0]).toEqual([
+      'features (InputLayer)',
+      'Input shape: (None, 4)',
+      'Output shape: (None, 4)',
+      'a (Dense)',
+      'Input shape: (None, 4)',
+      'Output shape: (None, 3)',
+      'b (Dense)',
+      'Input shape: (None, 4)',
+      'Output shape: (None, 2)',
+      'merged (Concatenate)',
+      'Input shape: [(None, 3), (None, 2)]',
+      'Output shape: (None, 5)',
+      'out (Dense)',
+      'Input shape: (None, 5)',
+      'Output shape: (None, 1)',
+    ]);
+    expect(r.slice(1)).toEqual([5, true, true]);
+  });
+
   it('get_file says why nothing can be downloaded', async () => {
     const r = await python.run(`
 try:
@@ -158,7 +195,8 @@ describe('tf.test and tf.keras.backend in Python', () => {
   it("has Keras's backend constants, and clear_session restarts layer names", async () => {
     const r = await python.run(`
 from tensorflow.keras import backend as K
-first = layers.Dense(2).name
+layers.Dense(2)
+first = layers.Dense(2).name  # at least the second of this session
 tf.keras.backend.clear_session()
 [K.floatx(), K.epsilon(), K.image_data_format(), first != "dense", layers.Dense(2).name]
 `);

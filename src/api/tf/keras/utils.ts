@@ -8,8 +8,8 @@
 import { cpu, manualSeed, ops, Tensor, type DType } from '../../../engine';
 import { asInt, asNumber, bindArgs, boolArg, describe, optional } from '../../args';
 import { ValueError } from '../../tf-config';
-import type { Layer } from './layers/layer';
-import { plotLayersSvg } from './plot-model';
+import type { Layer, ShapeSpec } from './layers/layer';
+import { plotGraphSvg, shapeText, type PlotGraph } from './plot-model';
 
 /** Keras's dtype names on the engine's two: float kinds are float32, integer and bool int32. */
 function engineDtype(value: unknown, what: string): DType {
@@ -86,6 +86,77 @@ function isPlottable(value: unknown): value is PlottableModel {
   return Array.isArray((value as { layers?: unknown }).layers);
 }
 
+/** A functional model's recorded calls (models/functional.ts), seen structurally. */
+interface GraphNode {
+  layer: unknown;
+  inputs: readonly { shape: ShapeSpec; history: { node: GraphNode } | null }[];
+  outputs: { shape: ShapeSpec } | readonly { shape: ShapeSpec }[];
+}
+
+function graphNodes(model: PlottableModel): GraphNode[] | null {
+  const { nodes, inputs } = model as { nodes?: unknown; inputs?: unknown };
+  return Array.isArray(nodes) && Array.isArray(inputs) ? (nodes as GraphNode[]) : null;
+}
+
+const tensorShapes = (ts: readonly { shape: ShapeSpec }[]): ShapeSpec | ShapeSpec[] =>
+  ts.length === 1 ? ts[0].shape : ts.map((t) => t.shape);
+
+/**
+ * The layers and edges to draw: a functional model's graph from its nodes (the Input layers
+ * first, each node's layer fed by the layers that made its inputs), else the layers in order as a
+ * chain (Sequential, subclassed models).
+ */
+function modelGraph(model: PlottableModel): PlotGraph {
+  const layers = model.layers;
+  const nodes = graphNodes(model);
+  if (!nodes) {
+    return {
+      layers: layers.map((layer) => ({
+        layer,
+        inputShape: shapeText(() => layer.inputShape),
+        outputShape: shapeText(() => layer.outputShape),
+      })),
+      edges: layers.slice(1).map((_, i) => [i, i + 1]),
+    };
+  }
+  const index = new Map<unknown, number>(layers.map((l, i) => [l, i]));
+  const shapes = layers.map((layer) => ({
+    layer,
+    inputShape: shapeText(() => layer.inputShape),
+    outputShape: shapeText(() => layer.outputShape),
+  }));
+  const edges: [number, number][] = [];
+  const seen = new Set<string>();
+  const inputNodes = new Set<GraphNode>();
+  for (const node of nodes) {
+    const to = index.get(node.layer);
+    if (to === undefined) continue;
+    const outs = Array.isArray(node.outputs) ? node.outputs : [node.outputs];
+    shapes[to].inputShape = shapeText(() => tensorShapes(node.inputs));
+    shapes[to].outputShape = shapeText(() => tensorShapes(outs as { shape: ShapeSpec }[]));
+    for (const input of node.inputs) {
+      const producer = input.history?.node;
+      if (!producer) continue;
+      const from = index.get(producer.layer);
+      if (from === undefined) continue;
+      if (producer.inputs.length === 0) inputNodes.add(producer);
+      const key = `${from}>${to}`;
+      if (!seen.has(key)) edges.push([from, to]);
+      seen.add(key);
+    }
+  }
+  // An Input layer shows its own shape as both (Keras prints the same).
+  for (const node of inputNodes) {
+    const i = index.get(node.layer);
+    const outs = Array.isArray(node.outputs) ? node.outputs : [node.outputs];
+    if (i !== undefined)
+      shapes[i].inputShape = shapes[i].outputShape = shapeText(() =>
+        tensorShapes(outs as { shape: ShapeSpec }[]),
+      );
+  }
+  return { layers: shapes, edges };
+}
+
 /**
  * `plotModel(model, { showShapes, showDtype, showLayerNames, rankdir, showLayerActivations,
  * showTrainable })`: the layer graph as SVG text. `toFile`, `expandNested` and `dpi` are accepted
@@ -123,7 +194,7 @@ function plotModel(...args: unknown[]): string {
   const rankdir = a.rankdir === undefined || a.rankdir === null ? 'TB' : a.rankdir;
   if (rankdir !== 'TB' && rankdir !== 'LR')
     throw new ValueError(`${what}: rankdir must be 'TB' or 'LR', got ${describe(rankdir)}`);
-  return plotLayersSvg(model.name, model.layers, {
+  return plotGraphSvg(model.name, modelGraph(model), {
     showShapes: boolArg(a.showShapes, `${what}: show_shapes`),
     showDtype: boolArg(a.showDtype, `${what}: show_dtype`),
     showLayerNames: boolArg(a.showLayerNames, `${what}: show_layer_names`, true),
