@@ -332,6 +332,25 @@ print(bool(tf.reduce_all(model(x) == attention(x, x, use_causal_mask=True))))
     expect(printed).toBe('[None, 4, 6] 168\nTrue\n');
   });
 
+  it("runs the examples of Keras's MultiHeadAttention docstring on symbolic inputs", async () => {
+    const printed = await python.output(`
+layer = layers.MultiHeadAttention(num_heads=2, key_dim=2)
+target = tf.keras.Input(shape=[8, 16])
+source = tf.keras.Input(shape=[4, 16])
+output_tensor, weights = layer(target, source, return_attention_scores=True)
+print(output_tensor.shape)
+print(weights.shape)
+layer = layers.MultiHeadAttention(num_heads=2, key_dim=2, attention_axes=(2, 3))
+input_tensor = tf.keras.Input(shape=[5, 3, 4, 16])
+output_tensor = layer(input_tensor, input_tensor)
+print(output_tensor.shape)
+`);
+    // TF 2.x's TensorShape repr of a KerasTensor's shape (Keras 3 prints the tuple)
+    expect(printed).toBe(
+      'TensorShape([None, 8, 16])\nTensorShape([None, 2, 8, 4])\nTensorShape([None, 5, 3, 4, 16])\n',
+    );
+  });
+
   it("raises Keras's errors for bad arguments and inputs", async () => {
     const printed = await python.output(`
 tf.keras.backend.clear_session()
