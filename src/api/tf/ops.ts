@@ -39,7 +39,7 @@ type Reducer = (x: Tensor, dims: number[] | undefined, keepdims: boolean) => Ten
 const asFloat = (x: Tensor) => (x.dtype === 'float32' ? x : ops.cast(x, 'float32'));
 const truth = (x: Tensor) => ops.cast(ops.ne(x, 0), 'int32');
 
-const REDUCERS: Record<string, Reducer> = {
+const REDUCERS = {
   reduceSum: (x, d, k) => ops.sum(x, d, k),
   reduceMean: (x, d, k) => ops.mean(asFloat(x), d, k),
   reduceMax: (x, d, k) => ops.amax(x, d, k),
@@ -52,7 +52,7 @@ const REDUCERS: Record<string, Reducer> = {
   reduceStd: (x, d, k) => ops.std(asFloat(x), d, 0, k),
   reduceVariance: (x, d, k) => ops.variance(asFloat(x), d, 0, k),
   reduceLogsumexp: (x, d, k) => ops.logsumexp(asFloat(x), d ?? x.shape.map((_, i) => i), k),
-};
+} satisfies Record<string, Reducer>;
 
 /** tf.reduce_*(input_tensor, axis=None, keepdims=False). */
 function reduction(name: string, run: Reducer): Fn {
