@@ -42,6 +42,7 @@ interface Ours extends Numbers {
   isinstance: boolean[];
   errors: Record<string, [string, string, string] | null>;
   stacked_row: string;
+  tracked: Record<string, unknown[]>;
 }
 
 const SUMMARY = `Model: "my_model"
@@ -94,6 +95,11 @@ describeAgainstFormulas<Ours, Numbers>(
     expect(ours.names).toEqual(['my_model', 'linear', 'dense']);
     expect(ours.count).toBe(43);
     expect(ours.isinstance).toEqual([true, true, true, false]);
+    expect(ours.tracked).toEqual({
+      variable_linear: [2, [6.5, 8.5, 10.5, 12.5]],
+      compute_sum: [[4, 4], 1, 1],
+      functional: [true, [6, 2]],
+    });
     expect(ours.stacked_row).toMatch(/^linear_\d \(Linear\) +\(None, 4\) +16 +$/);
     const { errors } = ours;
     expect(errors.summary_unbuilt?.slice(0, 2)).toEqual([

@@ -333,6 +333,15 @@ class _Random:
 
 random = _Random()
 
+# TensorFlow 2's initializer classes (area H: weights a subclassed Keras layer makes itself).
+from ._initializers import (  # noqa: E402, F401
+    constant_initializer,
+    ones_initializer,
+    random_normal_initializer,
+    random_uniform_initializer,
+    zeros_initializer,
+)
+
 
 # ---------------------------------------------------------------------- host-side helpers
 def print(*inputs, output_stream=None, summarize=3, sep=" ", end="\n", name=None):  # noqa: A001  TensorFlow's name shadows the builtin

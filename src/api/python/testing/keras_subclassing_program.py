@@ -48,6 +48,30 @@ class MyModel(tf.keras.Model):
         return self.d2(h)
 
 
+class VariableLinear(tf.keras.layers.Layer):
+    """TensorFlow's Keras guide's first form: weights as tf.Variable attributes."""
+
+    def __init__(self, units=32, input_dim=32):
+        super().__init__()
+        w_init = tf.random_normal_initializer()
+        self.w = tf.Variable(initial_value=w_init(shape=(input_dim, units), dtype="float32"), trainable=True)
+        b_init = tf.zeros_initializer()
+        self.b = tf.Variable(initial_value=b_init(shape=(units,), dtype="float32"), trainable=True)
+
+    def call(self, inputs):
+        return tf.matmul(inputs, self.w) + self.b
+
+
+class ComputeSum(tf.keras.layers.Layer):
+    def __init__(self, input_dim):
+        super().__init__()
+        self.total = tf.Variable(initial_value=tf.zeros((input_dim,)), trainable=False)
+
+    def call(self, inputs):
+        self.total.assign_add(tf.reduce_sum(inputs, axis=0))
+        return self.total
+
+
 class Broken(tf.keras.Model):
     def __init__(self):
         super().__init__()
@@ -106,6 +130,19 @@ with tf.device(DEVICE):
         stacked.summary()
     stacked_lines = printed.getvalue().split("\n")
 
+    # Weights held as tf.Variable attributes, trainable or not; a Python layer in a functional model.
+    variable_linear = VariableLinear(4, 2)
+    variable_linear.set_weights([[[1, 2, 3, 4], [5, 6, 7, 8]], [0.5, 0.5, 0.5, 0.5]])
+    summed = ComputeSum(2)
+    summed(tf.ones((2, 2)))
+    inputs = tf.keras.Input(shape=(4,))
+    functional = tf.keras.Model(inputs, Linear(2)(inputs))
+    tracked = {
+        "variable_linear": [len(variable_linear.trainable_weights), flat(variable_linear(tf.ones((1, 2))))],
+        "compute_sum": [flat(summed(tf.ones((2, 2)))), len(summed.weights), len(summed.non_trainable_weights)],
+        "functional": [isinstance(functional, tf.keras.Model), list(functional(x).shape)],
+    }
+
 RESULT = {
     "outputs": outputs,
     "grads": grads,
@@ -122,5 +159,6 @@ RESULT = {
         isinstance(model.linear, tf.keras.Model),
     ],
     "errors": errors,
+    "tracked": tracked,
     "stacked_row": next(line for line in stacked_lines if "(Linear)" in line),
 }

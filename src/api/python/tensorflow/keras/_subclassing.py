@@ -66,9 +66,11 @@ def _ts_layer_base():
 
 def _tracked_value(value):
     """``value`` as stored on the Python object (TS layers made training-aware), and as the twin
-    tracks it (a JS layer or array of layers), or None when it holds no layer."""
+    tracks it (a JS layer, array of layers or variable), or None when it holds none."""
     if isinstance(value, _Base):  # a Python subclass (not the metaclass's check)
         return value, value._twin_js
+    if _is_variable(value):  # a tf.Variable attribute is a weight of the layer, as in Keras
+        return value, value._js
     if _is_ts_layer(value):
         held = value if isinstance(value, _ContextLayer) else _ContextLayer(value._js)
         return held, value._js
@@ -79,6 +81,12 @@ def _tracked_value(value):
             js_list = to_js([js_v for _, js_v in pairs if js_v is not None], create_pyproxies=False)
             return value, js_list
     return value, None
+
+
+def _is_variable(value):
+    import tensorflow
+
+    return isinstance(value, tensorflow.Variable)
 
 
 def _accepts(method, name):
@@ -241,6 +249,16 @@ class _Base:
             shape = (shape,)
         if shape is not None:
             shape = [int(d) for d in shape]
+        if callable(initializer) and getattr(initializer, "_js_value", None) is None:
+            # A Python initializer (tf.random_normal_initializer(), a function of shape and
+            # dtype): called here with Keras's arguments rather than the TS layer's.
+            python_init = initializer
+
+            def initializer(js_shape, _device):
+                import tensorflow
+
+                return python_init(tuple(int(d) for d in js_shape), dtype=tensorflow.float32)
+
         return invoke(
             self._twin_js.addPythonWeight,
             (),

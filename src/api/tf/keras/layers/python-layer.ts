@@ -7,7 +7,7 @@
  * one does. Sublayers and weights the Python object holds as attributes are tracked here, in the
  * order they were first assigned (Keras's attribute tracking).
  */
-import { defaultDevice, noGrad, ops, type Tensor } from '../../../../engine';
+import { defaultDevice, noGrad, ops, Tensor } from '../../../../engine';
 import { bindArgs, isOptionsObject, optional, asBool } from '../../../args';
 import { ValueError } from '../../../tf-config';
 import { getInitializer } from '../initializers';
@@ -19,6 +19,7 @@ import {
   toTensor,
   type CallOptions,
   type ShapeSpec,
+  type Weight,
 } from './layer';
 
 /** The Python object's methods, as JavaScript functions (Python's exceptions cross as errors). */
@@ -33,12 +34,23 @@ export interface PythonHooks {
   computeMask?: ((x: Tensor, mask: Tensor | null) => Tensor | null) | null;
 }
 
-/** What a Python layer or model tracks from its attributes: layers (or lists of them). */
+/**
+ * What a Python layer or model tracks from its attributes, in the order they were first
+ * assigned: layers (or lists of them) and `tf.Variable`s (weights made outside add_weight, as
+ * TensorFlow's Keras guide does in `__init__`).
+ */
 export class TrackedLayers {
   private readonly slots = new Map<string, Layer[]>();
+  private readonly variableSlots = new Map<string, { value: Tensor; trainable: boolean }>();
 
-  /** An attribute set to a layer, a list of layers, or something else (then untracked). */
+  /** An attribute set to a layer, a list of layers, a variable, or something else (untracked). */
   set(name: string, value: unknown): void {
+    if (value instanceof Tensor) {
+      this.slots.delete(name);
+      this.variableSlots.set(name, { value, trainable: value.requiresGrad });
+      return;
+    }
+    this.variableSlots.delete(name);
     const list = value instanceof Layer ? [value] : Array.isArray(value) ? value : [];
     const layers = list.filter((v): v is Layer => v instanceof Layer);
     if (layers.length === 0) this.slots.delete(name);
@@ -48,6 +60,23 @@ export class TrackedLayers {
 
   get layers(): Layer[] {
     return [...new Set([...this.slots.values()].flat())];
+  }
+
+  /** The variables with Keras-style names ('linear/w:0'), their owner's weights. */
+  variables(owner: string): Weight[] {
+    return [...this.variableSlots].map(([attr, v]) => ({
+      name: `${owner}/${attr}:0`,
+      value: v.value,
+      trainable: v.trainable,
+    }));
+  }
+
+  /** Trainable and non-trainable weights of the variables (all non-trainable when frozen). */
+  split(owner: string, trainable: boolean): [Tensor[], Tensor[]] {
+    const vars = this.variables(owner);
+    const on = trainable ? vars.filter((w) => w.trainable).map((w) => w.value) : [];
+    const off = vars.filter((w) => !trainable || !w.trainable).map((w) => w.value);
+    return [on, off];
   }
 }
 
@@ -198,21 +227,33 @@ export class PythonLayer extends Layer implements PythonWeightOwner {
     return this.hooks.call(x, training, mask ?? null);
   }
 
-  /** Own weights first, then the sublayers' (Keras's order). */
+  /** Own weights first (add_weight's, then variables), then the sublayers' (Keras's order). */
   override get trainableWeights(): Tensor[] {
     if (!this.trainable) return [];
-    return [...super.trainableWeights, ...this.tracked.layers.flatMap((l) => l.trainableWeights)];
+    return [
+      ...super.trainableWeights,
+      ...this.tracked.split(this.name, true)[0],
+      ...this.tracked.layers.flatMap((l) => l.trainableWeights),
+    ];
   }
 
   override get nonTrainableWeights(): Tensor[] {
     const sub = this.tracked.layers.flatMap((l) =>
       this.trainable ? l.nonTrainableWeights : l.weights,
     );
-    return [...super.nonTrainableWeights, ...sub];
+    return [
+      ...super.nonTrainableWeights,
+      ...this.tracked.split(this.name, this.trainable)[1],
+      ...sub,
+    ];
   }
 
   override get namedWeights(): Layer['namedWeights'] {
-    return [...super.namedWeights, ...this.tracked.layers.flatMap((l) => l.namedWeights)];
+    return [
+      ...super.namedWeights,
+      ...this.tracked.variables(this.name),
+      ...this.tracked.layers.flatMap((l) => l.namedWeights),
+    ];
   }
 
   override countParams(): number {

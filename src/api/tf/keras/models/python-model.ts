@@ -80,17 +80,21 @@ export class PythonModel extends Model implements PythonWeightOwner {
   }
 
   override get trainableWeights(): Tensor[] {
-    return this.trainable ? [...this.own.trainableWeights, ...super.trainableWeights] : [];
+    if (!this.trainable) return [];
+    const vars = this.tracked.split(this.name, true)[0];
+    return [...this.own.trainableWeights, ...vars, ...super.trainableWeights];
   }
 
   override get nonTrainableWeights(): Tensor[] {
+    const vars = this.tracked.split(this.name, this.trainable)[1];
     return this.trainable
-      ? [...this.own.nonTrainableWeights, ...super.nonTrainableWeights]
-      : [...this.own.weights, ...super.nonTrainableWeights];
+      ? [...this.own.nonTrainableWeights, ...vars, ...super.nonTrainableWeights]
+      : // Model's own getter would ask `weights`, which asks this one: the layers' weights here.
+        [...this.own.weights, ...vars, ...this.layers.flatMap((l) => l.weights)];
   }
 
   override get namedWeights(): Layer['namedWeights'] {
-    return [...this.own.namedWeights, ...super.namedWeights];
+    return [...this.own.namedWeights, ...this.tracked.variables(this.name), ...super.namedWeights];
   }
 
   override countParams(): number {
