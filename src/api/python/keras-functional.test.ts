@@ -14,6 +14,8 @@ import { expectNear } from './testing/peer-program';
 import { startTfPython, tfName } from './testing/tf-python';
 import OURS from './testing/keras_functional_program.py?raw';
 import REFERENCE from './testing/keras_functional_reference.py?raw';
+import MERGING from './testing/keras_merging_program.py?raw';
+import MERGING_REFERENCE from './testing/keras_merging_reference.py?raw';
 
 const { devices, python } = await startTfPython();
 const rand = rng(3705);
@@ -168,5 +170,60 @@ describeAgainstFormulas<Ours, Numbers>(
     );
     expect(errors.not_a_list?.[0]).toBe('ValueError');
     expect(errors.not_a_list?.[1]).toContain('A merge layer should be called on a list of inputs.');
+  },
+);
+
+const M = 4;
+const MERGE_INPUT = {
+  x1: matrix(M, 3, 1.5),
+  x2: matrix(M, 3, 1.5),
+  x3: matrix(M, 3, 1.5),
+  col: matrix(M, 1, 1.5),
+  a: [0, 1, 2, 3].map(() => matrix(2, 3, 1.5)),
+  b: [0, 1, 2, 3].map(() => matrix(4, 3, 1.5)),
+  up_add: matrix(M, 3, 1),
+  up_add_broadcast: matrix(M, 3, 1),
+  up_subtract: matrix(M, 3, 1),
+  up_multiply: matrix(M, 3, 1),
+  up_average: matrix(M, 3, 1),
+  up_maximum: matrix(M, 3, 1),
+  up_minimum: matrix(M, 3, 1),
+  up_concatenate: matrix(M, 4, 1),
+  up_concatenate_axis1: [0, 1, 2, 3].map(() => matrix(6, 3, 1)),
+  up_dot: matrix(M, 1, 1),
+  up_dot_normalize: matrix(M, 1, 1),
+  up_dot_3d: [0, 1, 2, 3].map(() => matrix(2, 4, 1)),
+};
+
+interface MergeCase {
+  y: number[];
+  shape: number[];
+  grads: number[][];
+}
+type Merged = Record<string, MergeCase> & { forms: Record<string, number[]> };
+
+describeAgainstFormulas<Merged>(
+  'keras-functional.test.ts',
+  'Keras merging layers against their formulas (float64 NumPy)',
+  'values, shapes and gradients of every merging layer agree on %s',
+  {
+    python,
+    ours: MERGING,
+    reference: MERGING_REFERENCE,
+    input: MERGE_INPUT,
+    devices: devices.map((d) => tfName(d.name)),
+  },
+  (ours, reference) => {
+    const { forms, ...cases } = reference;
+    expect(Object.keys(ours).sort()).toEqual(Object.keys(reference).sort());
+    for (const [name, expected] of Object.entries(cases) as [string, MergeCase][]) {
+      const got = ours[name];
+      expect(got.shape, name).toEqual(expected.shape);
+      expectNear(got.y, expected.y, 1e-4, name);
+      expect(got.grads.length, name).toBe(expected.grads.length);
+      got.grads.forEach((g, i) => expectNear(g, expected.grads[i], 1e-4, `${name}: d/dinput${i}`));
+    }
+    for (const [name, expected] of Object.entries(forms))
+      expectNear(ours.forms[name], expected, 1e-4, `layers.${name}`);
   },
 );

@@ -11,7 +11,8 @@ import { Model } from '../models/model';
 import '../models/functional';
 import { Sequential } from '../models/sequential';
 import { resetNames } from '../naming';
-import { Conv1D, Dense, Flatten } from './index';
+import { Conv1D, Dense, Embedding, Flatten, GlobalAveragePooling1D } from './index';
+import { kerasMask } from './masking';
 import { Input } from './input-layer';
 import { Add, Concatenate, concatenate, Dot, Subtract } from './merging';
 
@@ -133,5 +134,33 @@ describe('functional Model', () => {
     expect(model.built).toBe(true);
     expect(model.layers).toHaveLength(2);
     expect(model.outputShape).toEqual([null, 3]);
+  });
+});
+
+describe('masks in a functional model', () => {
+  it('flow from Embedding(maskZero) through Concatenate to the pooling', async () => {
+    const ids = Input({ shape: [4], dtype: 'int32' });
+    const embed = new Embedding(5, 2, { maskZero: true, embeddingsInitializer: 'ones' });
+    const other = new Embedding(5, 1, { embeddingsInitializer: 'ones' });
+    const joined = concatenate([embed(ids), other(ids)]);
+    const pooled = new GlobalAveragePooling1D()(joined);
+    const model = new Model(ids, [joined, pooled]);
+    const x = ops.fromData([[1, 2, 0, 0]], { device, dtype: 'int32' });
+    const [seq, mean] = model(x) as unknown as Tensor[];
+    expect(seq.shape).toEqual([1, 4, 3]);
+    // Keras: along the last axis the masks are and-ed (a missing mask counts as all present).
+    expect(Array.from(await (kerasMask(seq) as Tensor).data())).toEqual([1, 1, 0, 0]);
+    expect(Array.from(await mean.data())).toEqual([1, 1, 1]);
+  });
+
+  it('a Sequential is a layer of a functional model', async () => {
+    const inner = new Sequential([new Dense(2, { kernelInitializer: 'ones' })]);
+    const x = Input({ shape: [3] });
+    const y = inner(x);
+    expect(y.shape).toEqual([null, 2]);
+    const model = new Model(x, new Add()([y, y]));
+    const out = model(data([[1, 2, 3]]));
+    expect(Array.from(await out.data())).toEqual([12, 12]);
+    expect(model.countParams()).toBe(8);
   });
 });

@@ -181,7 +181,8 @@ export class Functional extends Model {
       const args = mapKerasTensors(node.args, (t) => values.get(t)) as unknown[];
       const result = (node.layer as Layer).callEager([
         ...args,
-        { ...(node.options ?? {}), training },
+        // An explicit `training=` given when the graph was built wins, as in Keras.
+        { training, ...(node.options ?? {}) },
       ]);
       if (Array.isArray(node.outputs)) {
         node.outputs.forEach((t: KerasTensor, i) => values.set(t, (result as Tensor[])[i]));
