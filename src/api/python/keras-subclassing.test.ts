@@ -96,6 +96,8 @@ describeAgainstFormulas<Ours, Numbers>(
     expect(ours.count).toBe(43);
     expect(ours.isinstance).toEqual([true, true, true, false]);
     expect(ours.tracked).toEqual({
+      // fit's call, then a plain call and predict's: the inner layer gets the model's training.
+      training_seen: [true, false, false],
       variable_linear: [2, [6.5, 8.5, 10.5, 12.5]],
       compute_sum: [[4, 4], 1, 1],
       functional: [true, [6, 2]],

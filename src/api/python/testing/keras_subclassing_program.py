@@ -72,6 +72,28 @@ class ComputeSum(tf.keras.layers.Layer):
         return self.total
 
 
+class Recorder(tf.keras.layers.Layer):
+    """Records the ``training`` each call gets (called without it inside a model's call)."""
+
+    def __init__(self):
+        super().__init__()
+        self.seen = []
+
+    def call(self, inputs, training=None):
+        self.seen.append(training)
+        return inputs
+
+
+class Outer(tf.keras.Model):
+    def __init__(self):
+        super().__init__()
+        self.recorder = Recorder()
+        self.dense = tf.keras.layers.Dense(3)
+
+    def call(self, x):
+        return self.dense(self.recorder(x))
+
+
 class Broken(tf.keras.Model):
     def __init__(self):
         super().__init__()
@@ -137,7 +159,13 @@ with tf.device(DEVICE):
     summed(tf.ones((2, 2)))
     inputs = tf.keras.Input(shape=(4,))
     functional = tf.keras.Model(inputs, Linear(2)(inputs))
+    outer = Outer()
+    outer.compile(optimizer="sgd", loss="mse")
+    outer.fit(x, tf.constant(INPUT["target"]), batch_size=len(INPUT["x"]), epochs=1, verbose=0)
+    outer(x)
+    outer.predict(x, verbose=0)
     tracked = {
+        "training_seen": outer.recorder.seen,
         "variable_linear": [len(variable_linear.trainable_weights), flat(variable_linear(tf.ones((1, 2))))],
         "compute_sum": [flat(summed(tf.ones((2, 2)))), len(summed.weights), len(summed.non_trainable_weights)],
         "functional": [isinstance(functional, tf.keras.Model), list(functional(x).shape)],

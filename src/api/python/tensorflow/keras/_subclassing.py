@@ -275,6 +275,20 @@ class _Base:
             receiver=self._twin_js,
         )
 
+    def add_loss(self, losses, **kwargs):
+        raise NotImplementedError(
+            f"{type(self).__name__}.add_loss: losses added inside call are not supported here; "
+            "add the term to the loss you compile with (or compute it in a custom training loop)"
+        )
+
+    def add_metric(self, value, name=None, **kwargs):
+        raise NotImplementedError(f"{type(self).__name__}.add_metric: not supported here; give the metric to compile")
+
+    @property
+    def losses(self):
+        """Keras's activity losses: always empty here (``add_loss`` is not supported)."""
+        return []
+
     def summary(self, line_length=None, positions=None, print_fn=None, **kwargs):
         """Keras's table (layers' output shapes show as "multiple"); ``print_fn`` gets each line."""
         self._require_init()
