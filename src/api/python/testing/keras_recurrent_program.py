@@ -1,6 +1,6 @@
 """The program keras-recurrent.test.ts runs under our ``tensorflow`` (Pyodide, on the CPU and on
 WebGPU): each case of INPUT builds SimpleRNN / LSTM / GRU / Bidirectional (after an
-Embedding(mask_zero=True) for the masked cases), sets the weights from INPUT, and reports the
+Embedding(mask_zero=True) or a Masking layer for the masked cases), sets the weights from INPUT, and reports the
 outputs and GradientTape's gradients of sum(output * upstream) for the input (or the embedding
 table) and every weight. keras_recurrent_reference.py computes the same in float64 NumPy.
 A test fixture."""
@@ -44,7 +44,12 @@ def run(case):
         kwargs["initial_state"] = [tf.constant(s) for s in case["initial_state"]]
     with tf.GradientTape() as tape:
         tape.watch(watched)
-        inputs = embedding(source) if embedding is not None else source
+        if embedding is not None:
+            inputs = embedding(source)
+        elif "mask_value" in case:
+            inputs = tf.keras.layers.Masking(mask_value=case["mask_value"])(source)
+        else:
+            inputs = source
         out = layer(inputs, **kwargs)
         outs = out if isinstance(out, list) else [out]
         loss = tf.reduce_sum(outs[0] * upstream[0])

@@ -9,6 +9,8 @@ from Keras's documentation and source (not copied):
   h̃ = act(x W_h + b_h + r (h U_h + b_rh)); otherwise h̃ = act(x W_h + b_h + (r h) U_h);
   h' = z h + (1 - z) h̃.
 - go_backwards reads the steps last to first and returns the outputs in that order.
+- Masking(mask_value): a step is masked where all its features equal mask_value; the layer
+  zeroes those steps.
 - A masked step keeps the states and repeats the previous output (zeros before any), or outputs
   zeros with zero_output_for_mask (Bidirectional when returning sequences).
 - Bidirectional: a forward copy and a go_backwards copy (weights forward then backward), the
@@ -111,6 +113,15 @@ def run(case):
 
         def outputs(ps):
             return layer_outputs(case["layer"], ps[1:], ps[0][ids], mask, None)
+
+    elif "mask_value" in case:
+        params = [np.array(case["x"], dtype=np.float64), *weights]
+        # Masking: steps whose features all equal mask_value are masked and zeroed. The mask is
+        # fixed from the input (it has no gradient), so the differences do not move it.
+        mask = np.any(params[0] != case["mask_value"], axis=-1)
+
+        def outputs(ps):
+            return layer_outputs(case["layer"], ps[1:], ps[0] * mask[..., None], mask, None)
 
     else:
         params = [np.array(case["x"], dtype=np.float64), *weights]

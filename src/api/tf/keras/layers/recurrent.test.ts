@@ -17,6 +17,7 @@ import {
   Embedding,
   GRU,
   LSTM,
+  Masking,
   SimpleRNN,
   type RecurrentCallOptions,
 } from './index';
@@ -212,6 +213,27 @@ describe('recurrent layers in functional models', () => {
     const eagerStates: RecurrentCallOptions = { initialState: [h2, c2] };
     const eager = bi(decoder(s2, eagerStates));
     expect(await floats(model(x))).toEqual(await floats(eager));
+  });
+});
+
+describe('Masking', () => {
+  it('masks the steps whose features all equal maskValue and zeroes them', async () => {
+    const x = ops.fromData(
+      [
+        [
+          [1, -1],
+          [-1, -1],
+          [-1, 2],
+        ],
+      ],
+      { device },
+    );
+    const layer = new Masking({ maskValue: -1 });
+    const y = layer(x);
+    // x · mask, as Keras computes it: -1 · 0 is -0 there too.
+    expect(await floats(y)).toEqual([1, -1, -0, -0, -1, 2]);
+    expect(await floats(kerasMask(y) as Tensor)).toEqual([1, 0, 1]);
+    expect(layer.computeOutputShape([null, 3, 2])).toEqual([null, 3, 2]);
   });
 });
 
