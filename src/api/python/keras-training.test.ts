@@ -4,15 +4,16 @@
  * same data: loss values and gradients, three optimizer steps, schedules at steps, and AUC,
  * Precision and Recall on random scores.
  */
-import { expect } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { rng } from '../../engine/testing/harness';
 import { describeAgainstFormulas } from './testing/keras-reference';
-import { expectNear } from './testing/peer-program';
+import { expectNear, runOurs } from './testing/peer-program';
 import { startTfPython, tfName } from './testing/tf-python';
 import OURS from './testing/keras_training_program.py?raw';
 import REFERENCE from './testing/keras_training_reference.py?raw';
 import METRICS from './testing/keras_metrics_program.py?raw';
 import METRICS_REFERENCE from './testing/keras_metrics_reference.py?raw';
+import CALLBACKS from './testing/keras_callbacks_program.py?raw';
 
 const { devices, python } = await startTfPython();
 const rand = rng(3737);
@@ -140,3 +141,24 @@ describeAgainstFormulas<MetricsResult>(
     }
   },
 );
+
+describe('Keras learning-rate callbacks in a Python fit', () => {
+  it('ReduceLROnPlateau halves the rate on the plateau and history has lr; a one-argument schedule works', async () => {
+    const random = rng(5);
+    const input = {
+      x: matrix(32, 2, () => uniform(-1, 1)),
+      y: matrix(32, 1, () => (random() < 0.5 ? 0 : 1)),
+    };
+    const result = await runOurs<{
+      plateau: Record<string, number[]>;
+      scheduler: Record<string, number[]>;
+      log_dir: string;
+    }>(python, CALLBACKS, input, '/cpu:0');
+    expect(Object.keys(result.plateau)).toEqual(['loss', 'auc', 'precision', 'recall', 'lr']);
+    const half = Math.fround(0.1) * 0.5;
+    expect(result.plateau.lr).toEqual([0.1, 0.1, 0.1, half, half]);
+    expect(result.scheduler.lr).toEqual([0.2, 0.1, 0.05]);
+    for (const auc of result.plateau.auc) expect(auc).toBeGreaterThanOrEqual(0);
+    expect(result.log_dir).toBe('logs/fit');
+  });
+});

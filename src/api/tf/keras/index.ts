@@ -12,11 +12,14 @@ import { preprocessing } from './preprocessing';
 // Area G: the notebook boilerplate (backend constants, utils).
 import { backend } from './backend';
 import { utils } from './utils';
+import { activations } from './activations-api';
 // Area E: the functional API (keras.Input; Model(inputs, outputs) registers itself).
 import { Input } from './layers/input-layer';
 import './models/functional';
 // Area F: confusion metrics (AUC, Precision, Recall) and more callbacks.
 import { confusionMetrics } from './confusion-metrics';
+import { LearningRateScheduler, ReduceLROnPlateau } from './lr-callbacks';
+import { TensorBoard } from './tensorboard';
 
 export const keras = {
   Sequential,
@@ -27,9 +30,16 @@ export const keras = {
   optimizers,
   losses,
   metrics: { ...metrics, ...confusionMetrics },
-  callbacks: { ...baseCallbacks, ModelCheckpoint },
+  callbacks: {
+    ...baseCallbacks,
+    ModelCheckpoint,
+    ReduceLROnPlateau,
+    LearningRateScheduler,
+    TensorBoard,
+  },
   preprocessing,
   datasets,
   backend,
   utils,
+  activations,
 };
