@@ -153,6 +153,7 @@ describe('Keras learning-rate callbacks in a Python fit', () => {
       plateau: Record<string, number[]>;
       scheduler: Record<string, number[]>;
       log_dir: string;
+      cosine: number[];
     }>(python, CALLBACKS, input, '/cpu:0');
     expect(Object.keys(result.plateau)).toEqual(['loss', 'auc', 'precision', 'recall', 'lr']);
     const half = Math.fround(0.1) * 0.5;
@@ -160,5 +161,6 @@ describe('Keras learning-rate callbacks in a Python fit', () => {
     expect(result.scheduler.lr).toEqual([0.2, 0.1, 0.05]);
     for (const auc of result.plateau.auc) expect(auc).toBeGreaterThanOrEqual(0);
     expect(result.log_dir).toBe('logs/fit');
+    expectNear(result.cosine, [0.1, 0.05, 0], 1e-7, 'CosineDecay from its module');
   });
 });

@@ -4,6 +4,7 @@ LearningRateScheduler function, TensorBoard, and AUC/Precision/Recall by name in
 history (with TF 2.15's ``lr`` key) is checked by keras-training.test.ts. A test fixture."""
 
 import tensorflow as tf
+from tensorflow.keras.optimizers.schedules import CosineDecay
 
 INPUT = globals()["INPUT"]  # set by the test
 DEVICE = globals().get("DEVICE", "/cpu:0")  # set by the test
@@ -31,4 +32,5 @@ with tf.device(DEVICE):
         "plateau": fit([plateau, board], 5),
         "scheduler": fit([scheduler], 3),
         "log_dir": board.log_dir,
+        "cosine": [float(CosineDecay(0.1, 10)(step)) for step in (0, 5, 10)],
     }
