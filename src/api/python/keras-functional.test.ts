@@ -53,6 +53,8 @@ interface Ours extends Numbers {
   reprs: string[];
   shapes: [string, string, string, number];
   names: string[];
+  third: string[];
+  ids: string;
   inputs: string[];
   count: number;
   summary: string;
@@ -142,6 +144,10 @@ describeAgainstFormulas<Ours, Numbers>(
       'head',
     ]);
     expect(ours.inputs).toEqual(['a', 'b']);
+    expect(ours.third).toEqual(['branch_a', 'head']);
+    expect(ours.ids).toBe(
+      '<KerasTensor shape=(None, None, 3), dtype=int32, sparse=False, name=ids>',
+    );
     expect(ours.count).toBe(118);
     expect(ours.summary).toBe(SUMMARY);
 

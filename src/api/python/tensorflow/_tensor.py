@@ -36,6 +36,10 @@ class DType:
     def __repr__(self):
         return f"tf.{self.name}"
 
+    def _js_value(self):
+        # As an argument to the TS layer (``Input(dtype=tf.int32)``), a dtype is its name.
+        return self.name
+
 
 _DTYPES = b.dtypes("tf", lambda row: DType(row.name, row.engine, row.is_floating, row.name == "bool"))
 float32, float64, float16, int64, int32, int8, uint8, bool, string = _DTYPES.values()  # DTYPES's order

@@ -85,6 +85,8 @@ RESULT = {
     "reprs": [repr(plain), repr(a), repr(out)],
     "shapes": [repr(plain.shape), str(tuple(out.shape)), repr(plain.dtype), out.shape.rank],
     "names": [layer.name for layer in model.layers],
+    "third": [model.get_layer(index=2).name, model.get_layer("head").name],
+    "ids": repr(tf.keras.Input(shape=(None, 3), dtype=tf.int32, name="ids")),
     "inputs": [t.name for t in model.inputs],
     "count": model.count_params(),
     "summary": summary.getvalue(),

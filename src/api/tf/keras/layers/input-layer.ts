@@ -13,7 +13,11 @@ import { uniqueName } from '../naming';
 import { Layer, type ShapeSpec } from './layer';
 
 function sizes(value: unknown, what: string): (number | null)[] {
-  const list = typeof value === 'number' ? [value] : value;
+  // Python's None inside a tuple arrives as undefined.
+  const given = typeof value === 'number' ? [value] : value;
+  const list = Array.isArray(given)
+    ? given.map((d: unknown) => (d === undefined ? null : d))
+    : given;
   if (!Array.isArray(list) || !list.every((d) => d === null || (Number.isInteger(d) && d >= 0))) {
     throw new TypeError(`${what} must be a tuple of sizes (None for any), got ${describe(value)}`);
   }

@@ -227,7 +227,10 @@ export class Model extends Layer {
   }
 
   /** Finds a layer by name or index, as `model.get_layer`. */
-  getLayer(nameOrIndex: string | number): Layer {
+  getLayer(...args: unknown[]): Layer {
+    // Keras's get_layer(name=None, index=None), or one positional name or index.
+    const a = bindArgs({ name: 'Model.getLayer', params: ['name', 'index'] }, args);
+    const nameOrIndex = (a.index ?? a.name) as string | number;
     const layers = this.layers;
     const layer =
       typeof nameOrIndex === 'number'
