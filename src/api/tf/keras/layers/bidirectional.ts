@@ -19,7 +19,12 @@ import {
   type ShapeSpec,
   type Weight,
 } from './layer';
-import { RecurrentLayer, statesAsInputs, type RecurrentCallOptions } from './recurrent';
+import {
+  RecurrentLayer,
+  releaseUnreturnedStates,
+  statesAsInputs,
+  type RecurrentCallOptions,
+} from './recurrent';
 
 type MergeMode = 'concat' | 'sum' | 'mul' | 'ave' | null;
 const MERGE_MODES = ['concat', 'sum', 'mul', 'ave'];
@@ -138,7 +143,9 @@ export class Bidirectional extends Layer {
   }
 
   protected call(x: Tensor, training: boolean, mask?: Tensor | null): Tensor {
-    return this.merge(x, { training, mask }).merged as Tensor;
+    const { merged, states } = this.merge(x, { training, mask });
+    releaseUnreturnedStates(states, Array.isArray(merged) ? merged : [merged]);
+    return merged as Tensor;
   }
 
   /** Keras's call; a list when mergeMode is null or with returnState (see recurrent.ts). */
@@ -157,6 +164,7 @@ export class Bidirectional extends Layer {
     const mask = this.computeMask(x, opts.mask ?? kerasMask(x));
     if (mask) for (const y of outputs) setKerasMask(y, mask);
     if (this.returnState) return [...outputs, ...states] as unknown as Tensor;
+    releaseUnreturnedStates(states, outputs);
     return merged as Tensor; // a list when mergeMode is null, as Keras returns
   }
 

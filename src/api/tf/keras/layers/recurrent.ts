@@ -69,6 +69,17 @@ export function statesAsInputs(args: unknown[]): unknown[] {
   return [[x, ...states], rest];
 }
 
+/**
+ * Releases the final states a call does not return (no `returnState`): no program can reach them,
+ * yet with a mask each is a `where` whose saved tensors are on no path from the loss, so backward
+ * never frees them and they would stay on the device until the garbage collector takes the state
+ * (keras-new-layers-memory.test.ts saw 64 bytes a step for one LSTM). A state that is also
+ * returned (unmasked, the last output is the last h) is kept.
+ */
+export function releaseUnreturnedStates(states: readonly Tensor[], returned: readonly Tensor[]) {
+  for (const s of states) if (!returned.includes(s) && !s.isDisposed) s.dispose();
+}
+
 /** Keras's positional parameters of each layer, in its signature's order. */
 function paramsOf(kind: Kind): string[] {
   const head = ['units', 'activation'];
@@ -220,7 +231,9 @@ export abstract class RecurrentLayer extends Layer {
   }
 
   protected call(x: Tensor, training: boolean, mask?: Tensor | null): Tensor {
-    return this.run(x, training, mask ?? null, null).output;
+    const result = this.run(x, training, mask ?? null, null);
+    releaseUnreturnedStates(result.states, [result.output]);
+    return result.output;
   }
 
   /**
@@ -230,7 +243,9 @@ export abstract class RecurrentLayer extends Layer {
    */
   protected override invoke(inputs: unknown, options?: CallOptions): Tensor {
     const result = this.forwardPass(inputs, options);
-    return (this.returnState ? [result.output, ...result.states] : result.output) as Tensor;
+    if (this.returnState) return [result.output, ...result.states] as unknown as Tensor;
+    releaseUnreturnedStates(result.states, [result.output]);
+    return result.output;
   }
 
   /**
