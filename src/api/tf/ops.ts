@@ -80,7 +80,11 @@ function argExtreme(name: 'argmax' | 'argmin'): Fn {
 
 // ---------------------------------------------------------------- gathering, masking
 
-/** tf.gather(params, indices, axis=None, batch_dims=0): params.shape[:axis] + indices.shape + …. */
+/**
+ * tf.gather(params, indices, axis=None, batch_dims=0): params.shape[:axis] +
+ * indices.shape[batch_dims:] + params.shape[axis+1:], the leading batch_dims dimensions of params
+ * and indices paired (axis defaults to batch_dims).
+ */
 function gather(...args: unknown[]): Tensor {
   const a = bindArgs(
     sig('tf.gather', ['params', 'indices', 'validateIndices', 'axis', 'batchDims']),
@@ -88,17 +92,45 @@ function gather(...args: unknown[]): Tensor {
   );
   const params = tensorOf(a.params);
   const indices = tensorOf(a.indices, 'int32');
-  const batchDims = optional(a.batchDims, asInt, 'batch_dims', 0);
-  if (batchDims !== 0)
-    throw new TypeError('tf.gather: batch_dims other than 0 is not supported here');
-  const axis = axisIndex(optional(a.axis, asInt, 'axis', 0), params.ndim, 'tf.gather');
-  const flat = ops.reshape(indices, [indices.numel()]);
-  const picked = ops.indexSelect(params, axis, flat);
-  return ops.reshape(picked, [
+  let batchDims = optional(a.batchDims, asInt, 'batch_dims', 0);
+  if (batchDims < 0) batchDims += indices.ndim;
+  const axis = axisIndex(optional(a.axis, asInt, 'axis', batchDims), params.ndim, 'tf.gather');
+  const batchShape = params.shape.slice(0, batchDims);
+  if (
+    batchDims > axis ||
+    batchDims > indices.ndim ||
+    batchShape.some((s, i) => s !== indices.shape[i])
+  )
+    throw new ValueError(
+      `tf.gather: batch_dims ${batchDims} must be <= axis ${axis} and the first batch_dims dimensions of params [${params.shape.join(', ')}] and indices [${indices.shape.join(', ')}] must agree`,
+    );
+  const outShape = [
     ...params.shape.slice(0, axis),
-    ...indices.shape,
+    ...indices.shape.slice(batchDims),
     ...params.shape.slice(axis + 1),
+  ];
+  if (batchDims === 0) {
+    const picked = ops.indexSelect(params, axis, ops.reshape(indices, [indices.numel()]));
+    return ops.reshape(picked, outShape);
+  }
+  // Batches as rows of one table: [B, M, P, N] → [B·P, M·N], the indices offset by b·P.
+  const prod = (dims: readonly number[]) => dims.reduce((p, d) => p * d, 1);
+  const [b, m, p, n] = [
+    prod(batchShape),
+    prod(params.shape.slice(batchDims, axis)),
+    params.shape[axis],
+    prod(params.shape.slice(axis + 1)),
+  ];
+  const k = prod(indices.shape.slice(batchDims));
+  const table = ops.reshape(ops.permute(ops.reshape(params, [b, m, p, n]), [0, 2, 1, 3]), [
+    b * p,
+    m * n,
   ]);
+  const offsets = ops.mul(ops.arange(0, b, 1, { device: indices.deviceObject, dtype: 'int32' }), p);
+  const rows = ops.add(ops.reshape(indices, [b, k]), ops.unsqueeze(offsets, 1));
+  const picked = ops.indexSelect(table, 0, ops.reshape(rows, [b * k]));
+  const ordered = ops.permute(ops.reshape(picked, [b, k, m, n]), [0, 2, 1, 3]);
+  return ops.reshape(ordered, outShape);
 }
 
 /** The row-major positions of a host array's nonzero entries. */

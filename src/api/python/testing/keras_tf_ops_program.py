@@ -95,6 +95,11 @@ DIFFERENTIABLE = {
     "split_sizes": (lambda x: tf.split(x, [1, 3], axis=1)[1], ["x"]),
     "split_even": (lambda x: tf.split(x, 2, axis=1)[0], ["x"]),
     "reverse": (lambda x: tf.reverse(x, [1]), ["x"]),
+    "gather_batch_dims": (lambda x: tf.gather(x, [[0, 2, 2], [1, 1, 0], [3, 0, 1]], batch_dims=1), ["x"]),
+    "gather_batch_dims_axis2": (
+        lambda x: tf.gather(tf.reshape(x, [3, 2, 2]), [[1], [0], [1]], axis=2, batch_dims=1),
+        ["x"],
+    ),
 }
 
 VALUES = {

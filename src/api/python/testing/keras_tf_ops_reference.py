@@ -121,6 +121,11 @@ DIFFERENTIABLE = {
     "split_sizes": (lambda x: x[:, 1:], ["x"]),
     "split_even": (lambda x: x[:, :2], ["x"]),
     "reverse": (lambda x: x[:, ::-1], ["x"]),
+    "gather_batch_dims": (lambda x: np.take_along_axis(x, np.array([[0, 2, 2], [1, 1, 0], [3, 0, 1]]), 1), ["x"]),
+    "gather_batch_dims_axis2": (
+        lambda x: np.stack([x.reshape(3, 2, 2)[i][:, [j]] for i, j in enumerate([1, 0, 1])]),
+        ["x"],
+    ),
 }
 
 
