@@ -16,6 +16,8 @@ import UTILS from './testing/keras_utils_program.py?raw';
 import UTILS_REFERENCE from './testing/keras_utils_reference.py?raw';
 import OPS from './testing/keras_ops_program.py?raw';
 import OPS_REFERENCE from './testing/keras_ops_reference.py?raw';
+import ACTIVATIONS from './testing/keras_activations_program.py?raw';
+import ACTIVATIONS_REFERENCE from './testing/keras_activations_reference.py?raw';
 
 const { devices, python } = await startTfPython();
 setAssetReader(builtDataReader());
@@ -270,6 +272,26 @@ describeAgainstFormulas<OpsResult>(
     expect(ours.version).toBe(reference.version);
     expect(ours.converted).toEqual(reference.converted);
     expect(ours.shape).toEqual(reference.shape);
+  },
+);
+
+describeAgainstFormulas<Record<string, { y: number[]; grad: number[] }>>(
+  'keras-boilerplate.test.ts',
+  'keras.activations (Keras arguments) and Dense activations by name against float64 NumPy',
+  'values and gradients agree on %s',
+  {
+    python,
+    ours: ACTIVATIONS,
+    reference: ACTIVATIONS_REFERENCE,
+    input: { x: matrix(5, 4, 2.5), upstream: matrix(5, 4, 1), kernel: matrix(4, 3, 0.8) },
+    devices: devices.map((d) => tfName(d.name)),
+  },
+  (ours, reference) => {
+    expect(Object.keys(ours).sort()).toEqual(Object.keys(reference).sort());
+    for (const [name, r] of Object.entries(reference)) {
+      expectNear(ours[name].y, r.y, 1e-4, name);
+      expectNear(ours[name].grad, r.grad, 1e-4, `${name} d/dx`);
+    }
   },
 );
 

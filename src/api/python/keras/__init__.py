@@ -9,6 +9,7 @@ from tensorflow._js_object import JsObject as _JsObject
 from tensorflow._tensor import tf_js as _tf
 
 from . import (  # noqa: F401  re-exported: keras.layers, keras.ops, …
+    activations,
     backend,
     callbacks,
     datasets,
@@ -25,6 +26,7 @@ from . import (  # noqa: F401  re-exported: keras.layers, keras.ops, …
 __version__ = "3.3.3"
 
 __all__ = [
+    "activations",
     "backend",
     "callbacks",
     "datasets",

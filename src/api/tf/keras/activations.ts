@@ -5,6 +5,7 @@
  */
 import { ops, type Tensor } from '../../../engine';
 import { kerasActivations } from '../../elementwise-faces';
+import { extraActivations } from './activation-functions';
 
 export type ActivationFn = (x: Tensor) => Tensor;
 
@@ -24,6 +25,8 @@ export function softmax(x: Tensor): Tensor {
 const NAMED: Record<string, ActivationFn> = {
   // The element-wise table's Keras rows: relu, sigmoid, tanh, …
   ...kerasActivations(),
+  // Keras's other names (gelu, selu, swish, leaky_relu, …): activation-functions.ts.
+  ...extraActivations,
   softmax,
   linear: (x) => x,
 };

@@ -12,6 +12,7 @@ import { preprocessing } from './preprocessing';
 // Area G: the notebook boilerplate (backend constants, utils).
 import { backend } from './backend';
 import { utils } from './utils';
+import { activations } from './activations-api';
 // Area E: the functional API (keras.Input; Model(inputs, outputs) registers itself).
 import { Input } from './layers/input-layer';
 import './models/functional';
@@ -40,4 +41,5 @@ export const keras = {
   datasets,
   backend,
   utils,
+  activations,
 };

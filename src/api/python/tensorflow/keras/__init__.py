@@ -6,6 +6,7 @@ brings ``models``, ``layers``, ``losses``, ``metrics``, ``optimizers``, ``datase
 from .._js_object import JsObject as _JsObject
 from .._tensor import tf_js as _tf
 from . import (  # noqa: F401  re-exported: tf.keras.layers, …
+    activations,
     backend,
     callbacks,
     datasets,
