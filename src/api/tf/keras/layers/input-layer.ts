@@ -43,7 +43,7 @@ function inputName(): string {
 
 export class InputLayer extends Layer {
   /** The symbolic tensor this layer outputs (Keras's `input_layer.output`). */
-  readonly output: KerasTensor;
+  readonly tensor: KerasTensor;
   readonly batchShape: SymbolicShape;
   readonly dtype: DType;
 
@@ -97,12 +97,17 @@ export class InputLayer extends Layer {
     this.declaredInputShape = batchShape;
     this.build(batchShape);
     // Keras names an Input's tensor after the layer when given a name, else keras_tensor_N.
-    this.output = new KerasTensor(batchShape, this.dtype, a.name == null ? undefined : name);
-    addNode({ layer: this, args: [], options: null, inputs: [], outputs: this.output });
+    this.tensor = new KerasTensor(batchShape, this.dtype, a.name == null ? undefined : name);
+    addNode({ layer: this, args: [], options: null, inputs: [], outputs: this.tensor });
   }
 
   computeOutputShape(inputShape: ShapeSpec): ShapeSpec {
     return inputShape;
+  }
+
+  /** An InputLayer's input is its own tensor, as in Keras. */
+  override get input(): KerasTensor {
+    return this.tensor;
   }
 
   protected call(x: Tensor): Tensor {
@@ -135,7 +140,7 @@ export function Input(...args: unknown[]): KerasTensor {
     typeSpec: a.typeSpec,
     batchShape: a.batchShape,
   });
-  return layer.output;
+  return layer.tensor;
 }
 
 /** The InputLayer that made `t`, if `t` is a Keras Input's tensor. */

@@ -164,3 +164,36 @@ describe('masks in a functional model', () => {
     expect(model.countParams()).toBe(8);
   });
 });
+
+describe('layer.input / layer.output and a chain summary', () => {
+  it('cuts a feature extractor out of a model; a chain prints as Sequential does', () => {
+    const x = Input({ shape: [3] });
+    const hidden = new Dense(4, { name: 'hidden' });
+    const model = new Model(x, new Dense(2, { name: 'top' })(hidden(x)), { name: 'chain' });
+    const features = new Model(model.input, hidden.output);
+    expect(features.outputs[0].shape).toEqual([null, 4]);
+    expect(features.layers.map((l) => l.name)).toEqual(['input_1', 'hidden']);
+    hidden(Input({ shape: [3] }));
+    expect(() => hidden.output).toThrow(
+      'Layer hidden has multiple inbound nodes, hence the notion of "layer output" is ill-defined.',
+    );
+    expect(model.summaryText()).toBe(
+      [
+        'Model: "chain"',
+        '_________________________________________________________________',
+        'Layer (type)                 Output Shape              Param #   ',
+        '=================================================================',
+        'input_1 (InputLayer)         [(None, 3)]               0         ',
+        '_________________________________________________________________',
+        'hidden (Dense)               (None, 4)                 16        ',
+        '_________________________________________________________________',
+        'top (Dense)                  (None, 2)                 10        ',
+        '=================================================================',
+        'Total params: 26',
+        'Trainable params: 26',
+        'Non-trainable params: 0',
+        '_________________________________________________________________',
+      ].join('\n'),
+    );
+  });
+});

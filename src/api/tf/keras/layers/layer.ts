@@ -14,8 +14,8 @@ import {
 } from '../../../../engine';
 import { bindArgs, isOptionsObject, optional, asBool, type BoundArgs } from '../../../args';
 import { Callable } from '../../callable';
-import { isKerasTensor, kerasTensorsIn, type KerasTensor } from '../engine/keras-tensor';
-import { symbolicCall } from '../engine/symbolic-call';
+import { isKerasTensor, kerasTensorsIn, type KerasTensor, type Node } from '../engine/keras-tensor';
+import { nodesOf, symbolicCall } from '../engine/symbolic-call';
 import type { InitializerFn } from '../initializers';
 import { uniqueName } from '../naming';
 import { kerasMask, setKerasMask } from './masking';
@@ -162,6 +162,31 @@ export abstract class Layer extends Callable<[unknown, CallOptions?], Tensor> {
       return symbolicCall(this, args) as unknown as Tensor;
     }
     return this.invoke(...(args as [unknown, CallOptions?]));
+  }
+
+  /** Keras's `layer.input`: the symbolic input of the layer's one call in a functional graph. */
+  get input(): KerasTensor | KerasTensor[] {
+    const node = this.onlyNode('input');
+    const [first] = node.args;
+    return node.args.length === 1 && (isKerasTensor(first) || Array.isArray(first))
+      ? (first as KerasTensor | KerasTensor[])
+      : [...node.inputs];
+  }
+
+  /** Keras's `layer.output`: the symbolic output of the layer's one call in a functional graph. */
+  get output(): KerasTensor | KerasTensor[] {
+    const outputs = this.onlyNode('output').outputs;
+    return Array.isArray(outputs) ? [...outputs] : (outputs as KerasTensor);
+  }
+
+  private onlyNode(what: string): Node {
+    const nodes = nodesOf(this);
+    if (nodes.length === 0) throw new Error(`Layer ${this.name} has no inbound nodes.`);
+    if (nodes.length > 1)
+      throw new Error(
+        `Layer ${this.name} has multiple inbound nodes, hence the notion of "layer ${what}" is ill-defined. Use \`get_${what}_at(node_index)\` instead.`,
+      );
+    return nodes[0];
   }
 
   /** The eager call on real tensors, whatever the layer's own `invoke` signature (symbolic-call.ts). */

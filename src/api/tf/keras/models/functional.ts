@@ -109,6 +109,15 @@ export class Functional extends Model {
     return [...found].sort((a, b) => nodeSerial(a) - nodeSerial(b));
   }
 
+  /** Keras's `model.input` / `model.output`: the one tensor, or the list. */
+  override get input(): KerasTensor | KerasTensor[] {
+    return this.inputs.length === 1 ? this.inputs[0] : [...this.inputs];
+  }
+
+  override get output(): KerasTensor | KerasTensor[] {
+    return this.singleOutput ? this.outputs[0] : [...this.outputs];
+  }
+
   override get inputCount(): number {
     return this.inputs.length;
   }
