@@ -175,6 +175,7 @@ describeAgainstFormulas<ModuleResult, ModuleReference>(
       bag: ['shared:0', 'frozen:0', 'l0:0', 'da:0', 'db:0'],
       bag_counts: [7, 6, 1],
       bag_submodules: 1,
+      holder: [3, 2], // a Python Keras layer's weight and a Dense's kernel and bias
       nested: 'outer/inner/v:0',
       with_name_scope: 'blk/inner:0',
       repr: "<tf.Variable 'v:0'",

@@ -3,7 +3,7 @@
 A module finds its variables and submodules as TensorFlow does, by walking its attributes in
 sorted name order (lists and tuples in order, dicts by sorted key), its own first, then each
 submodule's in the order found, every object once. Keras layers and models (the TS layer's
-objects) count as submodules, their variables being their weights (non-trainable first, as
+objects and Python subclasses) count as submodules, their variables being their weights (non-trainable first, as
 TensorFlow's walk of a layer's attributes finds them). Names scopes are a Python stack; as in
 TensorFlow's eager mode, entering the same scope name twice does not make it unique.
 """
@@ -66,10 +66,14 @@ def _matches(leaf, kind, keras_weight=False):
 
 
 def _keras_object(value):
-    """A TS Keras layer or model handle (it has weights)."""
+    """A Keras layer or model: the TS layer's objects and Python subclasses of
+    ``tf.keras.layers.Layer`` / ``tf.keras.Model`` (their weights are found through them)."""
     from ._js_object import JsObject
+    from .keras import _subclassing
 
-    return isinstance(value, JsObject) and hasattr(value._js, "trainableWeights")
+    if isinstance(value, JsObject):
+        return hasattr(value._js, "trainableWeights")
+    return isinstance(value, (_subclassing.Layer, _subclassing.Model))
 
 
 def _leaves(value):

@@ -59,6 +59,25 @@ class Bag(tf.Module):
         self.dense.build((None, 3))
 
 
+class Scale(tf.keras.layers.Layer):
+    """A Keras layer subclassed in Python, inside a tf.Module."""
+
+    def build(self, input_shape):
+        self.s = self.add_weight(name="s", shape=(input_shape[-1],), initializer="ones")
+
+    def call(self, x):
+        return x * self.s
+
+
+class Holder(tf.Module):
+    def __init__(self):
+        super().__init__()
+        self.scale = Scale()
+        self.scale(tf.ones([1, 3]))
+        self.layers = [tf.keras.layers.Dense(1)]
+        self.layers[0].build((None, 3))
+
+
 class Scoped(tf.Module):
     @tf.Module.with_name_scope
     def make(self):
@@ -103,6 +122,7 @@ with tf.device(DEVICE):
         "bag": [v.name for v in bag.variables[:5]],
         "bag_counts": [len(bag.variables), len(bag.trainable_variables), len(bag.non_trainable_variables)],
         "bag_submodules": len(bag.submodules),
+        "holder": [len(Holder().trainable_variables), len(Holder().submodules)],
         "nested": nested.name,
         "with_name_scope": Scoped(name="blk").make().name,
         "repr": repr(tf.Variable([1.0, 2.0], name="v")).split(" shape")[0],
