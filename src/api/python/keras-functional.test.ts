@@ -59,6 +59,8 @@ interface Ours extends Numbers {
   count: number;
   summary: string;
   errors: Record<string, [string, string] | null>;
+  doubled: number[];
+  seq_summary: string;
 }
 
 const SUMMARY = `Model: "two_branch"
@@ -151,6 +153,27 @@ describeAgainstFormulas<Ours, Numbers>(
     expect(ours.count).toBe(118);
     expect(ours.summary).toBe(SUMMARY);
 
+    expectNear(
+      ours.doubled,
+      INPUT.xa.flat().map((v) => 2 * v),
+      1e-6,
+      'a Python Layer subclass in a functional model',
+    );
+    expect(ours.seq_summary).toBe(
+      [
+        'Model: "sequential"',
+        '_________________________________________________________________',
+        'Layer (type)                 Output Shape              Param #   ',
+        '=================================================================',
+        'seq_dense (Dense)            (None, 3)                 21        ',
+        '=================================================================',
+        'Total params: 21',
+        'Trainable params: 21',
+        'Non-trainable params: 0',
+        '_________________________________________________________________',
+        '',
+      ].join('\n'),
+    );
     const { errors } = ours;
     expect(errors.add_shapes).toEqual([
       'ValueError',

@@ -66,6 +66,22 @@ with tf.device(DEVICE):
     after_fit = [flat(w) for w in weights]
     predicted = model.predict([xa, xb], batch_size=3, verbose=0)
 
+    class Scale(tf.keras.layers.Layer):
+        """A Python subclass in a functional graph: its call runs on the stand-ins too."""
+
+        def build(self, input_shape):
+            self.w = self.add_weight(shape=(input_shape[-1],), initializer="ones")
+
+        def call(self, x):
+            return x * (self.w + 1.0)
+
+    scaled = tf.keras.Model(a, Scale(name="scale")(a))
+    doubled = flat(scaled(xa))
+    seq = tf.keras.Sequential([tf.keras.Input(shape=(6,)), layers.Dense(3, name="seq_dense")])
+    seq_summary = io.StringIO()
+    with contextlib.redirect_stdout(seq_summary):
+        seq.summary()
+
     wide = layers.Dense(5, name="wide")(a)
     errors = {
         "add_shapes": error_of(lambda: layers.Add(name="bad_add")([h1, wide])),
@@ -91,4 +107,6 @@ RESULT = {
     "count": model.count_params(),
     "summary": summary.getvalue(),
     "errors": errors,
+    "doubled": doubled,
+    "seq_summary": seq_summary.getvalue(),
 }
