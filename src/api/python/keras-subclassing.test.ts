@@ -96,6 +96,7 @@ describeAgainstFormulas<Ours, Numbers>(
     expect(ours.count).toBe(43);
     expect(ours.isinstance).toEqual([true, true, true, false]);
     expect(ours.tracked).toEqual({
+      keras3_add_weight: [[3, 3], 1],
       // fit's call, then a plain call and predict's: the inner layer gets the model's training.
       training_seen: [true, false, false],
       variable_linear: [2, [6.5, 8.5, 10.5, 12.5]],

@@ -94,6 +94,16 @@ class Outer(tf.keras.Model):
         return self.dense(self.recorder(x))
 
 
+class Keras3Style(tf.keras.layers.Layer):
+    """add_weight's arguments in Keras 3's positional order (shape first)."""
+
+    def build(self, input_shape):
+        self.k = self.add_weight((input_shape[-1], 2), "ones", trainable=False)
+
+    def call(self, inputs):
+        return tf.matmul(inputs, self.k)
+
+
 class Broken(tf.keras.Model):
     def __init__(self):
         super().__init__()
@@ -164,7 +174,9 @@ with tf.device(DEVICE):
     outer.fit(x, tf.constant(INPUT["target"]), batch_size=len(INPUT["x"]), epochs=1, verbose=0)
     outer(x)
     outer.predict(x, verbose=0)
+    keras3 = Keras3Style()
     tracked = {
+        "keras3_add_weight": [flat(keras3(tf.ones((1, 3)))), len(keras3.non_trainable_weights)],
         "training_seen": outer.recorder.seen,
         "variable_linear": [len(variable_linear.trainable_weights), flat(variable_linear(tf.ones((1, 2))))],
         "compute_sum": [flat(summed(tf.ones((2, 2)))), len(summed.weights), len(summed.non_trainable_weights)],

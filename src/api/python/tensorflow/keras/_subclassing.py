@@ -121,6 +121,10 @@ def _translated(error):
     return translate(error) if isinstance(error, JsException) else error
 
 
+_ADD_WEIGHT_TF_KERAS = ("name", "shape", "dtype", "initializer", "regularizer", "trainable", "constraint")
+_ADD_WEIGHT_KERAS3 = ("shape", "initializer", "dtype", "trainable", "autocast", "regularizer", "constraint")
+
+
 class _Base:
     """What Layer and Model share."""
 
@@ -232,19 +236,23 @@ class _Base:
     def compute_mask(self, inputs, mask=None):
         raise NotImplementedError
 
-    def add_weight(
-        self,
-        name=None,
-        shape=None,
-        dtype=None,
-        initializer=None,
-        regularizer=None,
-        trainable=None,
-        constraint=None,
-        **kwargs,
-    ):
-        """Keras's ``add_weight``: a weight of this layer (glorot_uniform unless ``initializer``)."""
+    def add_weight(self, *args, **kwargs):
+        """Keras's ``add_weight``: a weight of this layer (glorot_uniform unless ``initializer``).
+        Positional arguments in tf.keras 2's order (name, shape, dtype, initializer, regularizer,
+        trainable, constraint), or in Keras 3's (shape, initializer, dtype, trainable, autocast,
+        regularizer, constraint) when the first is a shape, as ``import keras`` code writes it."""
         self._require_init()
+        shape_first = bool(args) and isinstance(args[0], (list, tuple, int)) and not isinstance(args[0], bool)
+        order = _ADD_WEIGHT_KERAS3 if shape_first else _ADD_WEIGHT_TF_KERAS
+        if len(args) > len(order):
+            raise TypeError(f"add_weight() takes at most {len(order)} positional arguments ({len(args)} given)")
+        for key, value in zip(order, args):
+            if key in kwargs:
+                raise TypeError(f"add_weight() got multiple values for argument '{key}'")
+            kwargs[key] = value
+        kwargs.pop("autocast", None)
+        name, shape, dtype, initializer = (kwargs.pop(k, None) for k in ("name", "shape", "dtype", "initializer"))
+        regularizer, trainable, constraint = (kwargs.pop(k, None) for k in ("regularizer", "trainable", "constraint"))
         if shape is not None and not isinstance(shape, (list, tuple)):
             shape = (shape,)
         if shape is not None:
