@@ -89,6 +89,16 @@ def _is_variable(value):
     return isinstance(value, tensorflow.Variable)
 
 
+def _named(hook, qualname):
+    """``hook`` under the user's method name (``MyModel.call``), as errors about it name it."""
+
+    def named(*args):
+        return hook(*args)
+
+    named.__qualname__ = named.__name__ = qualname
+    return named
+
+
 def _accepts(method, name):
     params = inspect.signature(method).parameters
     return name in params or any(p.kind is inspect.Parameter.VAR_KEYWORD for p in params.values())
@@ -143,8 +153,8 @@ class _Base:
         object.__setattr__(self, "_structured", [None])
         object.__setattr__(self, "_proxies", proxies)
         hooks = {
-            "call": proxies.function(self._hook_call, "call", lambda a: a),
-            "build": proxies.function(self._hook_build, "build", lambda a: a),
+            "call": proxies.function(_named(self._hook_call, f"{cls.__name__}.call"), "call", lambda a: a),
+            "build": proxies.function(_named(self._hook_build, f"{cls.__name__}.build"), "build", lambda a: a),
             "computeOutputShape": None,
             "computeMask": None,
         }
