@@ -436,3 +436,37 @@ out
     ]);
   });
 });
+
+describe('keras.utils, keras.saving and keras.random (Keras 3)', () => {
+  it('pad_sequences, register_keras_serializable, random draws repeating under set_random_seed', async () => {
+    const r = await python.run(`
+import keras
+padded = keras.utils.pad_sequences([[1, 2, 3], [4]], maxlen=3)
+
+@keras.saving.register_keras_serializable(package="course")
+class Scale(keras.layers.Layer):
+    pass
+
+keras.utils.set_random_seed(7)
+a = [keras.random.normal((2,)).numpy(), keras.random.uniform((2,), minval=1.0, maxval=2.0).numpy(),
+     keras.random.randint((3,), 0, 4).numpy()]
+keras.utils.set_random_seed(7)
+b = [keras.random.normal((2,)).numpy(), keras.random.uniform((2,), minval=1.0, maxval=2.0).numpy(),
+     keras.random.randint((3,), 0, 4).numpy()]
+[padded.numpy(), Scale.__name__, keras.saving.get_custom_objects(), a == b,
+ all(1.0 <= v < 2.0 for v in a[1]), all(v in (0, 1, 2, 3) for v in a[2]), keras.random.randint((3,), 0, 4).dtype.name]
+`);
+    expect(r).toEqual([
+      [
+        [1, 2, 3],
+        [0, 0, 4],
+      ],
+      'Scale',
+      {},
+      true,
+      true,
+      true,
+      'int32',
+    ]);
+  });
+});

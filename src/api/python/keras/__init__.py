@@ -20,6 +20,8 @@ from . import (  # noqa: F401  re-exported: keras.layers, keras.ops, …
     ops,
     optimizers,
     preprocessing,
+    random,
+    saving,
     utils,
 )
 
@@ -37,6 +39,8 @@ __all__ = [
     "ops",
     "optimizers",
     "preprocessing",
+    "random",
+    "saving",
     "utils",
 ]
 

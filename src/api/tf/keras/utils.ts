@@ -10,6 +10,7 @@ import { asInt, asNumber, bindArgs, boolArg, describe, optional } from '../../ar
 import { ValueError } from '../../tf-config';
 import type { Layer, ShapeSpec } from './layers/layer';
 import { plotGraphSvg, shapeText, type PlotGraph } from './plot-model';
+import { padSequences } from './preprocessing';
 
 /** Keras's dtype names on the engine's two: float kinds are float32, integer and bool int32. */
 function engineDtype(value: unknown, what: string): DType {
@@ -234,4 +235,12 @@ function getFile(...args: unknown[]): never {
   );
 }
 
-export const utils = { toCategorical, normalize, setRandomSeed, plotModel, getFile };
+export const utils = {
+  toCategorical,
+  normalize,
+  setRandomSeed,
+  plotModel,
+  getFile,
+  // Keras 3 (and tf.keras since 2.9) also has pad_sequences here.
+  padSequences,
+};
