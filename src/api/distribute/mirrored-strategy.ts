@@ -29,6 +29,7 @@ import { writeOutput, type StepResult } from '../../engine/training';
 import { bindArgs, describe } from '../args';
 import { GradientTapeImpl } from '../tf/gradient-tape';
 import { Layer } from '../tf/keras/layers/layer';
+import { TrackedLayers } from '../tf/keras/layers/python-layer';
 import {
   withStrategy,
   type DistributeStrategy,
@@ -83,8 +84,9 @@ function sumOn(device: Device, tensors: readonly (Tensor | null)[]): Tensor | nu
   return total;
 }
 
+/** What a replica's weight swap descends into: layers, and the layers a Python model tracks. */
 function isLayer(value: object): boolean {
-  return value instanceof Layer;
+  return value instanceof Layer || value instanceof TrackedLayers;
 }
 
 export class MirroredStrategy implements DistributeStrategy {

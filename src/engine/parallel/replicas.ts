@@ -105,7 +105,7 @@ export class ReplicaSet {
 
 /**
  * A device mismatch inside a replica's forward means the model used a tensor the swap could not
- * reach: one kept in a Map, a #private field or a closure, or cached from a parameter (a
+ * reach: one kept in a #private field or a closure, or cached from a parameter (a
  * flattened weight). Say which model and what to do; other errors pass unchanged.
  */
 function unreplicated(error: unknown, root: object, device: Device, primary: Device): unknown {
@@ -115,7 +115,7 @@ function unreplicated(error: unknown, root: object, device: Device, primary: Dev
   return new Error(
     `${error.message} DataParallel could not replicate ${names} on ${device.name}: its forward ` +
       `used a tensor on ${primary.name} that is not one of its parameters or buffers (kept in a ` +
-      `Map, a #private field or a closure, or cached from a parameter). Register it as a buffer, ` +
+      `#private field or a closure, or cached from a parameter). Register it as a buffer, ` +
       `or compute it inside forward, so that each replica gets its own copy.`,
     { cause: error },
   );
@@ -132,30 +132,40 @@ function swapReferences(
   map: ReadonlyMap<Tensor, Tensor>,
   descend: (value: object) => boolean,
 ): () => void {
-  const undo: [Record<string, unknown>, string, unknown][] = [];
+  const undo: (() => void)[] = [];
   const seen = new Set<object>([root]);
   const stack: object[] = [root];
+  const visit = (value: unknown, swap: (copy: Tensor) => (() => void) | null) => {
+    if (value instanceof Tensor) {
+      const copy = map.get(value);
+      const back = copy ? swap(copy) : null;
+      if (back) undo.push(back);
+      return;
+    }
+    if (value === null || (typeof value !== 'object' && typeof value !== 'function')) return;
+    if (seen.has(value) || ArrayBuffer.isView(value)) return;
+    // Maps too: a Keras model subclassed in Python keeps its layers and add_weight variables in
+    // Maps (TrackedLayers in python-layer.ts), and its replicas must see their copies.
+    if (Array.isArray(value) || value instanceof Map || isPlainObject(value) || descend(value)) {
+      seen.add(value);
+      stack.push(value);
+    }
+  };
   while (stack.length > 0) {
     const holder = stack.pop() as Record<string, unknown>;
+    if (holder instanceof Map) {
+      const m = holder as Map<unknown, unknown>;
+      for (const [key, value] of m) {
+        visit(value, (copy) => (m.set(key, copy), () => m.set(key, value)));
+      }
+      continue;
+    }
     for (const key of Object.keys(holder)) {
       const value = holder[key];
-      if (value instanceof Tensor) {
-        const copy = map.get(value);
-        if (copy && Reflect.set(holder, key, copy)) undo.push([holder, key, value]);
-        continue;
-      }
-      if (value === null || (typeof value !== 'object' && typeof value !== 'function')) continue;
-      if (seen.has(value) || ArrayBuffer.isView(value)) continue;
-      if (Array.isArray(value) || isPlainObject(value) || descend(value)) {
-        seen.add(value);
-        stack.push(value);
-      }
+      visit(value, (copy) => (Reflect.set(holder, key, copy) ? () => (holder[key] = value) : null));
     }
   }
   return () => {
-    for (let i = undo.length - 1; i >= 0; i--) {
-      const [holder, key, value] = undo[i];
-      holder[key] = value;
-    }
+    for (let i = undo.length - 1; i >= 0; i--) undo[i]();
   };
 }
