@@ -14,6 +14,7 @@ import REFERENCE from './testing/keras_training_reference.py?raw';
 import METRICS from './testing/keras_metrics_program.py?raw';
 import METRICS_REFERENCE from './testing/keras_metrics_reference.py?raw';
 import CALLBACKS from './testing/keras_callbacks_program.py?raw';
+import ERRORS from './testing/keras_training_errors_program.py?raw';
 
 const { devices, python } = await startTfPython();
 const rand = rng(3737);
@@ -162,5 +163,21 @@ describe('Keras learning-rate callbacks in a Python fit', () => {
     for (const auc of result.plateau.auc) expect(auc).toBeGreaterThanOrEqual(0);
     expect(result.log_dir).toBe('logs/fit');
     expectNear(result.cosine, [0.1, 0.05, 0], 1e-7, 'CosineDecay from its module');
+  });
+});
+
+describe("Keras's errors for bad arguments", () => {
+  it("raises them with Keras's types and messages", async () => {
+    const errors = await runOurs<string[]>(python, ERRORS, {}, '/cpu:0');
+    expect(errors).toEqual([
+      'ValueError: categorical_crossentropy: Shapes (4, 3) and (4, 2) are incompatible',
+      'ValueError: BinaryCrossentropy: labelSmoothing must be in [0, 1], got 1.5',
+      'ValueError: At most one of `clipnorm` and `global_clipnorm` can be set. Received: clipnorm=1.0, global_clipnorm=2.0.',
+      'TypeError: This optimizer was created with a `LearningRateSchedule` object as its `learning_rate` constructor argument, hence its learning rate is not settable. If you need the learning rate to be settable, you should instantiate the optimizer with a float `learning_rate` argument.',
+      'ValueError: The length of boundaries should be 1 less than the length of values. Received: boundaries=[1, 2] of length 2, and values=[0.1, 0.01] of length 2.',
+      'ValueError: ReduceLROnPlateau does not support a factor >= 1.0. Got 1.5',
+      'ValueError: Invalid AUC curve value: "XY". Expected values are ["ROC", "PR"]',
+      'ValueError: The output of the "schedule" function should be float. Got: fast',
+    ]);
   });
 });

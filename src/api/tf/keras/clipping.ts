@@ -8,6 +8,7 @@
 import { noGrad, ops, type Tensor } from '../../../engine';
 import { asNumber, type BoundArgs } from '../../args';
 import { ValueError } from '../../tf-config';
+import { pyFloat } from './py-float';
 
 export const CLIPPING_ARGS = ['clipnorm', 'clipvalue', 'globalClipnorm'] as const;
 
@@ -32,7 +33,7 @@ export function clippingArgs(a: BoundArgs, what: string): Clipping {
   };
   if (c.clipnorm !== null && c.globalClipnorm !== null)
     throw new ValueError(
-      `At most one of \`clipnorm\` and \`global_clipnorm\` can be set. Received: clipnorm=${c.clipnorm}, global_clipnorm=${c.globalClipnorm}.`,
+      `At most one of \`clipnorm\` and \`global_clipnorm\` can be set. Received: clipnorm=${pyFloat(c.clipnorm)}, global_clipnorm=${pyFloat(c.globalClipnorm)}.`,
     );
   return c;
 }

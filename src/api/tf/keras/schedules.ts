@@ -168,6 +168,9 @@ export class CosineDecay extends LearningRateSchedule {
 }
 
 /** values[i] for boundaries[i−1] < step ≤ boundaries[i] (values[0] up to the first boundary). */
+/** A list as Python prints it: `[1, 2]`. */
+const pyList = (xs: readonly number[]): string => `[${xs.join(', ')}]`;
+
 export class PiecewiseConstantDecay extends LearningRateSchedule {
   readonly boundaries: number[];
   readonly values: number[];
@@ -187,7 +190,7 @@ export class PiecewiseConstantDecay extends LearningRateSchedule {
     this.values = list(a.values, 'values');
     if (this.values.length !== this.boundaries.length + 1)
       throw new ValueError(
-        `The length of boundaries should be 1 less than the length of values. Received: boundaries=${JSON.stringify(this.boundaries)} of length ${this.boundaries.length}, and values=${JSON.stringify(this.values)} of length ${this.values.length}.`,
+        `The length of boundaries should be 1 less than the length of values. Received: boundaries=${pyList(this.boundaries)} of length ${this.boundaries.length}, and values=${pyList(this.values)} of length ${this.values.length}.`,
       );
     this.name = a.name === undefined || a.name === null ? null : String(a.name);
   }
