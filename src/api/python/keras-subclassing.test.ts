@@ -117,6 +117,10 @@ describeAgainstFormulas<Ours, Numbers>(
       'RuntimeError',
       'It looks like you are subclassing `Model` and you forgot to call `super().__init__()`. Always start with this line.',
     ]);
+    expect(errors.train_step?.slice(0, 2)).toEqual([
+      'NotImplementedError',
+      "CustomStep.train_step: fit runs Keras's own step here and does not call an overridden train_step; write the loop with tf.GradientTape instead",
+    ]);
     const [kind, message, trace] = errors.call_raises ?? ['', '', ''];
     expect([kind, message]).toEqual(['ValueError', 'bad input in call']);
     // The user's own frame last: the line of `call` that raised (cells have no source lines here).

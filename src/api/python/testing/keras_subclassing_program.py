@@ -156,6 +156,14 @@ with tf.device(DEVICE):
     errors["call_raises"] = error_of(lambda: broken.fit(x, tf.constant(INPUT["target"]), epochs=1, verbose=0))
     errors["no_super"] = error_of(NoSuper)
 
+    class CustomStep(MyModel):
+        def train_step(self, data):
+            return {}
+
+    custom = CustomStep()
+    custom.compile(optimizer="sgd", loss="mse")
+    errors["train_step"] = error_of(lambda: custom.fit(x, tf.constant(INPUT["target"]), epochs=1, verbose=0))
+
     # A Python layer inside Sequential: its output shape comes from calling it (Keras traces it).
     stacked = tf.keras.Sequential([tf.keras.layers.Dense(3, input_shape=(5,)), Linear(4)])
     with contextlib.redirect_stdout(io.StringIO()) as printed:

@@ -477,6 +477,25 @@ class Model(_Base, metaclass=_KerasMeta):
             )
         _Base.__init__(self, name=name, trainable=trainable, **kwargs)
 
+    def fit(self, *args, **kwargs):
+        self._refuse_override("train_step", "fit")
+        return self._twin.fit(*args, **kwargs)
+
+    def evaluate(self, *args, **kwargs):
+        self._refuse_override("test_step", "evaluate")
+        return self._twin.evaluate(*args, **kwargs)
+
+    def predict(self, *args, **kwargs):
+        self._refuse_override("predict_step", "predict")
+        return self._twin.predict(*args, **kwargs)
+
+    def _refuse_override(self, step, method):
+        if hasattr(type(self), step):
+            raise NotImplementedError(
+                f"{type(self).__name__}.{step}: {method} runs Keras's own step here and does not call an "
+                f"overridden {step}; write the loop with tf.GradientTape instead"
+            )
+
     def build(self, input_shape):
         """Keras's ``Model.build``: calls the model on a batch of zeros of ``input_shape``
         (None sizes as 1), which builds its layers."""
