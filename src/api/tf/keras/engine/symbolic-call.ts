@@ -9,6 +9,7 @@
  */
 import { defaultDevice, noGrad, ops, Tensor, type DType } from '../../../../engine';
 import { isOptionsObject } from '../../../args';
+import { kerasMask } from '../layers/masking';
 import {
   KerasTensor,
   kerasTensorsIn,
@@ -73,7 +74,9 @@ function probe(layer: SymbolicLayer, positional: unknown[], options: unknown, fr
       made.push(t);
       return t;
     }) as unknown[];
-    const out = layer.callEager(options === undefined ? real : [...real, options]);
+    // Never a training-mode call: it would move BatchNormalization's statistics, for one.
+    const opts = options === undefined ? undefined : { ...(options as object), training: false };
+    const out = layer.callEager(opts === undefined ? real : [...real, opts]);
     const many = Array.isArray(out);
     const list = (many ? out : [out]) as unknown[];
     if (!list.every((t) => t instanceof Tensor)) {
@@ -87,7 +90,9 @@ function probe(layer: SymbolicLayer, positional: unknown[], options: unknown, fr
       dtypes: tensors.map((t) => t.dtype),
       many,
     };
-    for (const t of new Set([...made, ...tensors])) t.dispose();
+    // Masks the stand-ins' outputs carry (Embedding's) were made here too.
+    const masks = tensors.map(kerasMask).filter((m): m is Tensor => m !== null);
+    for (const t of new Set([...made, ...tensors, ...masks])) t.dispose();
     return result;
   });
 }

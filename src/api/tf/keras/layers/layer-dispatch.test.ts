@@ -11,7 +11,14 @@ import { Model } from '../models/model';
 import '../models/functional';
 import { Sequential } from '../models/sequential';
 import { resetNames } from '../naming';
-import { Conv1D, Dense, Embedding, Flatten, GlobalAveragePooling1D } from './index';
+import {
+  BatchNormalization,
+  Conv1D,
+  Dense,
+  Embedding,
+  Flatten,
+  GlobalAveragePooling1D,
+} from './index';
 import { kerasMask } from './masking';
 import { Input } from './input-layer';
 import { Add, Concatenate, concatenate, Dot, Subtract } from './merging';
@@ -171,7 +178,7 @@ describe('layer.input / layer.output and a chain summary', () => {
     const hidden = new Dense(4, { name: 'hidden' });
     const model = new Model(x, new Dense(2, { name: 'top' })(hidden(x)), { name: 'chain' });
     const features = new Model(model.input, hidden.output);
-    expect(features.outputs[0].shape).toEqual([null, 4]);
+    expect((features.output as KerasTensor).shape).toEqual([null, 4]);
     expect(features.layers.map((l) => l.name)).toEqual(['input_1', 'hidden']);
     hidden(Input({ shape: [3] }));
     expect(() => hidden.output).toThrow(
@@ -195,5 +202,28 @@ describe('layer.input / layer.output and a chain summary', () => {
         '_________________________________________________________________',
       ].join('\n'),
     );
+  });
+});
+
+describe('stand-in runs leave no trace', () => {
+  it('a symbolic call with training=True does not move BatchNormalization statistics', async () => {
+    const x = Input({ shape: [3] });
+    const bn = new BatchNormalization();
+    const model = new Model(x, bn(x, { training: true }));
+    expect(Array.from(await bn.weights[2].data())).toEqual([0, 0, 0]);
+    // The explicit training=True given while building is kept when the model runs.
+    const y = model(
+      data([
+        [1, 2, 3],
+        [3, 4, 5],
+      ]),
+    );
+    expect(Array.from(await y.data()).map((v) => Math.round(v))).toEqual([-1, -1, -1, 1, 1, 1]);
+  });
+
+  it('a one-input model takes nested numbers as its data', async () => {
+    const x = Input({ shape: [2] });
+    const model = new Model(x, new Add()([x, x]));
+    expect(Array.from(await model([[1, 2]]).data())).toEqual([2, 4]);
   });
 });

@@ -156,8 +156,8 @@ export class Functional extends Model {
         );
       list = names.map((n) => record[n]);
     }
-    // One nested list of numbers for a one-input model is its data, not a list of inputs.
-    if (this.inputs.length === 1 && list.length !== 1 && !list.some((v) => v instanceof Tensor))
+    // For a one-input model a list is its data (nested numbers), unless it holds tensors.
+    if (this.inputs.length === 1 && Array.isArray(given) && !given.some((v) => v instanceof Tensor))
       list = [given];
     if (list.length !== this.inputs.length) {
       throw new KerasValueError(
