@@ -22,12 +22,29 @@ export function softmax(x: Tensor): Tensor {
   return y;
 }
 
+const sigmoidLogitsOf = new WeakMap<Tensor, Tensor>();
+
+/**
+ * The logits a Keras sigmoid output was computed from: TF 2.15's `activations.sigmoid` caches
+ * them too, and binary_crossentropy then works from them (no clipping) as with `from_logits`.
+ */
+export function kerasSigmoidLogits(probabilities: Tensor): Tensor | undefined {
+  return sigmoidLogitsOf.get(probabilities);
+}
+
+function sigmoid(x: Tensor): Tensor {
+  const y = ops.sigmoid(x);
+  sigmoidLogitsOf.set(y, x);
+  return y;
+}
+
 const NAMED: Record<string, ActivationFn> = {
   // The element-wise table's Keras rows: relu, sigmoid, tanh, …
   ...kerasActivations(),
   // Keras's other names (gelu, selu, swish, leaky_relu, …): activation-functions.ts.
   ...extraActivations,
   softmax,
+  sigmoid,
   linear: (x) => x,
 };
 

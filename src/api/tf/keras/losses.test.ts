@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { cpu, ops } from '../../../engine';
 import { expectClose } from '../../../engine/testing/harness';
-import { softmax } from './activations';
+import { getActivation, softmax } from './activations';
 import {
   BinaryCrossentropy,
   CategoricalCrossentropy,
@@ -161,5 +161,20 @@ describe('tf.keras.losses', () => {
     expect(getLoss('sparse_categorical_crossentropy').sparse).toBe(true);
     expect(getLoss('mse').name).toBe('mean_squared_error');
     expect(() => getLoss('nope')).toThrow(/Unknown loss function/);
+  });
+});
+
+describe('binary_crossentropy on a Keras sigmoid output', () => {
+  it('works from the remembered logits (no clipping), as TF 2.15 does', async () => {
+    const x = ops.fromData([[20], [-20]], { device: cpu() });
+    const p = getActivation('sigmoid', 'test').fn(x);
+    const y = ops.fromData([[0], [1]], { device: cpu() });
+    const fromProbabilities = await new BinaryCrossentropy()(y, p).item();
+    const fromLogits = await new BinaryCrossentropy({ fromLogits: true })(y, x).item();
+    expect(fromProbabilities).toBeCloseTo(20, 4);
+    expect(fromProbabilities).toBeCloseTo(fromLogits, 5);
+    // A plain tensor of the same probabilities is clipped: −log(1 − (1 − 1e-7) + 1e-7) ≈ 15.4.
+    const plain = ops.fromData(await p.data(), { device: cpu() }).reshape([2, 1]);
+    expect(await new BinaryCrossentropy()(y, plain).item()).toBeLessThan(16);
   });
 });

@@ -7,7 +7,7 @@
 import { ops, ShapeError, type Tensor } from '../../../engine';
 import { asInt, asNumber, bindArgs, boolArg, describe, optional, type BoundArgs } from '../../args';
 import { Callable } from '../callable';
-import { kerasLogits } from './activations';
+import { kerasLogits, kerasSigmoidLogits } from './activations';
 import { toTensor } from './layers/layer';
 import { ValueError } from '../../tf-config';
 
@@ -292,9 +292,11 @@ export function binaryCrossentropy(
   let y = yTrue.dtype === 'float32' ? yTrue : ops.cast(yTrue, 'float32');
   if (labelSmoothing > 0) y = ops.add(ops.mul(y, 1 - labelSmoothing), 0.5 * labelSmoothing);
   let perElement: Tensor;
-  if (fromLogits) {
+  // A Keras sigmoid output brings its logits, which TF 2.15 uses as if fromLogits were given.
+  const cached = kerasSigmoidLogits(yPred);
+  if (fromLogits || cached) {
     // max(x, 0) − x·y + log(1 + exp(−|x|)): stable for large |x|.
-    const x = yPred;
+    const x = cached ?? yPred;
     perElement = ops.add(
       ops.sub(ops.relu(x), ops.mul(x, y)),
       ops.log(ops.add(ops.exp(ops.neg(ops.abs(x))), 1)),
