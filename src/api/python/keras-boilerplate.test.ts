@@ -328,6 +328,71 @@ import re
     ]);
   });
 
+  it("maps keras.ops' other names onto tf with Keras's argument conventions", async () => {
+    const r = await python.run(`
+from keras import ops
+x = ops.convert_to_tensor([[1.0, -2.0, 3.0], [0.5, 0.25, -1.0]])
+with tf.GradientTape() as tape:
+    tape.watch(x)
+    y = ops.sum(ops.stop_gradient(x) * x)
+[ops.argmin(x, axis=0).numpy(), ops.cumsum(x).numpy(), ops.take(x, [0, 2]).numpy(), ops.take(x, [2, 0], axis=1).numpy(),
+ ops.top_k(x, 2).values.numpy(), ops.sort(x).numpy(), ops.arange(1, 10, 3).numpy(), ops.full((2,), 7.0).numpy(),
+ ops.shape(x), ops.one_hot(ops.convert_to_tensor([0, 2]), 3, axis=0).numpy(), ops.argmax(x, keepdims=True).numpy(),
+ ops.prod(x, axis=1).numpy(), ops.max(x, initial=10.0).numpy(), ops.where(ops.greater(x, 0)).numpy(),
+ tape.gradient(y, x).numpy(), ops.mean(x, axis=(0, 1)).numpy(), ops.reshape(x, new_shape=(3, 2)).numpy(),
+ ops.dot(x, ops.transpose(x)).numpy(), ops.clip(ops.convert_to_tensor([0, 5, 9]), 1, 6).numpy()]
+`);
+    expect(r).toEqual([
+      [1, 0, 1],
+      [1, -1, 2, 2.5, 2.75, 1.75],
+      [1, 3],
+      [
+        [3, 1],
+        [-1, 0.5],
+      ],
+      [
+        [3, 1],
+        [0.5, 0.25],
+      ],
+      [
+        [-2, 1, 3],
+        [-1, 0.25, 0.5],
+      ],
+      [1, 4, 7],
+      [7, 7],
+      [2, 3],
+      [
+        [1, 0],
+        [0, 0],
+        [0, 1],
+      ],
+      [[2]],
+      [-6, -0.125],
+      10,
+      [
+        [0, 0],
+        [0, 2],
+        [1, 0],
+        [1, 1],
+      ],
+      [
+        [1, -2, 3],
+        [0.5, 0.25, -1],
+      ],
+      0.2916666865348816,
+      [
+        [1, -2],
+        [3, 0.5],
+        [0.25, -1],
+      ],
+      [
+        [14, -3],
+        [-3, 1.3125],
+      ],
+      [1, 5, 6],
+    ]);
+  });
+
   it("says which name it lacks, as Python's modules do", async () => {
     const r = await python.run(`
 try:

@@ -43,7 +43,10 @@ def shape(x):
 
 
 def stop_gradient(variable):
-    return _tf().stop_gradient(variable)
+    """The value without a gradient path (the engine's detach, as tf.stop_gradient)."""
+    tf = _tf()
+    fn = getattr(tf, "stop_gradient", None) if hasattr(tf, "stop_gradient") else None
+    return fn(variable) if fn is not None else _t(variable).detach()
 
 
 # ---------------------------------------------------------------------- activations (keras.ops.nn)
@@ -123,16 +126,22 @@ absolute = abs
 sqrt = _unary("sqrt")
 exp = _unary("exp")
 log = _unary("log")
-log1p = _unary("math.log1p")
-expm1 = _unary("math.expm1")
 square = _unary("square")
 negative = _unary("negative")
 sign = _unary("sign")
 floor = _unary("floor")
 ceil = _unary("math.ceil")
-sin = _unary("sin")
-cos = _unary("cos")
 reciprocal = _unary("math.reciprocal")
+
+
+def log1p(x):
+    # The engine has no log1p kernel: log(1 + x) (less precise than log1p for |x| below ~1e-4).
+    return _tf().math.log(_t(x) + 1.0)
+
+
+def expm1(x):
+    # exp(x) - 1, as log1p above.
+    return _tf().exp(_t(x)) - 1.0
 
 
 def round(x, decimals=0):  # noqa: A001  Keras's name shadows the builtin
