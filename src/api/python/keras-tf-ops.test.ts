@@ -76,6 +76,11 @@ const DTYPES: Record<string, string> = {
   ones_like: 'tf.float32 [3, 4]',
   linspace: 'tf.float32 [7]',
   eye: 'tf.float32 [2, 3]',
+  round: 'tf.float32 [7]',
+  ceil: 'tf.float32 [3, 4]',
+  count_nonzero: 'tf.int32 [3]',
+  confusion_matrix: 'tf.int32 [3, 3]',
+  confusion_matrix_weighted: 'tf.float32 [2, 2]',
 };
 
 const KINDS = {

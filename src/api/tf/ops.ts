@@ -51,6 +51,7 @@ const REDUCERS = {
   // TensorFlow's are the population statistics (no Bessel correction).
   reduceStd: (x, d, k) => ops.std(asFloat(x), d, 0, k),
   reduceVariance: (x, d, k) => ops.variance(asFloat(x), d, 0, k),
+  reduceEuclideanNorm: (x, d, k) => ops.sqrt(ops.sum(ops.square(asFloat(x)), d, k)),
   reduceLogsumexp: (x, d, k) => ops.logsumexp(asFloat(x), d ?? x.shape.map((_, i) => i), k),
 } satisfies Record<string, Reducer>;
 
@@ -468,6 +469,62 @@ const arithmetic = {
   squaredDifference: binary('squaredDifference', (x, y) => ops.square(ops.sub(x, y))),
 };
 
+/** tf.round: to the nearest integer, halves to even (banker's rounding, as TensorFlow). */
+function round(...args: unknown[]): Tensor {
+  const a = bindArgs(sig('tf.round', ['x']), args);
+  const x = tensorOf(a.x);
+  if (x.dtype !== 'float32') return x;
+  const up = ops.floor(ops.add(x, 0.5));
+  // A tie (x + 0.5 whole) landing on an odd number goes down to the even one.
+  const tie = ops.cast(ops.eq(up, ops.add(x, 0.5)), 'float32');
+  const odd = ops.sub(up, ops.mul(ops.floor(ops.mul(up, 0.5)), 2));
+  return ops.sub(up, ops.mul(tie, odd));
+}
+
+function ceil(...args: unknown[]): Tensor {
+  const a = bindArgs(sig('tf.math.ceil', ['x']), args);
+  const x = tensorOf(a.x);
+  return x.dtype === 'float32' ? ops.neg(ops.floor(ops.neg(x))) : x;
+}
+
+/** tf.math.count_nonzero(input, axis=None, keepdims=False): int32 (TensorFlow: int64) counts. */
+function countNonzero(...args: unknown[]): Tensor {
+  const a = bindArgs(sig('tf.math.countNonzero', ['input', 'axis', 'keepdims', 'dtype']), args);
+  const x = tensorOf(a.input);
+  const dims = axesArg(a.axis, x.ndim, 'tf.math.count_nonzero');
+  return ops.sum(truth(x), dims, boolArg(a.keepdims, 'keepdims'));
+}
+
+/**
+ * tf.math.confusion_matrix(labels, predictions, num_classes, weights): [n, n] counts (or summed
+ * weights) of each (label, prediction) pair. num_classes is required here (inferring it reads
+ * the values; Python's confusion_matrix does that for you).
+ */
+function confusionMatrix(...args: unknown[]): Tensor {
+  const a = bindArgs(
+    sig('tf.math.confusionMatrix', ['labels', 'predictions', 'numClasses', 'weights', 'dtype']),
+    args,
+  );
+  const labels = tensorOf(a.labels, 'int32');
+  const predictions = tensorOf(a.predictions, 'int32');
+  if (a.numClasses === undefined || a.numClasses === null)
+    throw new ValueError(
+      'tf.math.confusion_matrix: give num_classes (inferring it would read the values back)',
+    );
+  const n = asInt(a.numClasses, 'tf.math.confusion_matrix: num_classes');
+  if (labels.ndim !== 1 || predictions.ndim !== 1 || labels.shape[0] !== predictions.shape[0])
+    throw new ValueError(
+      `tf.math.confusion_matrix: labels [${labels.shape.join(', ')}] and predictions [${predictions.shape.join(', ')}] must be 1-D of the same length`,
+    );
+  const pairs = ops.add(ops.mul(labels, n), predictions);
+  const cells = ops.arange(0, n * n, 1, { device: labels.deviceObject, dtype: 'int32' });
+  let hits = ops.cast(ops.eq(ops.unsqueeze(pairs, -1), cells), 'float32');
+  if (a.weights !== undefined && a.weights !== null)
+    hits = ops.mul(hits, ops.unsqueeze(floatOf(a.weights), -1));
+  const counts = ops.reshape(ops.sum(hits, 0), [n, n]);
+  return ops.cast(counts, dtypeArg(a.dtype) ?? 'int32');
+}
+
 // ---------------------------------------------------------------- linalg
 
 function eye(...args: unknown[]): Tensor {
@@ -545,6 +602,14 @@ export const tfMathOps = {
   argmin: argExtreme('argmin'),
   topK,
   cumsum,
+  round,
+  ceil,
+  countNonzero,
+  confusionMatrix,
+  logSigmoid: (...args: unknown[]): Tensor => {
+    const a = bindArgs(sig('tf.math.logSigmoid', ['x']), args);
+    return ops.neg(ops.unaryOps.softplus(ops.neg(floatOf(a.x))));
+  },
   ...comparisons,
   ...arithmetic,
 };
@@ -581,6 +646,7 @@ export const tfOps = {
   clipByValue,
   cumsum,
   einsum,
+  round,
   sort,
   argsort,
   eye,

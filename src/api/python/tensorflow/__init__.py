@@ -245,6 +245,7 @@ math = _Namespace(
     reduce_all=reduce_all,
     argmin=argmin,
     top_k=_ops.top_k,
+    confusion_matrix=_ops.confusion_matrix,
     equal=equal,
     not_equal=not_equal,
     less=less,

@@ -132,6 +132,26 @@ def one_hot(indices, depth, on_value=None, off_value=None, axis=None, dtype=None
     )
 
 
+def confusion_matrix(labels, predictions, num_classes=None, weights=None, dtype=None, name=None):
+    """``tf.math.confusion_matrix``: without ``num_classes``, the largest label or prediction + 1
+    (which reads the values, as TensorFlow's eager call does)."""
+    from ._tensor import as_dtype
+
+    labels, predictions = _convert(labels, "int32"), _convert(predictions, "int32")
+    if num_classes is None:
+        top = (_call(_tf.reduceMax, t, None, False).numpy() for t in (labels, predictions))
+        num_classes = int(builtins.max(top)) + 1
+    d = as_dtype(dtype)
+    return _call(
+        _tf.math.confusionMatrix,
+        labels,
+        predictions,
+        num_classes,
+        None if weights is None else _convert(weights),
+        None if d is None else d.engine,
+    )
+
+
 def unstack(value, num=None, axis=0, name=None):
     return list(_call(_tf.unstack, _convert(value), num, axis))
 

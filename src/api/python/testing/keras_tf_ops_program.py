@@ -95,6 +95,8 @@ DIFFERENTIABLE = {
     "split_sizes": (lambda x: tf.split(x, [1, 3], axis=1)[1], ["x"]),
     "split_even": (lambda x: tf.split(x, 2, axis=1)[0], ["x"]),
     "reverse": (lambda x: tf.reverse(x, [1]), ["x"]),
+    "reduce_euclidean_norm": (lambda x: tf.math.reduce_euclidean_norm(x, axis=0), ["x"]),
+    "log_sigmoid": (lambda x: tf.math.log_sigmoid(x), ["x"]),
     "gather_batch_dims": (lambda x: tf.gather(x, [[0, 2, 2], [1, 1, 0], [3, 0, 1]], batch_dims=1), ["x"]),
     "gather_batch_dims_axis2": (
         lambda x: tf.gather(tf.reshape(x, [3, 2, 2]), [[1], [0], [1]], axis=2, batch_dims=1),
@@ -124,6 +126,13 @@ VALUES = {
     "ones_like": lambda: tf.ones_like(tf.constant(I["x"])),
     "linspace": lambda: tf.linspace(-1.0, 2.0, 7),
     "eye": lambda: tf.linalg.eye(2, 3),
+    "round": lambda: tf.round([0.5, 1.5, 2.5, -0.5, -1.5, 1.4, -2.6]),
+    "ceil": lambda: tf.math.ceil(tf.constant(I["x"])),
+    "count_nonzero": lambda: tf.math.count_nonzero(tf.constant(mask), axis=1),
+    "confusion_matrix": lambda: tf.math.confusion_matrix([0, 1, 2, 1], [0, 2, 2, 1]),
+    "confusion_matrix_weighted": lambda: tf.math.confusion_matrix(
+        [0, 1], [1, 1], num_classes=2, weights=[0.5, 2.0], dtype=tf.float32
+    ),
 }
 
 # The test runs the items in two parts (each a test of its own, within the default time limit on

@@ -121,6 +121,8 @@ DIFFERENTIABLE = {
     "split_sizes": (lambda x: x[:, 1:], ["x"]),
     "split_even": (lambda x: x[:, :2], ["x"]),
     "reverse": (lambda x: x[:, ::-1], ["x"]),
+    "reduce_euclidean_norm": (lambda x: np.sqrt((x**2).sum(0)), ["x"]),
+    "log_sigmoid": (lambda x: -np.log1p(np.exp(-x)), ["x"]),
     "gather_batch_dims": (lambda x: np.take_along_axis(x, np.array([[0, 2, 2], [1, 1, 0], [3, 0, 1]]), 1), ["x"]),
     "gather_batch_dims_axis2": (
         lambda x: np.stack([x.reshape(3, 2, 2)[i][:, [j]] for i, j in enumerate([1, 0, 1])]),
@@ -174,6 +176,11 @@ VALUES = {
     "ones_like": np.ones_like(x),
     "linspace": np.linspace(-1.0, 2.0, 7),
     "eye": np.eye(2, 3),
+    "round": np.round([0.5, 1.5, 2.5, -0.5, -1.5, 1.4, -2.6]),
+    "ceil": np.ceil(x),
+    "count_nonzero": mask.sum(1),
+    "confusion_matrix": [[1, 0, 0], [0, 1, 1], [0, 0, 1]],
+    "confusion_matrix_weighted": [[0, 0.5], [0, 2.0]],
 }
 
 RESULT = {
