@@ -97,8 +97,10 @@ describeAgainstFormulas<Ours, Numbers>(
     expect(ours.isinstance).toEqual([true, true, true, false]);
     expect(ours.tracked).toEqual({
       keras3_add_weight: [[3, 3], 1],
-      // fit's call, then a plain call and predict's: the inner layer gets the model's training.
-      training_seen: [true, false, false],
+      reads_back: [true],
+      // The inner layer gets its model's training: fit's True, a plain call's unset (None: call's
+      // default applies, as in Keras), predict's False.
+      training_seen: [true, undefined, false],
       variable_linear: [2, [6.5, 8.5, 10.5, 12.5]],
       compute_sum: [[4, 4], 1, 1],
       functional: [true, [6, 2]],

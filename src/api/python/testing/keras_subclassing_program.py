@@ -104,6 +104,14 @@ class Keras3Style(tf.keras.layers.Layer):
         return tf.matmul(inputs, self.k)
 
 
+class ReadsBack(tf.keras.layers.Layer):
+    """Reads its input back inside call, as eager TensorFlow allows when called directly."""
+
+    def call(self, inputs):
+        self.first = float(tf.reshape(inputs, [-1])[0].numpy())
+        return inputs
+
+
 class Broken(tf.keras.Model):
     def __init__(self):
         super().__init__()
@@ -183,7 +191,10 @@ with tf.device(DEVICE):
     outer(x)
     outer.predict(x, verbose=0)
     keras3 = Keras3Style()
+    reads_back = ReadsBack()
+    reads_back(x)
     tracked = {
+        "reads_back": [reads_back.first == flat(x)[0]],
         "keras3_add_weight": [flat(keras3(tf.ones((1, 3)))), len(keras3.non_trainable_weights)],
         "training_seen": outer.recorder.seen,
         "variable_linear": [len(variable_linear.trainable_weights), flat(variable_linear(tf.ones((1, 2))))],

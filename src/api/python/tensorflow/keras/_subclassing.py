@@ -334,6 +334,9 @@ class _Base:
             training = _training_context[-1]
         if isinstance(inputs, (list, tuple, dict)) and _holds_tensor(inputs):
             return self._call_structured(inputs, args, kwargs, training)
+        if isinstance(inputs, _tensor._TorchTensor) or type(inputs).__module__ == "numpy":
+            return self._call_here(inputs, args, kwargs, training)
+        # Symbolic inputs (keras.Input: the TS layer records a functional node) and the rest.
         depth = len(self._pending_calls)
         self._pending_calls.append((args, kwargs))
         self._structured[0] = None
@@ -343,6 +346,30 @@ class _Base:
             del self._pending_calls[depth:]
         structured, self._structured[0] = self._structured[0], None
         return y if structured is None else structured
+
+    def _call_here(self, inputs, args, kwargs, training):
+        """A call from Python: the twin builds and places the input (pythonEnter), ``call`` runs
+        here in Python's own frame (so it may read tensors back, as in eager TensorFlow), and the
+        twin attaches the output's mask (pythonExit). ``training`` unset stays unset: ``call``'s
+        own default applies, as in Keras."""
+        x, mask = invoke(self._twin_js.pythonEnter, (inputs,), {}, receiver=self._twin_js)
+        call_kwargs = dict(kwargs)
+        if training is not None and _accepts(self.call, "training"):
+            call_kwargs["training"] = bool(training)
+        if mask is not None and "mask" not in call_kwargs and _accepts(self.call, "mask"):
+            call_kwargs["mask"] = mask
+        _training_context.append(training)
+        try:
+            y = self.call(x, *args, **call_kwargs)
+        finally:
+            _training_context.pop()
+        first = _first_tensor(y)
+        if first is None:
+            raise TypeError(
+                f"{type(self).__name__}.call must return a tensor (or a structure of tensors), got {type(y).__name__}"
+            )
+        invoke(self._twin_js.pythonExit, (x, first, mask), {}, receiver=self._twin_js)
+        return y
 
     def _call_structured(self, inputs, args, kwargs, training):
         """Nested inputs (a list or dict of tensors) are beyond the TS Layer's one-tensor call:

@@ -11,6 +11,7 @@ import { defaultDevice, noGrad, ops, Tensor } from '../../../../engine';
 import { bindArgs, isOptionsObject, optional, asBool } from '../../../args';
 import { ValueError } from '../../../tf-config';
 import { getInitializer } from '../initializers';
+import { kerasMask, setKerasMask } from './masking';
 import { uniqueName } from '../naming';
 import {
   Layer,
@@ -225,6 +226,32 @@ export class PythonLayer extends Layer implements PythonWeightOwner {
 
   protected call(x: Tensor, training: boolean, mask?: Tensor | null): Tensor {
     return this.hooks.call(x, training, mask ?? null);
+  }
+
+  /**
+   * The first half of a call Python makes itself (so `call` runs in Python's own frame, where it
+   * may read tensors back): builds once, checks and moves the input as invoke does; returns the
+   * input to pass and its Keras mask.
+   */
+  pythonEnter(inputs: unknown): [Tensor, Tensor | null] {
+    let x = toTensor(inputs);
+    if (!this.built) this.build(x.shape);
+    this.checkInput(x);
+    let mask = kerasMask(x);
+    const device = this.weights[0]?.deviceObject;
+    if (device && x.deviceObject !== device) {
+      x = x.to(device);
+      if (mask) mask = mask.to(device);
+    }
+    return [x, mask];
+  }
+
+  /** The second half: the output's mask and shape, as invoke gives them. */
+  pythonExit(x: Tensor, y: Tensor, mask: Tensor | null): Tensor {
+    const outMask = this.computeMask(x, mask);
+    if (outMask && outMask !== kerasMask(y)) setKerasMask(y, outMask);
+    this.lastOutputShape = [null, ...y.shape.slice(1)];
+    return y;
   }
 
   /** Own weights first (add_weight's, then variables), then the sublayers' (Keras's order). */

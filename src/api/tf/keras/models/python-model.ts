@@ -131,6 +131,23 @@ export class PythonModel extends Model implements PythonWeightOwner {
     return y;
   }
 
+  /** The first half of a call Python makes itself (python-layer.ts says why): build, move. */
+  pythonEnter(inputs: unknown): [Tensor, null] {
+    let x = toTensor(inputs);
+    if (!this.built) {
+      this.hooks.build([...x.shape]);
+      this.built = true;
+    }
+    const weight = this.weights[0];
+    if (weight && x.deviceObject !== weight.deviceObject) x = x.to(weight.deviceObject);
+    return [x, null];
+  }
+
+  pythonExit(_x: Tensor, y: Tensor): Tensor {
+    this.built = true;
+    return y;
+  }
+
   protected override call(x: Tensor, training: boolean): Tensor {
     return this.hooks.call(x, training, null);
   }
