@@ -96,7 +96,8 @@ export function activationsNamespace(
 ): Record<string, unknown> {
   return {
     relu,
-    sigmoid: plain('sigmoid', ops.sigmoid),
+    // The named sigmoid: its outputs remember their logits for binary_crossentropy, as TF's.
+    sigmoid: plain('sigmoid', (x) => lookUp('sigmoid')(x)),
     tanh: plain('tanh', ops.tanh),
     softplus: plain('softplus', (x) => ops.unaryOps.softplus(x)),
     softmax: alongAxis('softmax', (x, axis) => (axis === -1 ? softmax(x) : ops.softmax(x, axis))),
