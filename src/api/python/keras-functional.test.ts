@@ -36,6 +36,7 @@ const INPUT = {
   head: dense(5, 2),
   upstream: matrix(N, 2, 1),
   target: matrix(N, 2, 1),
+  target_res: matrix(N, 5, 1),
 };
 const WEIGHTS = ['branch_a', 'branch_b', 'shared', 'proj', 'head'].flatMap((n) => [
   `${n}.kernel`,
@@ -48,6 +49,7 @@ interface Numbers {
   two: number[][];
   after_fit: number[][];
   predicted: number[];
+  after_two: number[][];
 }
 interface Ours extends Numbers {
   reprs: string[];
@@ -123,6 +125,14 @@ describeAgainstFormulas<Ours, Numbers>(
       expectNear(ours.after_fit[i], reference.after_fit[i], 1e-4, `${name} after fit`),
     );
     expectNear(ours.predicted, reference.predicted, 1e-4, 'predict after fit');
+    WEIGHTS.forEach((name, i) =>
+      expectNear(
+        ours.after_two[i],
+        reference.after_two[i],
+        1e-4,
+        `${name} after fitting the two-output model (mse + 0.5 huber)`,
+      ),
+    );
 
     expect(ours.reprs).toEqual([
       '<KerasTensor shape=(None, 784), dtype=float32, sparse=False, name=keras_tensor>',

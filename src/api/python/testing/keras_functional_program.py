@@ -65,6 +65,10 @@ with tf.device(DEVICE):
     model.fit([xa, xb], tf.constant(INPUT["target"]), batch_size=5, epochs=1, shuffle=False, verbose=0)
     after_fit = [flat(w) for w in weights]
     predicted = model.predict([xa, xb], batch_size=3, verbose=0)
+    two.compile(optimizer=tf.keras.optimizers.SGD(learning_rate=0.1), loss=["mse", "huber"], loss_weights=[1.0, 0.5])
+    labels = {"head": tf.constant(INPUT["target"]), "residual": tf.constant(INPUT["target_res"])}
+    two.fit([xa, xb], labels, batch_size=5, epochs=1, shuffle=False, verbose=0)
+    after_two = [flat(w) for w in weights]
 
     class Scale(tf.keras.layers.Layer):
         """A Python subclass in a functional graph: its call runs on the stand-ins too."""
@@ -97,6 +101,7 @@ RESULT = {
     "grads": [flat(g) for g in grads],
     "two": [flat(t) for t in y_two],
     "after_fit": after_fit,
+    "after_two": after_two,
     "predicted": flat(predicted),
     "reprs": [repr(plain), repr(a), repr(out)],
     "shapes": [repr(plain.shape), str(tuple(out.shape)), repr(plain.dtype), out.shape.rank],

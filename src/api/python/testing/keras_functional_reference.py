@@ -33,13 +33,14 @@ def forward(p, xa, xb):
     return out, res, saved
 
 
-def backward(p, xa, xb, upstream):
-    """Gradients of sum(out * upstream) for xa, xb and each layer's kernel and bias."""
+def backward(p, xa, xb, upstream, upstream_res=0.0):
+    """Gradients of sum(out * upstream) + sum(res * upstream_res) for xa, xb and each layer's
+    kernel and bias."""
     _, _, v = forward(p, xa, xb)
     g = {}
     g["head"] = (v["z"].T @ upstream, upstream.sum(0))
     dz = upstream @ p["head"][0].T
-    dres, ds2 = dz, dz
+    dres, ds2 = dz + upstream_res, dz
     g["proj"] = (xa.T @ dres, dres.sum(0))
     dxa = dres @ p["proj"][0].T
     dpre1 = dres * (1 - v["s1"] ** 2)
@@ -71,7 +72,15 @@ dxa, dxb, grads = backward(params, xa, xb, upstream)
 d_out = 2 * (out - target) / out.size
 _, _, fit_grads = backward(params, xa, xb, d_out)
 updated = {n: tuple(w - LEARNING_RATE * gw for w, gw in zip(params[n], fit_grads[n])) for n in NAMES}
-predicted, _, _ = forward(updated, xa, xb)
+predicted, res_after, _ = forward(updated, xa, xb)
+
+# The two-output model (out, res) from the updated weights: mse(out) + 0.5 * huber(res), Keras's
+# Huber (delta 1) being the mean of 0.5 e**2 where |e| <= 1, |e| - 0.5 elsewhere (its gradient
+# clip(e, -1, 1) / size).
+target_res = np.array(INPUT["target_res"], dtype=np.float64)
+d_res = 0.5 * np.clip(res_after - target_res, -1, 1) / res_after.size
+_, _, two_grads = backward(updated, xa, xb, 2 * (predicted - target) / predicted.size, d_res)
+updated_two = {n: tuple(w - LEARNING_RATE * gw for w, gw in zip(updated[n], two_grads[n])) for n in NAMES}
 
 RESULT = {
     "y": out.ravel().tolist(),
@@ -79,4 +88,5 @@ RESULT = {
     "two": [out.ravel().tolist(), res.ravel().tolist()],
     "after_fit": [w.ravel().tolist() for n in NAMES for w in updated[n]],
     "predicted": predicted.ravel().tolist(),
+    "after_two": [w.ravel().tolist() for n in NAMES for w in updated_two[n]],
 }

@@ -118,6 +118,11 @@ export class Functional extends Model {
     return this.singleOutput ? this.outputs[0] : [...this.outputs];
   }
 
+  /** Keras's `output_names`: the layers that made the outputs. */
+  override get outputNames(): string[] {
+    return this.outputs.map((t) => t.history?.node.layer.name ?? t.name);
+  }
+
   override get inputCount(): number {
     return this.inputs.length;
   }

@@ -35,12 +35,15 @@ import { getMetric, type Metric } from '../metrics';
 import { getOptimizer, type KerasOptimizer } from '../optimizers';
 import { splitTail, toBatches } from './data-adapter';
 import { summaryLines, type SummaryOptions } from './summary';
+import { compileOutputLosses, outputLabels, totalLoss, type OutputLosses } from './output-losses';
 import { loadWeights, saveWeights } from './weights-file';
 
 interface Compiled {
   optimizer: KerasOptimizer;
   loss: CompiledLoss;
   metrics: Metric[];
+  /** For a model with several outputs: each output's loss and weight (output-losses.ts). */
+  outputs: OutputLosses | null;
 }
 
 const FIT_PARAMS = [
@@ -71,13 +74,14 @@ type Features = Tensor | Tensor[];
 const isFeatures = (v: unknown): v is Features =>
   v instanceof Tensor || (Array.isArray(v) && v.length > 0 && v.every((t) => t instanceof Tensor));
 
-/** `[x, y]` (or `[x, y, sampleWeight]`) of a batch; x a list for a multi-input model. */
-function splitBatch(batch: unknown, what: string): [Features, Tensor, Tensor | null] {
+/** `[x, y]` (or `[x, y, sampleWeight]`) of a batch; x a list for a multi-input model, y a list or dict for a multi-output one. */
+function splitBatch(batch: unknown, what: string): [Features, unknown, Tensor | null] {
   if (
     Array.isArray(batch) &&
     batch.length >= 2 &&
     isFeatures(batch[0]) &&
-    batch[1] instanceof Tensor
+    batch[1] !== undefined &&
+    batch[1] !== null
   ) {
     const w = batch[2];
     return [batch[0], batch[1], w instanceof Tensor ? w : null];
@@ -269,22 +273,33 @@ export class Model extends Layer {
     }
     if (a.loss === undefined || a.loss === null)
       throw new TypeError('compile: a loss is required, e.g. "sparse_categorical_crossentropy"');
-    for (const k of ['lossWeights', 'weightedMetrics'] as const) {
-      if (a[k] !== undefined && a[k] !== null)
-        throw new TypeError(`compile: ${k} is not supported`);
-    }
-    const loss = getLoss(a.loss);
+    if (a.weightedMetrics !== undefined && a.weightedMetrics !== null)
+      throw new TypeError('compile: weightedMetrics is not supported');
+    const names = this.outputNames;
+    const outputs = names.length > 1 ? compileOutputLosses(a.loss, a.lossWeights, names) : null;
+    if (!outputs && a.lossWeights !== undefined && a.lossWeights !== null)
+      throw new TypeError('compile: lossWeights is for a model with several outputs');
+    const single = Array.isArray(a.loss) && a.loss.length === 1 ? a.loss[0] : a.loss;
+    // With several outputs the first output's loss stands for the compiled one (its name, sparse).
+    const loss = outputs
+      ? (outputs.terms.find((t) => t)?.loss ?? getLoss(single))
+      : getLoss(single);
     const list =
       a.metrics === undefined || a.metrics === null
         ? []
         : Array.isArray(a.metrics)
           ? a.metrics
           : [a.metrics];
+    if (outputs && list.length > 0)
+      throw new TypeError(
+        'compile: metrics for a model with several outputs are not supported here (the losses are)',
+      );
     this.optimizer = getOptimizer(a.optimizer);
     this.compiled = {
       optimizer: this.optimizer,
       loss,
       metrics: list.map((m) => getMetric(m, loss.sparse)),
+      outputs,
     };
   }
 
@@ -304,11 +319,33 @@ export class Model extends Layer {
   /** One batch: forward, Keras-order loss, tape gradients, applyGradients. */
   private task(compiled: Compiled): TrainingTask {
     const forward = (batch: unknown, training: boolean): StepResult => {
-      const [x, y0, weight] = splitBatch(batch, 'fit');
-      const preds = this(x, { training });
-      if (Array.isArray(preds))
+      const [x, y1, weight] = splitBatch(batch, 'fit');
+      const out = this(x, { training }) as Tensor | Tensor[];
+      // A functional model's outputs given as a list of one are one output.
+      const one = Array.isArray(out) && out.length === 1 && !compiled.outputs;
+      const preds = one ? (out as Tensor[])[0] : out;
+      const y0 = one && Array.isArray(y1) && y1.length === 1 ? (y1[0] as unknown) : y1;
+      if (Array.isArray(preds)) {
+        if (!compiled.outputs)
+          throw new TypeError(
+            `fit/evaluate: model "${this.name}" has ${(preds as unknown[]).length} outputs; it was compiled for one`,
+          );
+        const labels = outputLabels(y0, compiled.outputs.names);
+        const all = preds as Tensor[];
+        const w =
+          weight && weight.deviceObject !== all[0].deviceObject
+            ? weight.to(all[0].deviceObject)
+            : weight;
+        // Metrics are refused for several outputs (compile), so the first output stands for the step.
+        return {
+          loss: totalLoss(compiled.outputs, labels, all, w),
+          preds: all[0],
+          labels: labels[0],
+        };
+      }
+      if (!(y0 instanceof Tensor))
         throw new TypeError(
-          `fit/evaluate: model "${this.name}" has ${(preds as unknown[]).length} outputs; training here takes one output (one loss)`,
+          `fit: each batch must be [features, labels], got labels ${describe(y0)}`,
         );
       const y = y0.deviceObject === preds.deviceObject ? y0 : y0.to(preds.deviceObject);
       const w =
@@ -527,6 +564,11 @@ export class Model extends Layer {
     for (const t of batches.flat()) t.dispose();
     // A model with several outputs predicts a list of arrays, as Keras.
     return (many ? joined : joined[0]) as Tensor;
+  }
+
+  /** The names of the model's outputs (a functional model's output layers); [] if not known. */
+  get outputNames(): string[] {
+    return [];
   }
 
   /** How many inputs the model takes (a functional model may take several). */
