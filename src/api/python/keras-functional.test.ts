@@ -52,6 +52,7 @@ interface Numbers {
   after_two: number[][];
 }
 interface Ours extends Numbers {
+  predicted_dict: number[];
   reprs: string[];
   shapes: [string, string, string, number];
   names: string[];
@@ -125,6 +126,7 @@ describeAgainstFormulas<Ours, Numbers>(
       expectNear(ours.after_fit[i], reference.after_fit[i], 1e-4, `${name} after fit`),
     );
     expectNear(ours.predicted, reference.predicted, 1e-4, 'predict after fit');
+    expectNear(ours.predicted_dict, reference.predicted, 1e-4, 'predict on a dict of inputs');
     WEIGHTS.forEach((name, i) =>
       expectNear(
         ours.after_two[i],

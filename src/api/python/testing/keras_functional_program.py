@@ -65,6 +65,7 @@ with tf.device(DEVICE):
     model.fit([xa, xb], tf.constant(INPUT["target"]), batch_size=5, epochs=1, shuffle=False, verbose=0)
     after_fit = [flat(w) for w in weights]
     predicted = model.predict([xa, xb], batch_size=3, verbose=0)
+    predicted_dict = model.predict({"a": xa, "b": xb}, batch_size=3, verbose=0)
     two.compile(optimizer=tf.keras.optimizers.SGD(learning_rate=0.1), loss=["mse", "huber"], loss_weights=[1.0, 0.5])
     labels = {"head": tf.constant(INPUT["target"]), "residual": tf.constant(INPUT["target_res"])}
     two.fit([xa, xb], labels, batch_size=5, epochs=1, shuffle=False, verbose=0)
@@ -103,6 +104,7 @@ RESULT = {
     "after_fit": after_fit,
     "after_two": after_two,
     "predicted": flat(predicted),
+    "predicted_dict": flat(predicted_dict),
     "reprs": [repr(plain), repr(a), repr(out)],
     "shapes": [repr(plain.shape), str(tuple(out.shape)), repr(plain.dtype), out.shape.rank],
     "names": [layer.name for layer in model.layers],

@@ -68,11 +68,19 @@ const FIT_PARAMS = [
   'useMultiprocessing',
 ];
 
-/** Features of a batch: one tensor, or a list of tensors for a model with several inputs. */
-type Features = Tensor | Tensor[];
+/** Features of a batch: one tensor, or a list (or dict by input name) for several inputs. */
+type Features = Tensor | Tensor[] | Record<string, Tensor>;
+
+const allTensors = (list: unknown[]): boolean =>
+  list.length > 0 && list.every((t) => t instanceof Tensor);
 
 const isFeatures = (v: unknown): v is Features =>
-  v instanceof Tensor || (Array.isArray(v) && v.length > 0 && v.every((t) => t instanceof Tensor));
+  v instanceof Tensor ||
+  (Array.isArray(v) && allTensors(v)) ||
+  (v !== null &&
+    typeof v === 'object' &&
+    Object.getPrototypeOf(v) === Object.prototype &&
+    allTensors(Object.values(v)));
 
 /** `[x, y]` (or `[x, y, sampleWeight]`) of a batch; x a list for a multi-input model, y a list or dict for a multi-output one. */
 function splitBatch(batch: unknown, what: string): [Features, unknown, Tensor | null] {
@@ -551,7 +559,7 @@ export class Model extends Layer {
         throw new TypeError(
           `predict: each batch must be features (or [features, labels]), got ${describe(batch)}`,
         );
-      const y = noGrad(() => this(x, { training: false })) as Features;
+      const y = noGrad(() => this(x, { training: false })) as Tensor | Tensor[];
       many = Array.isArray(y);
       // Held across the loop's step boundaries until they are joined.
       batches.push((Array.isArray(y) ? y : [y]).map((t) => t.keep()));
