@@ -15,6 +15,7 @@ import {
 import { bindArgs, isOptionsObject, optional, asBool, type BoundArgs } from '../../../args';
 import { Callable } from '../../callable';
 import { isKerasTensor, kerasTensorsIn, type KerasTensor, type Node } from '../engine/keras-tensor';
+import { KerasValueError } from '../engine/errors';
 import { nodesOf, symbolicCall } from '../engine/symbolic-call';
 import type { InitializerFn } from '../initializers';
 import { uniqueName } from '../naming';
@@ -243,12 +244,12 @@ export abstract class Layer extends Callable<[unknown, CallOptions?], Tensor> {
     const ndim = inputShape.length;
     const head = `Input 0 of layer "${this.name}" is incompatible with the layer:`;
     if (spec.ndim !== undefined && ndim !== spec.ndim) {
-      throw new ShapeError(
+      throw new KerasValueError(
         `${head} expected ndim=${spec.ndim}, found ndim=${ndim}. Full shape received: ${shape}`,
       );
     }
     if (spec.minNdim !== undefined && ndim < spec.minNdim) {
-      throw new ShapeError(
+      throw new KerasValueError(
         `${head} expected min_ndim=${spec.minNdim}, found ndim=${ndim}. Full shape received: ${shape}`,
       );
     }
@@ -256,7 +257,7 @@ export abstract class Layer extends Callable<[unknown, CallOptions?], Tensor> {
       const axis = Number(axisText);
       const actual = inputShape[axis < 0 ? ndim + axis : axis];
       if (actual !== size && actual !== null) {
-        throw new ShapeError(
+        throw new KerasValueError(
           `${head} expected axis ${axis} of input shape to have value ${size}, but received input with shape ${shape}`,
         );
       }

@@ -8,7 +8,7 @@ import { Dense, Dropout } from '../layers';
 import { SparseCategoricalCrossentropy } from '../losses';
 import { SparseTopKCategoricalAccuracy } from '../metrics';
 import { resetNames } from '../naming';
-import { Adam } from '../optimizers';
+import { Adam, RMSprop } from '../optimizers';
 import { Model } from './model';
 import { Sequential } from './sequential';
 
@@ -140,6 +140,16 @@ describe('Keras compile / fit / evaluate / predict', () => {
     expect(n).toBeLessThan(30);
     const losses = history.history.loss;
     expect(losses[n - 1]).toBeGreaterThanOrEqual(Math.min(...losses.slice(0, n - 1)));
+  });
+
+  it("compile without an optimizer uses Keras's default, RMSprop, and trains", async () => {
+    const data = blobs(48, 7);
+    const model = makeModel();
+    model.compile({ loss: 'sparse_categorical_crossentropy' });
+    expect(model.optimizer).toBeInstanceOf(RMSprop);
+    const history = await model.fit(data.x, data.y, { epochs: 3, verbose: 0 });
+    const losses = history.history.loss;
+    expect(losses[2]).toBeLessThan(losses[0]);
   });
 
   it('model(x, { training }) switches dropout; trainableVariables are kernels and biases in order', async () => {

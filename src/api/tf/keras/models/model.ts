@@ -274,11 +274,6 @@ export class Model extends Layer {
       },
       args,
     );
-    if (a.optimizer === undefined) {
-      throw new TypeError(
-        "compile: give an optimizer ('adam', 'nadam', 'sgd' or a tf.keras.optimizers object); Keras's default rmsprop is not available here",
-      );
-    }
     if (a.loss === undefined || a.loss === null)
       throw new TypeError('compile: a loss is required, e.g. "sparse_categorical_crossentropy"');
     if (a.weightedMetrics !== undefined && a.weightedMetrics !== null)
@@ -302,7 +297,8 @@ export class Model extends Layer {
       throw new TypeError(
         'compile: metrics for a model with several outputs are not supported here (the losses are)',
       );
-    this.optimizer = getOptimizer(a.optimizer);
+    // Keras's default optimizer is rmsprop.
+    this.optimizer = getOptimizer(a.optimizer ?? 'rmsprop');
     this.compiled = {
       optimizer: this.optimizer,
       loss,
