@@ -47,11 +47,24 @@ NAMESPACES = [
     "tensorflow.keras.datasets",
     "tensorflow.keras.backend",
     "tensorflow.keras.preprocessing",
+    "tensorflow.linalg",
+    "tensorflow.test",
+    "tensorflow.keras.utils",
+    "tensorflow.keras.activations",
+    "tensorflow.keras.optimizers.schedules",
+    "keras",
+    "keras.layers",
+    "keras.ops",
+    "keras.utils",
+    "keras.optimizers",
+    "keras.losses",
+    "keras.metrics",
+    "keras.callbacks",
     "gpubook",
     "accelerate",
 ]
 
-PACKAGES = ("torch", "torchvision", "tensorflow", "gpubook", "accelerate")
+PACKAGES = ("torch", "torchvision", "tensorflow", "keras", "gpubook", "accelerate")
 DOC_LIMIT = 240
 
 
@@ -90,6 +103,14 @@ def backings(namespace):
         if isinstance(value, JsProxy) and not callable(value):
             found.append(value)
     return found
+
+
+def delegates(namespace):
+    """The modules a module's ``__getattr__`` passes names on to (``keras.layers`` to
+    ``tensorflow.keras.layers``): their names are the namespace's too."""
+    if not isinstance(namespace, types.ModuleType) or "__getattr__" not in vars(namespace):
+        return []
+    return [v for k, v in vars(namespace).items() if k.startswith("_") and isinstance(v, types.ModuleType)]
 
 
 def js_names(value):
@@ -166,6 +187,8 @@ def entries(path):
         for js_name in js_names(backing):
             if not js_name.startswith("_") and js_name != "constructor":
                 dynamic.add(snake(js_name))
+    for target in delegates(namespace):
+        dynamic.update(entries(target.__name__))
     listed = {}
     for name in sorted(static | dynamic):
         try:
