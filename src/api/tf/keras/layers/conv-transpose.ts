@@ -9,13 +9,22 @@
  */
 import { ops, type Tensor } from '../../../../engine';
 import { ndClasses } from '../../../../engine/nn/layers/nd-class';
-import { asBool, asInt, optional } from '../../../args';
 import { ValueError } from '../../../tf-config';
-import { getActivation, type Activation } from '../activations';
-import { getInitializer, type InitializerFn } from '../initializers';
-import { checkStridesDilation, convPaddingArg } from './conv';
+import { type Activation } from '../activations';
+import { type InitializerFn } from '../initializers';
+import {
+  activationBiasArgs,
+  checkChannelsLast,
+  checkStridesDilation,
+  convInputChannels,
+  convPaddingArg,
+  convWindowArgs,
+  filtersArg,
+  kernelToEngine,
+  pyTuple,
+} from './conv-args';
 import { asFloat, channelsFirst, channelsLast } from './conv-layout';
-import { bindLayerArgs, formatShapeSpec, Layer, type ShapeSpec } from './layer';
+import { bindLayerArgs, Layer, type ShapeSpec } from './layer';
 import { padAxis, windowArg, type PaddingMode } from './padding';
 
 const PARAMS = [
@@ -70,39 +79,28 @@ export abstract class ConvTranspose extends Layer {
   ) {
     const a = bindLayerArgs(className, PARAMS, [], args);
     super(className, a);
-    this.filters = asInt(a.filters, `${className}: filters`);
-    if (this.filters <= 0)
-      throw new ValueError(
-        `Invalid value for argument \`filters\`. Expected a strictly positive value. Received filters=${this.filters}.`,
-      );
-    if (a.kernelSize === undefined)
-      throw new TypeError(`${className}() missing required argument 'kernelSize'`);
-    const ones = () => new Array<number>(rank).fill(1);
-    this.kernelSize = windowArg(a.kernelSize, rank, `${className}: kernelSize`) ?? ones();
-    this.strides = windowArg(a.strides, rank, `${className}: strides`) ?? ones();
-    this.dilationRate = windowArg(a.dilationRate, rank, `${className}: dilationRate`) ?? ones();
+    this.filters = filtersArg(a.filters, className);
+    ({
+      kernelSize: this.kernelSize,
+      strides: this.strides,
+      dilationRate: this.dilationRate,
+    } = convWindowArgs(a, rank, className));
     // Keras's message; 'causal' is refused as for 2-D convolutions
     this.padding = convPaddingArg(a.padding, 2, className) as PaddingMode;
     this.outputPadding = windowArg(a.outputPadding, rank, `${className}: outputPadding`);
-    if (a.dataFormat !== undefined && a.dataFormat !== null && a.dataFormat !== 'channels_last')
-      throw new TypeError(`${className}: only dataFormat 'channels_last' is supported`);
+    checkChannelsLast(a.dataFormat, className);
     checkStridesDilation(this.kernelSize, this.strides, this.dilationRate);
-    const tuple = (v: readonly number[]) => `(${v.join(', ')}${v.length === 1 ? ',' : ''})`;
     if (this.outputPadding?.some((p, i) => p >= this.strides[i]))
       throw new ValueError(
         'Strides must be greater than output padding. ' +
-          `Received strides=${tuple(this.strides)}, output_padding=${tuple(this.outputPadding)}.`,
+          `Received strides=${pyTuple(this.strides)}, output_padding=${pyTuple(this.outputPadding)}.`,
       );
-    this.activation = getActivation(a.activation, className);
-    this.useBias = optional(a.useBias, asBool, `${className}: useBias`, true);
-    this.kernelInitializer = getInitializer(
-      a.kernelInitializer ?? 'glorot_uniform',
-      `${className}: kernelInitializer`,
-    );
-    this.biasInitializer = getInitializer(
-      a.biasInitializer ?? 'zeros',
-      `${className}: biasInitializer`,
-    );
+    ({
+      activation: this.activation,
+      useBias: this.useBias,
+      kernelInitializer: this.kernelInitializer,
+      biasInitializer: this.biasInitializer,
+    } = activationBiasArgs(a, className));
   }
 
   private lengths(inputShape: ShapeSpec): (number | null)[] {
@@ -125,13 +123,7 @@ export abstract class ConvTranspose extends Layer {
   }
 
   protected override buildWeights(inputShape: ShapeSpec): void {
-    const channels = inputShape[inputShape.length - 1];
-    if (inputShape.length !== this.rank + 2 || channels === null) {
-      throw new ValueError(
-        `Input 0 of layer "${this.name}" is incompatible with the layer: expected min_ndim=${this.rank + 2}, ` +
-          `found ndim=${inputShape.length}. Full shape received: ${formatShapeSpec(inputShape)}`,
-      );
-    }
+    const channels = convInputChannels(this.name, this.rank, inputShape);
     this.kernel = this.addWeight(
       'kernel',
       [...this.kernelSize, this.filters, channels],
@@ -145,7 +137,7 @@ export abstract class ConvTranspose extends Layer {
     const kernel = this.kernel as Tensor;
     const xc = channelsFirst(asFloat(x), this.rank);
     // [...k, F, C] → the engine's [C, F, ...k]
-    const w = ops.permute(kernel, this.rank === 1 ? [2, 1, 0] : [3, 2, 0, 1]);
+    const w = kernelToEngine(kernel, this.rank);
     let y =
       this.rank === 1
         ? ops.convTranspose1d(xc, w, null, {

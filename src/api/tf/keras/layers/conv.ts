@@ -6,11 +6,11 @@
  * the engine's grouped convolution (filter f in group ⌊f / (F/groups)⌋, as in Keras); Conv1D's
  * `padding='causal'` pads dilation·(k − 1) zeros on the left.
  */
-import { ops, type Tensor } from '../../../../engine';
-import { asBool, asInt, optional } from '../../../args';
+import { type Tensor } from '../../../../engine';
+import { asInt, optional } from '../../../args';
 import { ValueError } from '../../../tf-config';
-import { getActivation, type Activation } from '../activations';
-import { getInitializer, type InitializerFn } from '../initializers';
+import { type Activation } from '../activations';
+import { type InitializerFn } from '../initializers';
 import { ndClasses } from '../../../../engine/nn/layers/nd-class';
 import { bindLayerArgs, formatShapeSpec, Layer, type ShapeSpec } from './layer';
 import {
@@ -20,7 +20,16 @@ import {
   convolveChannelsFirst,
   padForWindow,
 } from './conv-layout';
-import { paddingArg, windowOutput, windowArg, type PaddingMode } from './padding';
+import {
+  activationBiasArgs,
+  checkChannelsLast,
+  checkStridesDilation,
+  convPaddingArg,
+  convWindowArgs,
+  filtersArg,
+  kernelToEngine,
+} from './conv-args';
+import { windowOutput, type PaddingMode } from './padding';
 
 const PARAMS = [
   'filters',
@@ -58,21 +67,14 @@ export abstract class Conv extends Layer {
   ) {
     const a = bindLayerArgs(className, PARAMS, [], args);
     super(className, a);
-    this.filters = asInt(a.filters, `${className}: filters`);
-    if (this.filters <= 0)
-      throw new ValueError(
-        `Invalid value for argument \`filters\`. Expected a strictly positive value. Received filters=${this.filters}.`,
-      );
-    if (a.kernelSize === undefined)
-      throw new TypeError(`${className}() missing required argument 'kernelSize'`);
-    const ones = () => new Array<number>(rank).fill(1);
-    this.kernelSize = windowArg(a.kernelSize, rank, `${className}: kernelSize`) ?? ones();
-    this.strides = windowArg(a.strides, rank, `${className}: strides`) ?? ones();
-    this.dilationRate = windowArg(a.dilationRate, rank, `${className}: dilationRate`) ?? ones();
+    this.filters = filtersArg(a.filters, className);
+    ({
+      kernelSize: this.kernelSize,
+      strides: this.strides,
+      dilationRate: this.dilationRate,
+    } = convWindowArgs(a, rank, className));
     this.padding = convPaddingArg(a.padding, rank, className);
-    if (a.dataFormat !== undefined && a.dataFormat !== null && a.dataFormat !== 'channels_last') {
-      throw new TypeError(`${className}: only dataFormat 'channels_last' is supported`);
-    }
+    checkChannelsLast(a.dataFormat, className);
     this.groups = optional(a.groups, asInt, `${className}: groups`, 1);
     if (this.groups <= 0)
       throw new ValueError(
@@ -84,16 +86,12 @@ export abstract class Conv extends Layer {
           `Received: groups=${this.groups}, filters=${this.filters}.`,
       );
     checkStridesDilation(this.kernelSize, this.strides, this.dilationRate);
-    this.activation = getActivation(a.activation, className);
-    this.useBias = optional(a.useBias, asBool, `${className}: useBias`, true);
-    this.kernelInitializer = getInitializer(
-      a.kernelInitializer ?? 'glorot_uniform',
-      `${className}: kernelInitializer`,
-    );
-    this.biasInitializer = getInitializer(
-      a.biasInitializer ?? 'zeros',
-      `${className}: biasInitializer`,
-    );
+    ({
+      activation: this.activation,
+      useBias: this.useBias,
+      kernelInitializer: this.kernelInitializer,
+      biasInitializer: this.biasInitializer,
+    } = activationBiasArgs(a, className));
   }
 
   computeOutputShape(inputShape: ShapeSpec): ShapeSpec {
@@ -142,49 +140,10 @@ export abstract class Conv extends Layer {
       this,
     );
     // [k, C/G, F] → [F, C/G, k]; [kh, kw, C/G, F] → [F, C/G, kh, kw]
-    const w = ops.permute(kernel, this.rank === 1 ? [2, 1, 0] : [3, 2, 0, 1]);
+    const w = kernelToEngine(kernel, this.rank);
     const y = convolveChannelsFirst(padded, w, this.bias, this, symmetric, this.groups);
     return this.activation.fn(channelsLast(y, this.rank));
   }
-}
-
-/** Keras's standardize_padding: 'valid' or 'same', and 'causal' for 1-D convolutions. */
-export function convPaddingArg(
-  value: unknown,
-  rank: number,
-  className: string,
-): PaddingMode | 'causal' {
-  const v = value === undefined || value === null ? 'valid' : String(value).toLowerCase();
-  if (v === 'causal' && rank === 1) return 'causal';
-  if (v === 'causal' || (v !== 'valid' && v !== 'same')) {
-    const allowed = rank === 1 ? "{'valid', 'same', 'causal'}" : "{'valid', 'same'}";
-    throw new ValueError(
-      `The \`padding\` argument must be a list/tuple or one of ${allowed}. Received: ${v}`,
-    );
-  }
-  return paddingArg(v, className);
-}
-
-/** Keras refuses strides and dilation both above 1 (TensorFlow's kernels do not combine them). */
-export function checkStridesDilation(
-  kernelSize: readonly number[],
-  strides: readonly number[],
-  dilationRate: readonly number[],
-): void {
-  const tuple = (v: readonly number[]) => `(${v.join(', ')}${v.length === 1 ? ',' : ''})`;
-  if (kernelSize.some((k) => k <= 0))
-    throw new ValueError(
-      `The argument \`kernel_size\` cannot contain 0. Received kernel_size=${tuple(kernelSize)}.`,
-    );
-  if (strides.some((k) => k <= 0))
-    throw new ValueError(
-      `The argument \`strides\` cannot contains 0. Received strides=${tuple(strides)}`,
-    );
-  if (Math.max(...strides) > 1 && Math.max(...dilationRate) > 1)
-    throw new ValueError(
-      '`strides > 1` not supported in conjunction with `dilation_rate > 1`. ' +
-        `Received: strides=${tuple(strides)} and dilation_rate=${tuple(dilationRate)}`,
-    );
 }
 
 /**

@@ -1,8 +1,9 @@
 /** Keras `Dense(units, { activation })`: y = activation(x · kernel + bias) on the last axis. */
 import { ops, type Tensor } from '../../../../engine';
-import { asBool, asInt, optional } from '../../../args';
-import { getActivation, type Activation } from '../activations';
-import { getInitializer, type InitializerFn } from '../initializers';
+import { asInt } from '../../../args';
+import { type Activation } from '../activations';
+import { type InitializerFn } from '../initializers';
+import { activationBiasArgs } from './conv-args';
 import { bindLayerArgs, Layer, type ShapeSpec } from './layer';
 
 export class Dense extends Layer {
@@ -25,13 +26,12 @@ export class Dense extends Layer {
     this.units = asInt(a.units, 'Dense: units');
     if (this.units < 1)
       throw new RangeError(`Dense: units must be a positive integer, got ${this.units}`);
-    this.activation = getActivation(a.activation, 'Dense');
-    this.useBias = optional(a.useBias, asBool, 'Dense: useBias', true);
-    this.kernelInitializer = getInitializer(
-      a.kernelInitializer ?? 'glorot_uniform',
-      'Dense: kernelInitializer',
-    );
-    this.biasInitializer = getInitializer(a.biasInitializer ?? 'zeros', 'Dense: biasInitializer');
+    ({
+      activation: this.activation,
+      useBias: this.useBias,
+      kernelInitializer: this.kernelInitializer,
+      biasInitializer: this.biasInitializer,
+    } = activationBiasArgs(a, 'Dense'));
   }
 
   computeOutputShape(inputShape: ShapeSpec): ShapeSpec {

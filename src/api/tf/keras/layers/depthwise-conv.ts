@@ -8,11 +8,20 @@
  */
 import { ops, type Tensor } from '../../../../engine';
 import { ndClasses } from '../../../../engine/nn/layers/nd-class';
-import { asBool, asInt, optional, type BoundArgs } from '../../../args';
+import { asInt, optional, type BoundArgs } from '../../../args';
 import { ValueError } from '../../../tf-config';
-import { getActivation, type Activation } from '../activations';
+import { type Activation } from '../activations';
 import { getInitializer, type InitializerFn } from '../initializers';
-import { checkStridesDilation, convPaddingArg } from './conv';
+import {
+  activationBiasArgs,
+  checkChannelsLast,
+  checkStridesDilation,
+  convInputChannels,
+  convPaddingArg,
+  convWindowArgs,
+  filtersArg,
+  kernelToEngine,
+} from './conv-args';
 import {
   asFloat,
   channelsFirst,
@@ -20,8 +29,8 @@ import {
   convolveChannelsFirst,
   padForWindow,
 } from './conv-layout';
-import { bindLayerArgs, formatShapeSpec, Layer, type ShapeSpec } from './layer';
-import { windowArg, windowOutput, type PaddingMode } from './padding';
+import { bindLayerArgs, Layer, type ShapeSpec } from './layer';
+import { windowOutput, type PaddingMode } from './padding';
 
 const WINDOW = ['kernelSize', 'strides', 'padding'];
 const COMMON = ['dataFormat', 'dilationRate', 'depthMultiplier', 'activation', 'useBias'];
@@ -46,16 +55,14 @@ abstract class DepthwiseBase extends Layer {
     a: BoundArgs,
   ) {
     super(className, a);
-    if (a.kernelSize === undefined)
-      throw new TypeError(`${className}() missing required argument 'kernelSize'`);
-    const ones = () => new Array<number>(rank).fill(1);
-    this.kernelSize = windowArg(a.kernelSize, rank, `${className}: kernelSize`) ?? ones();
-    this.strides = windowArg(a.strides, rank, `${className}: strides`) ?? ones();
-    this.dilationRate = windowArg(a.dilationRate, rank, `${className}: dilationRate`) ?? ones();
+    ({
+      kernelSize: this.kernelSize,
+      strides: this.strides,
+      dilationRate: this.dilationRate,
+    } = convWindowArgs(a, rank, className));
     // Keras allows 'causal' only in Conv1D: rank 2's rule refuses it here, with Keras's message.
     this.padding = convPaddingArg(a.padding, 2, className) as PaddingMode;
-    if (a.dataFormat !== undefined && a.dataFormat !== null && a.dataFormat !== 'channels_last')
-      throw new TypeError(`${className}: only dataFormat 'channels_last' is supported`);
+    checkChannelsLast(a.dataFormat, className);
     checkStridesDilation(this.kernelSize, this.strides, this.dilationRate);
     this.depthMultiplier = optional(a.depthMultiplier, asInt, `${className}: depthMultiplier`, 1);
     if (this.depthMultiplier <= 0)
@@ -63,16 +70,12 @@ abstract class DepthwiseBase extends Layer {
         'Invalid value for argument `depth_multiplier`. Expected a strictly positive value. ' +
           `Received depth_multiplier=${this.depthMultiplier}.`,
       );
-    this.activation = getActivation(a.activation, className);
-    this.useBias = optional(a.useBias, asBool, `${className}: useBias`, true);
-    this.depthwiseInitializer = getInitializer(
-      a.depthwiseInitializer ?? 'glorot_uniform',
-      `${className}: depthwiseInitializer`,
-    );
-    this.biasInitializer = getInitializer(
-      a.biasInitializer ?? 'zeros',
-      `${className}: biasInitializer`,
-    );
+    ({
+      activation: this.activation,
+      useBias: this.useBias,
+      kernelInitializer: this.depthwiseInitializer,
+      biasInitializer: this.biasInitializer,
+    } = activationBiasArgs(a, className, 'depthwiseInitializer'));
   }
 
   protected spatialOutput(inputShape: ShapeSpec): (number | null)[] {
@@ -85,14 +88,7 @@ abstract class DepthwiseBase extends Layer {
 
   /** The input's channels, checking the rank as Keras's InputSpec does. */
   protected channelsOf(inputShape: ShapeSpec): number {
-    const channels = inputShape[inputShape.length - 1];
-    if (inputShape.length !== this.rank + 2 || channels === null) {
-      throw new ValueError(
-        `Input 0 of layer "${this.name}" is incompatible with the layer: expected min_ndim=${this.rank + 2}, ` +
-          `found ndim=${inputShape.length}. Full shape received: ${formatShapeSpec(inputShape)}`,
-      );
-    }
-    return channels;
+    return convInputChannels(this.name, this.rank, inputShape);
   }
 
   /** x [N, ...spatial, C] → the depthwise product channels-first [N, C·M, ...spatial'] (no bias). */
@@ -170,11 +166,7 @@ export abstract class SeparableConv extends DepthwiseBase {
       args,
     );
     super(className, rank, a);
-    this.filters = asInt(a.filters, `${className}: filters`);
-    if (this.filters <= 0)
-      throw new ValueError(
-        `Invalid value for argument \`filters\`. Expected a strictly positive value. Received filters=${this.filters}.`,
-      );
+    this.filters = filtersArg(a.filters, className);
     this.pointwiseInitializer = getInitializer(
       a.pointwiseInitializer ?? 'glorot_uniform',
       `${className}: pointwiseInitializer`,
@@ -206,7 +198,7 @@ export abstract class SeparableConv extends DepthwiseBase {
     const pointwise = this.pointwiseKernel as Tensor;
     const d = this.depthwise(x, null);
     // [...1, C·M, F] → [F, C·M, ...1]
-    const w = ops.permute(pointwise, this.rank === 1 ? [2, 1, 0] : [3, 2, 0, 1]);
+    const w = kernelToEngine(pointwise, this.rank);
     const ones = new Array<number>(this.rank).fill(1);
     const unit = { kernelSize: ones, strides: ones, dilationRate: ones, padding: 'valid' as const };
     const y = convolveChannelsFirst(d, w, this.bias, unit, [0, 0], 1);
