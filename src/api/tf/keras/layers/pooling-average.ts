@@ -8,48 +8,11 @@
 import { noGrad, ops, type Tensor } from '../../../../engine';
 import { ndClasses } from '../../../../engine/nn/layers/nd-class';
 import { ValueError } from '../../../tf-config';
-import { bindLayerArgs, formatShapeSpec, Layer, type ShapeSpec } from './layer';
-import {
-  padAxis,
-  paddingArg,
-  samePads,
-  windowArg,
-  windowOutput,
-  type PaddingMode,
-} from './padding';
+import { formatShapeSpec } from './layer';
+import { padAxis, samePads } from './padding';
+import { Pooling } from './pooling-base';
 
-export abstract class AveragePooling extends Layer {
-  readonly poolSize: number[];
-  readonly strides: number[];
-  readonly padding: PaddingMode;
-
-  constructor(
-    className: string,
-    readonly rank: 1 | 2,
-    args: readonly unknown[],
-  ) {
-    const a = bindLayerArgs(className, ['poolSize', 'strides', 'padding', 'dataFormat'], [], args);
-    super(className, a);
-    this.poolSize =
-      windowArg(a.poolSize, rank, `${className}: poolSize`) ?? new Array<number>(rank).fill(2);
-    this.strides = windowArg(a.strides, rank, `${className}: strides`) ?? this.poolSize;
-    this.padding = paddingArg(a.padding, className);
-    if (a.dataFormat !== undefined && a.dataFormat !== null && a.dataFormat !== 'channels_last') {
-      throw new TypeError(`${className}: only dataFormat 'channels_last' is supported`);
-    }
-  }
-
-  computeOutputShape(inputShape: ShapeSpec): ShapeSpec {
-    const spatial = inputShape
-      .slice(1, 1 + this.rank)
-      .map((n, i) => windowOutput(n, this.poolSize[i], this.strides[i], 1, this.padding));
-    return [inputShape[0], ...spatial, inputShape[inputShape.length - 1]];
-  }
-
-  protected override buildWeights(): void {
-    this.inputSpec = { ndim: this.rank + 2 };
-  }
-
+export abstract class AveragePooling extends Pooling {
   /** The engine's average pooling of channels-first x (already padded: no engine padding). */
   private pool(xc: Tensor): Tensor {
     if (this.rank === 1) return ops.avgPool1d(xc, this.poolSize[0], { stride: this.strides });
@@ -67,8 +30,7 @@ export abstract class AveragePooling extends Layer {
   }
 
   protected call(x: Tensor): Tensor {
-    const order = this.rank === 1 ? [0, 2, 1] : [0, 3, 1, 2];
-    const xc = ops.permute(x.dtype === 'float32' ? x : ops.cast(x, 'float32'), order);
+    const xc = this.channelsFirstInput(x);
     xc.shape.slice(2).forEach((n, i) => {
       if (this.padding === 'valid' && n < this.poolSize[i]) {
         throw new ValueError(

@@ -5,54 +5,14 @@
  */
 import { ops, type Tensor } from '../../../../engine';
 import { ndClasses } from '../../../../engine/nn/layers/nd-class';
-import { bindLayerArgs, Layer, type ShapeSpec } from './layer';
-import {
-  checkWindowFits,
-  padAxis,
-  paddingArg,
-  samePads,
-  windowOutput,
-  windowArg,
-  type PaddingMode,
-} from './padding';
+import { checkWindowFits, padAxis, samePads } from './padding';
+import { Pooling } from './pooling-base';
 
 const LOWEST = -3.4e38;
 
-export abstract class MaxPooling extends Layer {
-  readonly poolSize: number[];
-  readonly strides: number[];
-  readonly padding: PaddingMode;
-
-  constructor(
-    className: string,
-    readonly rank: 1 | 2,
-    args: readonly unknown[],
-  ) {
-    const a = bindLayerArgs(className, ['poolSize', 'strides', 'padding', 'dataFormat'], [], args);
-    super(className, a);
-    this.poolSize =
-      windowArg(a.poolSize, rank, `${className}: poolSize`) ?? new Array<number>(rank).fill(2);
-    this.strides = windowArg(a.strides, rank, `${className}: strides`) ?? this.poolSize;
-    this.padding = paddingArg(a.padding, className);
-    if (a.dataFormat !== undefined && a.dataFormat !== null && a.dataFormat !== 'channels_last') {
-      throw new TypeError(`${className}: only dataFormat 'channels_last' is supported`);
-    }
-  }
-
-  computeOutputShape(inputShape: ShapeSpec): ShapeSpec {
-    const spatial = inputShape
-      .slice(1, 1 + this.rank)
-      .map((n, i) => windowOutput(n, this.poolSize[i], this.strides[i], 1, this.padding));
-    return [inputShape[0], ...spatial, inputShape[inputShape.length - 1]];
-  }
-
-  protected override buildWeights(): void {
-    this.inputSpec = { ndim: this.rank + 2 };
-  }
-
+export abstract class MaxPooling extends Pooling {
   protected call(x: Tensor): Tensor {
-    const order = this.rank === 1 ? [0, 2, 1] : [0, 3, 1, 2];
-    let xc = ops.permute(x.dtype === 'float32' ? x : ops.cast(x, 'float32'), order);
+    let xc = this.channelsFirstInput(x);
     x.shape.slice(1, 1 + this.rank).forEach((n, i) => {
       checkWindowFits(this.name, n, this.poolSize[i], 1, this.padding);
       const [before, after] = samePads(n, this.poolSize[i], this.strides[i], 1, this.padding);
