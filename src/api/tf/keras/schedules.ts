@@ -47,17 +47,20 @@ function required(a: BoundArgs, keys: readonly string[], what: string): void {
       throw new TypeError(`${what}.__init__() missing required argument: '${key}'`);
 }
 
-/** initialLearningRate · decayRate^(step / decaySteps), the exponent floored when staircase. */
-export class ExponentialDecay extends LearningRateSchedule {
+/**
+ * What ExponentialDecay and InverseTimeDecay share: the same four arguments (Keras gives both
+ * the signature (initial_learning_rate, decay_steps, decay_rate, staircase=False, name=None))
+ * and the same config; only the formula differs.
+ */
+abstract class StepDecay extends LearningRateSchedule {
   readonly initialLearningRate: number;
   readonly decaySteps: number;
   readonly decayRate: number;
   readonly staircase: boolean;
   override readonly name: string | null;
 
-  constructor(...args: unknown[]) {
+  protected constructor(what: string, args: readonly unknown[]) {
     super();
-    const what = 'ExponentialDecay';
     const params = ['initialLearningRate', 'decaySteps', 'decayRate', 'staircase', 'name'];
     const a = bindArgs({ name: what, params }, args);
     required(a, params.slice(0, 3), what);
@@ -68,9 +71,10 @@ export class ExponentialDecay extends LearningRateSchedule {
     this.name = a.name === undefined || a.name === null ? null : String(a.name);
   }
 
-  valueAt(step: number): number {
+  /** step / decaySteps, floored when staircase. */
+  protected progress(step: number): number {
     const p = step / this.decaySteps;
-    return this.initialLearningRate * this.decayRate ** (this.staircase ? Math.floor(p) : p);
+    return this.staircase ? Math.floor(p) : p;
   }
 
   getConfig(): Record<string, unknown> {
@@ -79,35 +83,25 @@ export class ExponentialDecay extends LearningRateSchedule {
   }
 }
 
-/** initialLearningRate / (1 + decayRate · step / decaySteps), the ratio floored when staircase. */
-export class InverseTimeDecay extends LearningRateSchedule {
-  readonly initialLearningRate: number;
-  readonly decaySteps: number;
-  readonly decayRate: number;
-  readonly staircase: boolean;
-  override readonly name: string | null;
-
+/** initialLearningRate · decayRate^(step / decaySteps), the exponent floored when staircase. */
+export class ExponentialDecay extends StepDecay {
   constructor(...args: unknown[]) {
-    super();
-    const what = 'InverseTimeDecay';
-    const params = ['initialLearningRate', 'decaySteps', 'decayRate', 'staircase', 'name'];
-    const a = bindArgs({ name: what, params }, args);
-    required(a, params.slice(0, 3), what);
-    this.initialLearningRate = asNumber(a.initialLearningRate, `${what}: initialLearningRate`);
-    this.decaySteps = positive(a, 'decaySteps', what);
-    this.decayRate = asNumber(a.decayRate, `${what}: decayRate`);
-    this.staircase = optional(a.staircase, asBool, `${what}: staircase`, false);
-    this.name = a.name === undefined || a.name === null ? null : String(a.name);
+    super('ExponentialDecay', args);
   }
 
   valueAt(step: number): number {
-    const p = step / this.decaySteps;
-    return this.initialLearningRate / (1 + this.decayRate * (this.staircase ? Math.floor(p) : p));
+    return this.initialLearningRate * this.decayRate ** this.progress(step);
+  }
+}
+
+/** initialLearningRate / (1 + decayRate · step / decaySteps), the ratio floored when staircase. */
+export class InverseTimeDecay extends StepDecay {
+  constructor(...args: unknown[]) {
+    super('InverseTimeDecay', args);
   }
 
-  getConfig(): Record<string, unknown> {
-    const { initialLearningRate, decaySteps, decayRate, staircase, name } = this;
-    return { initialLearningRate, decaySteps, decayRate, staircase, name };
+  valueAt(step: number): number {
+    return this.initialLearningRate / (1 + this.decayRate * this.progress(step));
   }
 }
 
