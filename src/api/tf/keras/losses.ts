@@ -162,28 +162,24 @@ export function sparseCategoricalCrossentropy(
   return ops.crossEntropy(classesSecond(logits), ops.cast(labels, 'int32'), 'none');
 }
 
-/** One-hot (or soft) targets [N, C] against class scores [N, C]: −Σ y·log p. */
-export class CategoricalCrossentropy extends Loss {
+/**
+ * What CategoricalCrossentropy and BinaryCrossentropy share: Keras's arguments (from_logits=False,
+ * label_smoothing=0, axis=-1, reduction, name) and their config.
+ */
+abstract class SmoothedCrossentropy extends Loss {
   readonly fromLogits: boolean;
   readonly labelSmoothing: number;
   readonly axis: number;
 
-  constructor(...args: unknown[]) {
+  protected constructor(className: string, defaultName: string, args: readonly unknown[]) {
     const a = bindArgs(
-      {
-        name: 'CategoricalCrossentropy',
-        params: ['fromLogits', 'labelSmoothing', 'axis', 'reduction', 'name'],
-      },
+      { name: className, params: ['fromLogits', 'labelSmoothing', 'axis', 'reduction', 'name'] },
       args,
     );
-    super('categorical_crossentropy', a);
-    this.fromLogits = boolArg(a.fromLogits, 'CategoricalCrossentropy: fromLogits');
-    this.labelSmoothing = smoothingArg(a.labelSmoothing, 'CategoricalCrossentropy');
-    this.axis = optional(a.axis, asInt, 'CategoricalCrossentropy: axis', -1);
-  }
-
-  call(yTrue: Tensor, yPred: Tensor): Tensor {
-    return categoricalCrossentropy(yTrue, yPred, this.fromLogits, this.labelSmoothing, this.axis);
+    super(defaultName, a);
+    this.fromLogits = boolArg(a.fromLogits, `${className}: fromLogits`);
+    this.labelSmoothing = smoothingArg(a.labelSmoothing, className);
+    this.axis = optional(a.axis, asInt, `${className}: axis`, -1);
   }
 
   override getConfig(): Record<string, unknown> {
@@ -193,6 +189,17 @@ export class CategoricalCrossentropy extends Loss {
       labelSmoothing: this.labelSmoothing,
       axis: this.axis,
     };
+  }
+}
+
+/** One-hot (or soft) targets [N, C] against class scores [N, C]: −Σ y·log p. */
+export class CategoricalCrossentropy extends SmoothedCrossentropy {
+  constructor(...args: unknown[]) {
+    super('CategoricalCrossentropy', 'categorical_crossentropy', args);
+  }
+
+  call(yTrue: Tensor, yPred: Tensor): Tensor {
+    return categoricalCrossentropy(yTrue, yPred, this.fromLogits, this.labelSmoothing, this.axis);
   }
 }
 
@@ -242,36 +249,13 @@ export function meanSquaredError(yTrue: Tensor, yPred: Tensor): Tensor {
 }
 
 /** Binary targets against probabilities (or logits), averaged over `axis` (Keras's formula). */
-export class BinaryCrossentropy extends Loss {
-  readonly fromLogits: boolean;
-  readonly labelSmoothing: number;
-  readonly axis: number;
-
+export class BinaryCrossentropy extends SmoothedCrossentropy {
   constructor(...args: unknown[]) {
-    const a = bindArgs(
-      {
-        name: 'BinaryCrossentropy',
-        params: ['fromLogits', 'labelSmoothing', 'axis', 'reduction', 'name'],
-      },
-      args,
-    );
-    super('binary_crossentropy', a);
-    this.fromLogits = boolArg(a.fromLogits, 'BinaryCrossentropy: fromLogits');
-    this.labelSmoothing = smoothingArg(a.labelSmoothing, 'BinaryCrossentropy');
-    this.axis = optional(a.axis, asInt, 'BinaryCrossentropy: axis', -1);
+    super('BinaryCrossentropy', 'binary_crossentropy', args);
   }
 
   call(yTrue: Tensor, yPred: Tensor): Tensor {
     return binaryCrossentropy(yTrue, yPred, this.fromLogits, this.labelSmoothing, this.axis);
-  }
-
-  override getConfig(): Record<string, unknown> {
-    return {
-      ...super.getConfig(),
-      fromLogits: this.fromLogits,
-      labelSmoothing: this.labelSmoothing,
-      axis: this.axis,
-    };
   }
 }
 
