@@ -10,7 +10,7 @@ import { formatTuple } from '../engine/keras-tensor';
 import { nodesOf } from '../engine/symbolic-call';
 import { InputLayer } from '../layers/input-layer';
 import type { Layer } from '../layers/layer';
-import type { SummaryOptions } from './summary';
+import { columnPositions, row, summaryFoot, summaryHead, type SummaryOptions } from './summary';
 
 /** What the summary reads of a functional model. */
 export interface GraphModel {
@@ -22,20 +22,6 @@ export interface GraphModel {
   readonly trainableWeights: readonly { numel(): number }[];
   readonly weights: readonly { numel(): number }[];
 }
-
-/** Keras's print_row: each field cut at its column end, the previous column's last char a space. */
-function row(fields: string[], positions: number[]): string {
-  let line = '';
-  fields.forEach((field, i) => {
-    if (i > 0) line = `${line.slice(0, -1)} `;
-    line += field;
-    line = line.slice(0, positions[i]);
-    line += ' '.repeat(Math.max(0, positions[i] - line.length));
-  });
-  return line;
-}
-
-const thousands = (n: number): string => n.toLocaleString('en-US');
 
 const outputsOf = (node: Node): readonly KerasTensor[] =>
   Array.isArray(node.outputs) ? node.outputs : [node.outputs as KerasTensor];
@@ -71,17 +57,14 @@ export function functionalSummaryLines(model: GraphModel, options: SummaryOption
   const chain = sequentialLike(model);
   const lineLength = options.lineLength ?? (chain ? 65 : 98);
   const fractions = options.positions ?? (chain ? [0.45, 0.85, 1] : [0.33, 0.55, 0.67, 1]);
-  const positions =
-    fractions[fractions.length - 1] <= 1
-      ? fractions.map((p) => Math.floor(lineLength * p))
-      : fractions;
+  const positions = columnPositions(lineLength, fractions);
   const header = ['Layer (type)', 'Output Shape', 'Param #'];
-  const lines = [
-    `Model: "${model.name}"`,
-    '_'.repeat(lineLength),
-    row(chain ? header : [...header, 'Connected to'], positions),
-    '='.repeat(lineLength),
-  ];
+  const lines = summaryHead(
+    model.name,
+    chain ? header : [...header, 'Connected to'],
+    lineLength,
+    positions,
+  );
   const inModel = new Set(model.nodes);
   const layers = model.layers;
   layers.forEach((layer, i) => {
@@ -106,9 +89,5 @@ export function functionalSummaryLines(model: GraphModel, options: SummaryOption
     ws.reduce((n, w) => n + w.numel(), 0);
   const total = count(model.weights);
   const trainable = count(model.trainableWeights);
-  lines.push(`Total params: ${thousands(total)}`);
-  lines.push(`Trainable params: ${thousands(trainable)}`);
-  lines.push(`Non-trainable params: ${thousands(total - trainable)}`);
-  lines.push('_'.repeat(lineLength));
-  return lines;
+  return [...lines, ...summaryFoot(total, trainable, lineLength)];
 }

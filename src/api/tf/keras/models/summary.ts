@@ -14,7 +14,7 @@ export interface SummaryOptions {
 }
 
 /** Keras's print_row: each field cut at its column end, the previous column's last char a space. */
-function row(fields: string[], positions: number[]): string {
+export function row(fields: string[], positions: number[]): string {
   let line = '';
   fields.forEach((field, i) => {
     if (i > 0) line = `${line.slice(0, -1)} `;
@@ -27,6 +27,38 @@ function row(fields: string[], positions: number[]): string {
 
 const thousands = (n: number): string => n.toLocaleString('en-US');
 
+/** Column ends: fractions of the line (the last ≤ 1) scaled to it, else absolute positions. */
+export function columnPositions(lineLength: number, fractions: readonly number[]): number[] {
+  return fractions[fractions.length - 1] <= 1
+    ? fractions.map((p) => Math.floor(lineLength * p))
+    : [...fractions];
+}
+
+/** The model's name, the header row between rules. */
+export function summaryHead(
+  modelName: string,
+  header: string[],
+  lineLength: number,
+  positions: number[],
+): string[] {
+  return [
+    `Model: "${modelName}"`,
+    '_'.repeat(lineLength),
+    row(header, positions),
+    '='.repeat(lineLength),
+  ];
+}
+
+/** The totals with thousands separators, and the closing rule. */
+export function summaryFoot(total: number, trainable: number, lineLength: number): string[] {
+  return [
+    `Total params: ${thousands(total)}`,
+    `Trainable params: ${thousands(trainable)}`,
+    `Non-trainable params: ${thousands(total - trainable)}`,
+    '_'.repeat(lineLength),
+  ];
+}
+
 export function summaryLines(
   modelName: string,
   layers: readonly Layer[],
@@ -36,16 +68,13 @@ export function summaryLines(
 ): string[] {
   const lineLength = options.lineLength ?? 65;
   const fractions = options.positions ?? [0.45, 0.85, 1];
-  const positions =
-    fractions[fractions.length - 1] <= 1
-      ? fractions.map((p) => Math.floor(lineLength * p))
-      : fractions;
-  const lines = [
-    `Model: "${modelName}"`,
-    '_'.repeat(lineLength),
-    row(['Layer (type)', 'Output Shape', 'Param #'], positions),
-    '='.repeat(lineLength),
-  ];
+  const positions = columnPositions(lineLength, fractions);
+  const lines = summaryHead(
+    modelName,
+    ['Layer (type)', 'Output Shape', 'Param #'],
+    lineLength,
+    positions,
+  );
   layers.forEach((layer, i) => {
     lines.push(
       row(
@@ -61,9 +90,5 @@ export function summaryLines(
     0,
   );
   const total = layers.reduce((n, l) => n + l.countParams(), 0);
-  lines.push(`Total params: ${thousands(total)}`);
-  lines.push(`Trainable params: ${thousands(trainable)}`);
-  lines.push(`Non-trainable params: ${thousands(total - trainable)}`);
-  lines.push('_'.repeat(lineLength));
-  return lines;
+  return [...lines, ...summaryFoot(total, trainable, lineLength)];
 }
