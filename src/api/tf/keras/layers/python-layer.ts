@@ -284,14 +284,22 @@ export class PythonLayer extends Layer implements PythonWeightOwner {
   }
 
   override countParams(): number {
-    if (!this.built) {
-      throw new ValueError(
-        `You tried to call \`count_params\` on layer ${this.name}, but the layer isn't built. ` +
-          `You can build it manually via: \`${this.name}.build(batch_input_shape)\`.`,
-      );
-    }
-    return this.namedWeights.reduce((n, w) => n + w.value.numel(), 0);
+    return countTrackedParams(this);
   }
+}
+
+/**
+ * Keras's count_params of a subclassed layer or model: every weight it tracks (its own, its
+ * attributes' variables and layers'), refused before it is built as Keras refuses it.
+ */
+export function countTrackedParams(layer: Pick<Layer, 'built' | 'name' | 'namedWeights'>): number {
+  if (!layer.built) {
+    throw new ValueError(
+      `You tried to call \`count_params\` on layer ${layer.name}, but the layer isn't built. ` +
+        `You can build it manually via: \`${layer.name}.build(batch_input_shape)\`.`,
+    );
+  }
+  return layer.namedWeights.reduce((n, w) => n + w.value.numel(), 0);
 }
 
 /** `training` from a call's options (false unless given). */

@@ -14,6 +14,7 @@ import { getInitializer } from '../initializers';
 import { Layer, toSnakeCase, toTensor, type CallOptions, type ShapeSpec } from '../layers/layer';
 import {
   bindAddWeight,
+  countTrackedParams,
   freshWeightName,
   trainingOf,
   TrackedLayers,
@@ -98,13 +99,7 @@ export class PythonModel extends Model implements PythonWeightOwner {
   }
 
   override countParams(): number {
-    if (!this.built) {
-      throw new ValueError(
-        `You tried to call \`count_params\` on layer ${this.name}, but the layer isn't built. ` +
-          `You can build it manually via: \`${this.name}.build(batch_input_shape)\`.`,
-      );
-    }
-    return this.namedWeights.reduce((n, w) => n + w.value.numel(), 0);
+    return countTrackedParams(this);
   }
 
   /** Keras's `build(input_shape)` run once: the Python build (which may create weights). */
@@ -116,6 +111,12 @@ export class PythonModel extends Model implements PythonWeightOwner {
 
   protected override invoke(inputs: unknown, options?: CallOptions): Tensor {
     const training = trainingOf(options);
+    const [x] = this.pythonEnter(inputs);
+    return this.pythonExit(x, this.hooks.call(x, training, null));
+  }
+
+  /** The first half of a call Python makes itself (python-layer.ts says why): build, move. */
+  pythonEnter(inputs: unknown): [Tensor, null] {
     let x = toTensor(inputs);
     if (!this.built) {
       // Built with the first input's full shape before its first call, as Keras does eagerly
@@ -125,20 +126,6 @@ export class PythonModel extends Model implements PythonWeightOwner {
     }
     const weight = this.weights[0];
     // TensorFlow copies inputs to the variables' device; our ops require one device.
-    if (weight && x.deviceObject !== weight.deviceObject) x = x.to(weight.deviceObject);
-    const y = this.hooks.call(x, training, null);
-    this.built = true;
-    return y;
-  }
-
-  /** The first half of a call Python makes itself (python-layer.ts says why): build, move. */
-  pythonEnter(inputs: unknown): [Tensor, null] {
-    let x = toTensor(inputs);
-    if (!this.built) {
-      this.hooks.build([...x.shape]);
-      this.built = true;
-    }
-    const weight = this.weights[0];
     if (weight && x.deviceObject !== weight.deviceObject) x = x.to(weight.deviceObject);
     return [x, null];
   }
