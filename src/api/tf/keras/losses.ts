@@ -162,16 +162,31 @@ export function sparseCategoricalCrossentropy(
   return ops.crossEntropy(classesSecond(logits), ops.cast(labels, 'int32'), 'none');
 }
 
+type CrossentropyFormula = (
+  yTrue: Tensor,
+  yPred: Tensor,
+  fromLogits: boolean,
+  labelSmoothing: number,
+  axis: number,
+) => Tensor;
+
 /**
  * What CategoricalCrossentropy and BinaryCrossentropy share: Keras's arguments (from_logits=False,
- * label_smoothing=0, axis=-1, reduction, name) and their config.
+ * label_smoothing=0, axis=-1, reduction, name), their config, and a call of the loss's formula.
  */
 abstract class SmoothedCrossentropy extends Loss {
   readonly fromLogits: boolean;
   readonly labelSmoothing: number;
   readonly axis: number;
+  // An ES private field: not a property Python's dir() or a config would see.
+  readonly #formula: CrossentropyFormula;
 
-  protected constructor(className: string, defaultName: string, args: readonly unknown[]) {
+  protected constructor(
+    className: string,
+    defaultName: string,
+    args: readonly unknown[],
+    formula: CrossentropyFormula,
+  ) {
     const a = bindArgs(
       { name: className, params: ['fromLogits', 'labelSmoothing', 'axis', 'reduction', 'name'] },
       args,
@@ -180,6 +195,11 @@ abstract class SmoothedCrossentropy extends Loss {
     this.fromLogits = boolArg(a.fromLogits, `${className}: fromLogits`);
     this.labelSmoothing = smoothingArg(a.labelSmoothing, className);
     this.axis = optional(a.axis, asInt, `${className}: axis`, -1);
+    this.#formula = formula;
+  }
+
+  call(yTrue: Tensor, yPred: Tensor): Tensor {
+    return this.#formula(yTrue, yPred, this.fromLogits, this.labelSmoothing, this.axis);
   }
 
   override getConfig(): Record<string, unknown> {
@@ -195,11 +215,7 @@ abstract class SmoothedCrossentropy extends Loss {
 /** One-hot (or soft) targets [N, C] against class scores [N, C]: −Σ y·log p. */
 export class CategoricalCrossentropy extends SmoothedCrossentropy {
   constructor(...args: unknown[]) {
-    super('CategoricalCrossentropy', 'categorical_crossentropy', args);
-  }
-
-  call(yTrue: Tensor, yPred: Tensor): Tensor {
-    return categoricalCrossentropy(yTrue, yPred, this.fromLogits, this.labelSmoothing, this.axis);
+    super('CategoricalCrossentropy', 'categorical_crossentropy', args, categoricalCrossentropy);
   }
 }
 
@@ -251,11 +267,7 @@ export function meanSquaredError(yTrue: Tensor, yPred: Tensor): Tensor {
 /** Binary targets against probabilities (or logits), averaged over `axis` (Keras's formula). */
 export class BinaryCrossentropy extends SmoothedCrossentropy {
   constructor(...args: unknown[]) {
-    super('BinaryCrossentropy', 'binary_crossentropy', args);
-  }
-
-  call(yTrue: Tensor, yPred: Tensor): Tensor {
-    return binaryCrossentropy(yTrue, yPred, this.fromLogits, this.labelSmoothing, this.axis);
+    super('BinaryCrossentropy', 'binary_crossentropy', args, binaryCrossentropy);
   }
 }
 
