@@ -5,22 +5,8 @@
  * those lines), and prints what PyTorch prints where the printout is deterministic (real
  * PyTorch 1.13 printed the model and the gradients quoted here).
  */
-import { readFileSync } from 'node:fs';
 import { expect, test } from '@playwright/test';
-import { cell, output, waitForKernelIdle } from './helpers';
-import { payloadFor } from './persistence-helpers';
-
-/** Pyodide's first load, then FashionMNIST's first read: a loaded CI machine gets time. */
-const FIRST_PYTHON_CELL_MS = 90_000;
-
-/** The fixture's cells: the text between "# %%" lines, without the file's leading comment. */
-function tutorialCells(): string[] {
-  const text = readFileSync(new URL('./fixtures/pytorch-basics.py', import.meta.url), 'utf8');
-  return text
-    .split(/^# %%.*$/m)
-    .slice(1)
-    .map((source) => source.trim());
-}
+import { fixtureCells, runTutorialNotebook } from './tutorial-notebook';
 
 const MODEL = `NeuralNetwork(
   (flatten): Flatten(start_dim=1, end_dim=-1)
@@ -46,41 +32,10 @@ tensor([[8., 4., 4., 4., 4.],
 
 test("PyTorch's basics tutorials run in a Python notebook as written", async ({ page }) => {
   test.setTimeout(8 * 60_000);
-  const sources = tutorialCells();
-  const notebook = {
-    nbformat: 4,
-    nbformat_minor: 5,
-    metadata: {
-      kernelspec: { name: 'python3', display_name: 'Python 3', language: 'python' },
-      gpubook: { title: 'PyTorch basics' },
-    },
-    cells: sources.map((source) => ({
-      cell_type: 'code',
-      source,
-      metadata: {},
-      outputs: [],
-      execution_count: null,
-    })),
-  };
-  await page.goto(`/#nb=${payloadFor(notebook)}`);
-  await expect(page.getByTestId('notebook')).toBeVisible();
-  await waitForKernelIdle(page);
-  await page.getByTestId('run-all').click();
-  await page.getByTestId('trust-run').click();
+  const sources = fixtureCells('pytorch-basics.py');
+  const outputOf = await runTutorialNotebook(page, sources, 'PyTorch basics', 180_000);
 
-  const index = (marker: string) => sources.findIndex((s) => s.includes(marker));
-  for (let i = 0; i < sources.length; i++) {
-    await expect(cell(page, i)).toHaveAttribute('data-status', /^(done|error)$/, {
-      timeout: i === 0 ? FIRST_PYTHON_CELL_MS : 180_000,
-    });
-    // On failure this names the cell and shows its traceback.
-    await expect(output(page, i), `cell ${i + 1}: ${sources[i].split('\n')[0]}`).not.toContainText(
-      'Traceback',
-    );
-    await expect(cell(page, i)).toHaveAttribute('data-status', 'done');
-  }
-
-  const texts = async (marker: string) => (await output(page, index(marker)).innerText()).trim();
+  const texts = async (marker: string) => (await outputOf(marker).innerText()).trim();
   expect(await texts('print(f"Shape of X')).toBe(
     'Shape of X [N, C, H, W]: torch.Size([64, 1, 28, 28])\nShape of y: torch.Size([64]) torch.int64',
   );

@@ -5,62 +5,17 @@
  * load offline); the fixture marks those lines. The printouts are checked where they are
  * deterministic (the convnet's summary and parameter count are Keras's own: 34,826).
  */
-import { readFileSync } from 'node:fs';
 import { expect, test } from '@playwright/test';
-import { cell, output, waitForKernelIdle } from './helpers';
-import { payloadFor } from './persistence-helpers';
-
-/** Pyodide's first load: a loaded CI machine gets time. */
-const FIRST_PYTHON_CELL_MS = 90_000;
-
-/** The fixture's cells: the text between "# %%" lines, without the file's leading comment. */
-function tutorialCells(): string[] {
-  const text = readFileSync(new URL('./fixtures/tf-tutorials.py', import.meta.url), 'utf8');
-  return text
-    .split(/^# %%.*$/m)
-    .slice(1)
-    .map((source) => source.trim());
-}
+import { fixtureCells, runTutorialNotebook } from './tutorial-notebook';
 
 test("TensorFlow's beginner quickstart and Keras's MNIST convnet run in a Python notebook", async ({
   page,
 }) => {
   test.setTimeout(4 * 60_000);
-  const sources = tutorialCells();
-  const notebook = {
-    nbformat: 4,
-    nbformat_minor: 5,
-    metadata: {
-      kernelspec: { name: 'python3', display_name: 'Python 3', language: 'python' },
-      gpubook: { title: 'TensorFlow tutorials' },
-    },
-    cells: sources.map((source) => ({
-      cell_type: 'code',
-      source,
-      metadata: {},
-      outputs: [],
-      execution_count: null,
-    })),
-  };
-  await page.goto(`/#nb=${payloadFor(notebook)}`);
-  await expect(page.getByTestId('notebook')).toBeVisible();
-  await waitForKernelIdle(page);
-  await page.getByTestId('run-all').click();
-  await page.getByTestId('trust-run').click();
+  const sources = fixtureCells('tf-tutorials.py');
+  const outputOf = await runTutorialNotebook(page, sources, 'TensorFlow tutorials', 120_000);
 
-  for (let i = 0; i < sources.length; i++) {
-    await expect(cell(page, i)).toHaveAttribute('data-status', /^(done|error)$/, {
-      timeout: i === 0 ? FIRST_PYTHON_CELL_MS : 120_000,
-    });
-    // On failure this names the cell and shows its traceback.
-    await expect(output(page, i), `cell ${i + 1}: ${sources[i].split('\n')[0]}`).not.toContainText(
-      'Traceback',
-    );
-    await expect(cell(page, i)).toHaveAttribute('data-status', 'done');
-  }
-
-  const index = (marker: string) => sources.findIndex((s) => s.includes(marker));
-  const texts = async (marker: string) => (await output(page, index(marker)).innerText()).trim();
+  const texts = async (marker: string) => (await outputOf(marker).innerText()).trim();
   expect(await texts('print("TensorFlow version:"')).toMatch(/^TensorFlow version: 2\.\d+\.\d+$/);
   expect(await texts('print(predictions)')).toMatch(/^\[\[(-?[\d.e-]+, ){9}-?[\d.e-]+\]\]$/);
   expect(await texts('tf.nn.softmax(predictions).numpy()')).toMatch(/^\[\[0\.\d+/);
