@@ -6,6 +6,8 @@ export type EngineName =
   | 'ours-python'
   | 'ours-cpu'
   | 'tfjs-webgpu'
+  /** jax-js 0.1.25 on its WebGPU device, jitted (engines/jaxjs.ts). */
+  | 'jaxjs-webgpu'
   | 'tfjs-wasm'
   | 'tfjs-cpu';
 

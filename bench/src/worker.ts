@@ -10,6 +10,7 @@ import { peakCases } from './engines/peak';
 import { besidePeak } from './adjacent-peak';
 import { pythonCases } from './engines/python';
 import { tfjsCases } from './engines/tfjs';
+import { jaxjsCases } from './engines/jaxjs';
 
 const post = (event: BenchEvent) => (self as unknown as Worker).postMessage(event);
 
@@ -35,6 +36,7 @@ async function start(engine: EngineName): Promise<Started> {
     } else if (engine === 'ours-webgpu') setups = await oursCases('webgpu');
     else if (engine === 'ours-python') setups = await pythonCases();
     else if (engine === 'ours-cpu') setups = await oursCases('cpu');
+    else if (engine === 'jaxjs-webgpu') setups = await jaxjsCases();
     else setups = await tfjsCases(engine.replace('tfjs-', '') as 'webgpu' | 'wasm' | 'cpu');
   } catch (error) {
     startError = error instanceof Error ? error.message : String(error);
