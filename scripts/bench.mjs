@@ -1,7 +1,8 @@
 /**
  * `npm run bench`: builds the benchmark page, serves it, runs it in headless Chromium with
  * WebGPU on the machine's adapter (SwiftShader here), and writes bench/RESULTS.md with medians,
- * spreads, our ratios against TensorFlow.js and our fraction of the adapter's measured FMA peak.
+ * spreads, our ratios against TensorFlow.js and jax-js, and our fraction of the adapter's measured
+ * FMA peak.
  * Benchmarks are not tests: nothing here passes or fails on a time.
  */
 import { execSync, spawn } from 'node:child_process';
@@ -261,8 +262,8 @@ function report(state) {
     "the neighbours' load from minute to minute.",
     'Every engine runs in its own dedicated worker, in the same page load. The engines take turns case by case (one computing at a time): a row was timed on every engine before the next row started, so its ratios compare the same minutes of the host.',
     '',
-    '| case | ours WebGPU | TF.js WebGPU | ours / TF.js WebGPU | ours % of peak | ours CPU | TF.js wasm | TF.js cpu | ours CPU / wasm | ours CPU / TF.js cpu |',
-    '| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |',
+    '| case | ours WebGPU | TF.js WebGPU | ours / TF.js WebGPU | jax-js WebGPU | ours / jax-js | ours % of peak | ours CPU | TF.js wasm | TF.js cpu | ours CPU / wasm | ours CPU / TF.js cpu |',
+    '| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |',
   ];
   const notes = [];
   for (const [name, e] of byCase) {
@@ -272,7 +273,7 @@ function report(state) {
     const share = percent(ours);
     const pct = share === null ? '—' : `${fmt(share, 0)}% of ${fmt(peakFor(ours))}`;
     lines.push(
-      `| ${name} | ${cell(ours)} | ${cell(e['tfjs-webgpu'])} | ${ratio(ours, e['tfjs-webgpu'])} | ${pct} | ${cell(e['ours-cpu'])} | ${cell(e['tfjs-wasm'])} | ${cell(e['tfjs-cpu'])} | ${ratio(e['ours-cpu'], e['tfjs-wasm'])} | ${ratio(e['ours-cpu'], e['tfjs-cpu'])} |`,
+      `| ${name} | ${cell(ours)} | ${cell(e['tfjs-webgpu'])} | ${ratio(ours, e['tfjs-webgpu'])} | ${cell(e['jaxjs-webgpu'])} | ${ratio(ours, e['jaxjs-webgpu'])} | ${pct} | ${cell(e['ours-cpu'])} | ${cell(e['tfjs-wasm'])} | ${cell(e['tfjs-cpu'])} | ${ratio(e['ours-cpu'], e['tfjs-wasm'])} | ${ratio(e['ours-cpu'], e['tfjs-cpu'])} |`,
     );
     for (const r of Object.values(e)) if (r.note) notes.push(`- ${r.engine} ${name}: ${r.note}`);
   }
@@ -301,7 +302,7 @@ function report(state) {
   }
   lines.push(
     "Shapes: matmul m×k×n. The chapters' shapes are the PyTorch chapter's [10000,200]×[200,10000] and the TF chapter's [10000,100]×[100,100000] scaled to n = 10000. Slow engines skip the largest shapes.",
-    "Training steps: cnn-step is the PyTorch chapter's MNIST CNN at batch 128 with Adam; text-step the TF chapter's Conv1D text model at batch 32; linreg-step a full-batch step of linear regression on 1M×2 points with Adam. TF.js runs the same nets with its layers API (`trainOnBatch`); ours runs them with our nn modules and optimizer.",
+    "Training steps: cnn-step is the PyTorch chapter's MNIST CNN at batch 128 with Adam; text-step the TF chapter's Conv1D text model at batch 32; linreg-step a full-batch step of linear regression on 1M×2 points with Adam. TF.js runs the same nets with its layers API (`trainOnBatch`); ours runs them with our nn modules and optimizer; jax-js 0.1.25 (its WebGPU device) the same nets written with jax-js ops, each step one `jit` of `valueAndGrad` and Adam written with jax-js ops (AdamW for the Transformer; bench/src/engines/jaxjs*.ts).",
     'Issue 36: lstm-step is a 2-layer LSTM (64 features, hidden 128, 32 steps) with a linear head on the last step, cross-entropy and Adam, at batch 32; transformer-step a 2-layer nn.TransformerEncoder (d_model 128, 4 heads, feed-forward 256, dropout 0.1, 64 tokens) with mean pooling, a linear head and AdamW, at batch 16. Ours through the TS `torch` face and in Python; TF.js the LSTM with `tf.layers.lstm` and the encoder written with tf ops (bench/src/engines/tfjs-sequence.ts).',
     '',
   );
