@@ -7,7 +7,9 @@ import { securityHeaders } from '../scripts/security-headers.ts';
 
 export default defineConfig({
   root: 'bench',
-  base: './',
+  // Served at its origin's root, as the app is: the kernel worker the cell engines start finds
+  // Pyodide and the bundled data under BASE_URL (a relative base would put them under assets/).
+  base: '/',
   plugins: [securityHeaders({ bench: true })],
   worker: { format: 'es' },
   build: { outDir: 'dist', emptyOutDir: true, target: 'es2022', chunkSizeWarningLimit: 20000 },

@@ -44,8 +44,14 @@ const SEQUENCE_STEPS = [
   { name: 'transformer-step', params: { batch: 16 } },
 ];
 
+/**
+ * The cell engines come first in each case's turn: they run the case as a notebook does, before
+ * ours-webgpu's first-use tuner has chosen (and stored in IndexedDB) its variants for it.
+ */
 export const ENGINES: EngineName[] = [
   'peak-fma',
+  'cell-ts',
+  'cell-python',
   'ours-webgpu',
   'ours-python',
   'tfjs-webgpu',
@@ -55,8 +61,38 @@ export const ENGINES: EngineName[] = [
   'tfjs-cpu',
 ];
 
+/**
+ * Issue 38: the cases as notebook cells (engines/cells.ts), timed inside the cell: one warm-up and
+ * three timed runs (fixed by the cells, not by these fields). First, in a kernel of its own,
+ * 25 products of 1024³ in one cell, each timed: it runs before any other case has tuned that
+ * class, so it shows what a loop pays while the app's tuner works.
+ */
+function cellCases(): CaseRequest[] {
+  const cell = (name: string, flops: number, params: Record<string, number>): CaseRequest => ({
+    name,
+    flops,
+    params,
+    warmup: 1,
+    repeats: 3,
+    budgetMs: 0,
+  });
+  return [
+    {
+      ...cell('matmul-loop', 2 * 1024 ** 3, { m: 1024, k: 1024, n: 1024, products: 25 }),
+      warmup: 0,
+      repeats: 25,
+      ownWorker: true,
+    },
+    ...SQUARE.map(([s]) => cell('matmul', 2 * s ** 3, { m: s, k: s, n: s })),
+    cell('cnn-step', 0, { batch: 128 }),
+    cell('linreg-step', 0, { points: 1_000_000 }),
+    ...SEQUENCE_STEPS.map((c) => cell(c.name, 0, c.params)),
+  ];
+}
+
 /** Cases per engine: TF.js's plain CPU backend skips the biggest shapes (minutes each). */
 export function casesFor(engine: EngineName): CaseRequest[] {
+  if (engine === 'cell-ts' || engine === 'cell-python') return cellCases();
   if (engine === 'peak-fma') {
     // The yardstick (PEAK_ROUNDS a loop iteration), and the one-round kernel that issue 19's
     // machine classes (~10 and ~21 GFLOPS) were measured with, so runs can be placed among them.

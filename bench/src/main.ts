@@ -9,6 +9,8 @@
  * (bench/NOTES.md item 30).
  */
 import { casesFor, ENGINES } from './cases';
+import { startCellEngine } from './engines/cell-engine';
+import { isCellEngine } from './engines/cells';
 import type { BenchEvent, CaseRequest, CaseResult, EngineName } from './protocol';
 
 interface BenchState {
@@ -28,8 +30,16 @@ interface EngineWorker {
   close(): void;
 }
 
+/** A result, kept for the driver script and logged on the page. */
+function record(r: CaseResult): void {
+  state.results.push(r);
+  log.textContent += `${r.engine} ${r.name} ${JSON.stringify(r.params)} ${r.error ?? r.seconds.map((s) => s.toFixed(4)).join(' ')}\n`;
+}
+
 /** `shared`: the engine's worker for the whole run, whose tuner's choices the report lists. */
 function engineWorker(engine: EngineName, shared: boolean): EngineWorker {
+  // The cell engines start the app's kernel worker from this page, as the app does.
+  if (isCellEngine(engine)) return startCellEngine(engine, record);
   const worker = new Worker(new URL('./worker.ts', import.meta.url), { type: 'module' });
   let finish: (() => void) | null = null;
   let crashed = false;
@@ -37,11 +47,7 @@ function engineWorker(engine: EngineName, shared: boolean): EngineWorker {
     const message = event.data;
     if (message.type === 'adapter') state.adapter = message.description;
     if (message.type === 'tuning' && shared) state.tuning = message.entries;
-    if (message.type === 'result') {
-      state.results.push(message.result);
-      const r = message.result;
-      log.textContent += `${r.engine} ${r.name} ${JSON.stringify(r.params)} ${r.error ?? r.seconds.map((s) => s.toFixed(4)).join(' ')}\n`;
-    }
+    if (message.type === 'result') record(message.result);
     if (message.type === 'done') finish?.();
   };
   worker.onerror = (event) => {
@@ -65,6 +71,8 @@ function engineWorker(engine: EngineName, shared: boolean): EngineWorker {
 const query = new URLSearchParams(location.search);
 const only = query.get('engines')?.split(',');
 const onlyCases = query.get('cases')?.split(',');
+// `sizes=1024`: of the products, only those with m in the list (bench.mjs --sizes).
+const onlySizes = query.get('sizes')?.split(',').map(Number);
 
 // Every engine's cases, grouped by case (name and sizes) in the order they first appear.
 const caseKey = (c: CaseRequest) => `${c.turnWith ?? c.name} ${JSON.stringify(c.params)}`;
@@ -73,6 +81,8 @@ for (const engine of ENGINES) {
   if (only && !only.includes(engine)) continue;
   for (const request of casesFor(engine)) {
     if (onlyCases && !onlyCases.includes(request.name)) continue;
+    if (onlySizes && request.params.m !== undefined && !onlySizes.includes(request.params.m))
+      continue;
     const key = caseKey(request);
     if (!turns.has(key)) turns.set(key, []);
     turns.get(key)!.push({ engine, request });

@@ -9,7 +9,10 @@ export type EngineName =
   /** jax-js 0.1.25 on its WebGPU device, jitted (engines/jaxjs.ts). */
   | 'jaxjs-webgpu'
   | 'tfjs-wasm'
-  | 'tfjs-cpu';
+  | 'tfjs-cpu'
+  /** Notebook cells in the real kernel, TypeScript and Python (engines/cells.ts). */
+  | 'cell-ts'
+  | 'cell-python';
 
 export interface CaseRequest {
   name: string;
@@ -37,6 +40,8 @@ export interface CaseResult {
   flops: number;
   /** Seconds per repetition, one entry per timed repetition. */
   seconds: number[];
+  /** Cell engines: every run the time cell timed, its warm-ups first (engines/cells.ts). */
+  runs?: number[];
   error?: string;
   note?: string;
   /** The FMA peak kernel's seconds timed beside this case (adjacent-peak.ts), and its flops. */
