@@ -14,6 +14,8 @@ const port = 4399;
 const appPort = 4398;
 const engines = process.argv.find((a) => a.startsWith('--engines='))?.slice(10);
 const caseFilter = process.argv.find((a) => a.startsWith('--cases='))?.slice(8);
+// `--sizes=1024,2048`: of the products, only these m (the other cases are not filtered).
+const sizeFilter = process.argv.find((a) => a.startsWith('--sizes='))?.slice(8);
 const skipPageLoad = process.argv.includes('--no-page-load');
 // A partial run (--cases, --engines) can write elsewhere and leave the full results alone.
 const outFile = process.argv.find((a) => a.startsWith('--out='))?.slice(6) ?? 'bench/RESULTS.md';
@@ -80,6 +82,7 @@ try {
       const query = new URLSearchParams();
       if (engines) query.set('engines', engines);
       if (caseFilter) query.set('cases', caseFilter);
+      if (sizeFilter) query.set('sizes', sizeFilter);
       await page.goto(`http://127.0.0.1:${port}/?${query}`);
       break;
     } catch (error) {
@@ -262,8 +265,8 @@ function report(state) {
     "the neighbours' load from minute to minute.",
     'Every engine runs in its own dedicated worker, in the same page load. The engines take turns case by case (one computing at a time): a row was timed on every engine before the next row started, so its ratios compare the same minutes of the host.',
     '',
-    '| case | ours WebGPU | TF.js WebGPU | ours / TF.js WebGPU | jax-js WebGPU | ours / jax-js | ours % of peak | ours CPU | TF.js wasm | TF.js cpu | ours CPU / wasm | ours CPU / TF.js cpu |',
-    '| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |',
+    '| case | ours WebGPU | ours TS cell | ours Python cell | TF.js WebGPU | ours / TF.js WebGPU | jax-js WebGPU | ours / jax-js | ours % of peak | ours CPU | TF.js wasm | TF.js cpu | ours CPU / wasm | ours CPU / TF.js cpu |',
+    '| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |',
   ];
   const notes = [];
   for (const [name, e] of byCase) {
@@ -273,11 +276,12 @@ function report(state) {
     const share = percent(ours);
     const pct = share === null ? '—' : `${fmt(share, 0)}% of ${fmt(peakFor(ours))}`;
     lines.push(
-      `| ${name} | ${cell(ours)} | ${cell(e['tfjs-webgpu'])} | ${ratio(ours, e['tfjs-webgpu'])} | ${cell(e['jaxjs-webgpu'])} | ${ratio(ours, e['jaxjs-webgpu'])} | ${pct} | ${cell(e['ours-cpu'])} | ${cell(e['tfjs-wasm'])} | ${cell(e['tfjs-cpu'])} | ${ratio(e['ours-cpu'], e['tfjs-wasm'])} | ${ratio(e['ours-cpu'], e['tfjs-cpu'])} |`,
+      `| ${name} | ${cell(ours)} | ${cell(e['cell-ts'])} | ${cell(e['cell-python'])} | ${cell(e['tfjs-webgpu'])} | ${ratio(ours, e['tfjs-webgpu'])} | ${cell(e['jaxjs-webgpu'])} | ${ratio(ours, e['jaxjs-webgpu'])} | ${pct} | ${cell(e['ours-cpu'])} | ${cell(e['tfjs-wasm'])} | ${cell(e['tfjs-cpu'])} | ${ratio(e['ours-cpu'], e['tfjs-wasm'])} | ${ratio(e['ours-cpu'], e['tfjs-cpu'])} |`,
     );
     for (const r of Object.values(e)) if (r.note) notes.push(`- ${r.engine} ${name}: ${r.note}`);
   }
   lines.push('', ...targetTable(byCase, state.pageLoad, { timed, percent, fmt }), '');
+  lines.push(...cellGoals(byCase, { timed, fmt, rate, peakFor }));
   lines.push(...pythonSection(byCase, { timed, cell, fmt }));
   lines.push(...splitSection(byCase, { timed, cell, fmt }));
   if (state.pageLoad) {
@@ -374,6 +378,96 @@ function pythonSection(byCase, { timed, cell, fmt }) {
     '',
     ...(crossing ? [crossing, ''] : []),
     ...(load ? [`${load}.`, ''] : []),
+  ];
+}
+
+/**
+ * Issue 38's "Done when" rows measured in notebook cells (engines cell-ts and cell-python: the
+ * real kernel, timed inside the cell, bench/src/engines/cells.ts), against jax-js
+ * (`jaxjs-webgpu`) and TF.js WebGPU where they ran in the same run, '—' where they did not.
+ */
+function cellGoals(byCase, { timed, fmt, rate, peakFor }) {
+  const rows = [];
+  const cells = [
+    ['cell-ts', 'TS cell'],
+    ['cell-python', 'Python cell'],
+  ];
+  const speedup = (a, b) => (timed(a) && timed(b) ? median(b.seconds) / median(a.seconds) : null);
+  // `atMost`: the goal is an upper bound (a time ratio), else a lower one.
+  const add = (work, target, value, goal, shown, atMost = false) =>
+    rows.push(
+      `| ${work} | ${target} | ${shown ?? (value === null ? '—' : `${fmt(value, 2)}×`)} | ${value === null ? 'not measured' : (atMost ? value <= goal : value >= goal) ? 'met' : 'NOT met'} |`,
+    );
+  const targets = [
+    [/^matmul m=1024 k=1024 n=1024$/, 10],
+    [/^cnn-step batch=128$/, 15],
+    [/^linreg-step points=1000000$/, 200],
+  ];
+  for (const [pattern, tfjsGoal] of targets) {
+    const found = [...byCase].find(([name]) => pattern.test(name));
+    if (!found) continue;
+    const [name, e] = found;
+    for (const [engine, label] of cells) {
+      const r = e[engine];
+      if (!r) continue;
+      add(`${name} (${label})`, '≥ 1.5× jax-js', speedup(r, e['jaxjs-webgpu']), 1.5);
+      if (name.startsWith('matmul')) {
+        // After two warm-ups: the cell's third and later runs.
+        const later = r.runs?.slice(2) ?? [];
+        const peak = peakFor(r);
+        const pct = later.length && peak ? (100 * rate(r.flops, later)) / peak : null;
+        add(
+          `${name} (${label})`,
+          '≥ 50% of the adapter peak, after two warm-ups',
+          pct,
+          50,
+          pct === null ? '—' : `${fmt(pct, 0)}% of ${fmt(peak)} GFLOPS`,
+        );
+      }
+      add(
+        `${name} (${label})`,
+        `≥ ${tfjsGoal}× TF.js WebGPU`,
+        speedup(r, e['tfjs-webgpu']),
+        tfjsGoal,
+      );
+    }
+    const ts = e['cell-ts'];
+    const python = e['cell-python'];
+    if (name.startsWith('cnn-step') && (ts || python)) {
+      const factor =
+        timed(ts) && timed(python) ? median(python.seconds) / median(ts.seconds) : null;
+      add(`${name} (Python cell / TS cell)`, '≤ 1.05×', factor, 1.05, undefined, true);
+    }
+  }
+  for (const [name, e] of byCase) {
+    if (!name.startsWith('matmul-loop')) continue;
+    for (const [engine, label] of cells) {
+      const r = e[engine];
+      if (!r) continue;
+      const ok = timed(r);
+      const mid = ok ? median(r.seconds) : null;
+      const max = ok ? Math.max(...r.seconds) : null;
+      const factor = ok ? max / mid : null;
+      add(
+        `${name} (${label})`,
+        'no product > 3× the median',
+        factor,
+        3,
+        ok ? `max ${fmt(max, 2)} s = ${fmt(factor, 2)}× the median ${fmt(mid, 2)} s` : '—',
+        true,
+      );
+    }
+  }
+  if (rows.length === 0) return [];
+  return [
+    '## Issue 38 goals (notebook cells)',
+    '',
+    "Each case run as notebook cells in the app's kernel worker, with the app's tuning policy: a setup cell (untimed), then a cell that times one warm-up and three runs with `performance.now()` / `time.perf_counter()`, each ending with a read-back, as a student would (`bench/src/engines/cells/`). The loop: 25 products of 1024³ in one cell, in a kernel of its own, before any other case tuned that class. jax-js and TF.js: their engine-direct rows of the same run.",
+    '',
+    '| work | target | this run | verdict |',
+    '| --- | --- | --- | --- |',
+    ...rows,
+    '',
   ];
 }
 
