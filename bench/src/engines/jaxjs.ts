@@ -4,7 +4,7 @@
  * step one `jit` of value-and-grad and Adam (./jaxjs-adam.ts) over the nets of ./jaxjs-models.ts.
  * Each repetition ends by reading a result back (the product's last row, or the step's loss).
  */
-import { defaultDevice, init, numpy as np, random } from '@jax-js/jax';
+import { defaultDevice, getWebGPUDevice, init, numpy as np, random } from '@jax-js/jax';
 import type { CaseSetup } from '../timing';
 import { adamTrainer, type Arr, type LossFn, type Params } from './jaxjs-adam';
 import {
@@ -25,6 +25,7 @@ import { LSTM_STEP, TRANSFORMER_STEP } from './sequence';
  * (those with dropout) also get a new PRNG key each.
  */
 function stepCase(
+  placement: string,
   model: { params: Params; loss: LossFn },
   data: Arr[],
   lr: number,
@@ -45,7 +46,7 @@ function stepCase(
       trainer.dispose();
       data.forEach((a) => a.dispose());
     },
-    note: () => `loss ${first?.toFixed(4)} → ${last?.toFixed(4)} over ${steps} steps`,
+    note: () => `${placement}; loss ${first?.toFixed(4)} → ${last?.toFixed(4)} over ${steps} steps`,
   });
 }
 
@@ -53,6 +54,12 @@ export async function jaxjsCases(): Promise<Record<string, CaseSetup>> {
   const available = await init('webgpu');
   if (!available.includes('webgpu')) throw new Error('jax-js: its WebGPU device did not start');
   defaultDevice('webgpu');
+  // Where its arrays actually live, and on which adapter (the report's notes say it).
+  const probe = np.zeros([1]);
+  const info = getWebGPUDevice().adapterInfo as GPUAdapterInfo | undefined;
+  const adapter = info ? `${info.vendor} ${info.architecture} ${info.description}`.trim() : '?';
+  const placement = `arrays on jax-js's ${probe.device} device (adapter: ${adapter})`;
+  probe.dispose();
   const rand = seeded(0);
   return {
     matmul: async ({ m, k, n }) => {
@@ -67,11 +74,14 @@ export async function jaxjsCases(): Promise<Record<string, CaseSetup>> {
             .data();
         },
         cleanup: () => [a, b].forEach((x) => x.dispose()),
+        note: placement,
       };
     },
     'cnn-step': async ({ batch }) => {
       const x = normal([batch, 1, 28, 28], rand);
-      return stepCase(cnn(rand), [x, oneHotLabels(batch, 10, rand)], 1e-3, { freshKey: true });
+      return stepCase(placement, cnn(rand), [x, oneHotLabels(batch, 10, rand)], 1e-3, {
+        freshKey: true,
+      });
     },
     'linreg-step': async ({ points }) => {
       // y = 2·x₀ − 3.4·x₁ + 4.2 + 0.1·noise, as workloads.ts's linregStep.
@@ -80,20 +90,26 @@ export async function jaxjsCases(): Promise<Record<string, CaseSetup>> {
         (_, i) => 2 * xs[2 * i] - 3.4 * xs[2 * i + 1] + 4.2 + 0.1 * gaussian(rand),
       );
       const x = np.array(xs, { shape: [points, 2] });
-      return stepCase(linreg(rand), [x, np.array(ys, { shape: [points, 1] })], 0.03);
+      return stepCase(placement, linreg(rand), [x, np.array(ys, { shape: [points, 1] })], 0.03);
     },
     'lstm-step': async ({ batch }) => {
       const { features, length, classes } = LSTM_STEP;
       const x = normal([batch, length, features], rand);
-      return stepCase(lstm(rand), [x, oneHotLabels(batch, classes, rand)], 1e-3);
+      return stepCase(placement, lstm(rand), [x, oneHotLabels(batch, classes, rand)], 1e-3);
     },
     'transformer-step': async ({ batch }) => {
       const { dModel, length, classes } = TRANSFORMER_STEP;
       const x = normal([batch * length, dModel], rand);
-      return stepCase(transformer(rand, batch), [x, oneHotLabels(batch, classes, rand)], 1e-3, {
-        decay: 0.01,
-        freshKey: true,
-      });
+      return stepCase(
+        placement,
+        transformer(rand, batch),
+        [x, oneHotLabels(batch, classes, rand)],
+        1e-3,
+        {
+          decay: 0.01,
+          freshKey: true,
+        },
+      );
     },
   };
 }
