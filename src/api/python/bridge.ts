@@ -88,6 +88,22 @@ class PythonCallableError extends Error {
   override name = 'PythonCallableError';
 }
 
+/**
+ * `t[name](...args)` for an op that always makes a new plain tensor (`add`, `mul`, `matmul`, the
+ * comparisons; never an in-place op, which returns `t` itself, perhaps a Parameter), retained
+ * for the Python wrapper as `adopt(result, true)` would: one crossing per operator instead of
+ * three (read the method, call it, adopt its result). torch/_tensor.py's operators call it.
+ */
+function tensorOp(t: Tensor, name: string, ...args: unknown[]): Tensor {
+  const method = (t as unknown as Record<string, (...a: unknown[]) => unknown>)[name];
+  const out = method.apply(t, args);
+  if (!(out instanceof Tensor) || out instanceof Parameter) {
+    throw new Error(`internal: tensorOp('${name}') did not make a plain tensor`);
+  }
+  retain(out, true);
+  return out;
+}
+
 export function createBridge(globals: Record<string, unknown>) {
   return {
     torch,
@@ -103,6 +119,7 @@ export function createBridge(globals: Record<string, unknown>) {
     isTensor,
     kind,
     adopt,
+    tensorOp,
     /** Moves a parameter's (or buffer's) memory to `device` in place (nn/parameter.ts). */
     moveInPlace: (t: Tensor, device: string): void => moveInPlace(t, getDevice(device)),
     dataParallel,

@@ -14,6 +14,10 @@ from . import _numpy_engine as _engine
 from . import _return_types as return_types  # noqa: F401  torch.return_types (max, min, sort, topk)
 
 host = b.host
+# Bound once: reading a member of a JS object makes a new proxy each time (about 2 µs here).
+_tensor_op = host.tensorOp
+_release = host.release
+_NUMBERS = (int, float)  # exactly these (a bool takes the general way, as a JS boolean)
 
 
 def _engine_dtype(value):
@@ -49,6 +53,31 @@ def _shape_args(args):
     return [builtins.int(d) for d in args]
 
 
+def _operator(name, is_bool=False):
+    """A binary operator (``+``, ``@``, ``<``, …) of an engine op that always makes a new tensor.
+    The common case, a Python int or float or another tensor with no NumPy array tied to either
+    side, goes straight to the engine (``Tensor._fast``: one crossing, no argument conversion);
+    anything else the general way (``Tensor._op``), which converts and syncs every kind of
+    argument. Both give the same values and errors."""
+
+    def op(self, other):
+        if self._np is None:
+            if type(other) in _NUMBERS:
+                out = self._fast(name, other)
+            elif isinstance(other, Tensor) and other._np is None:
+                out = self._fast(name, other._js)
+            else:
+                out = self._op(name, other)
+        else:
+            out = self._op(name, other)
+        if is_bool:
+            out._bool = True
+        return out
+
+    op.__name__ = f"__{name}__"
+    return op
+
+
 class Tensor:
     # _np: None, or the _numpy.Shared record of the NumPy arrays this tensor is tied to and the
     # NumPy dtype it stands for (torch.from_numpy, t.numpy()).
@@ -81,7 +110,20 @@ class Tensor:
     def __del__(self):
         js = getattr(self, "_js", None)
         if js is not None:
-            host.release(js)
+            _release(js)
+
+    def _fast(self, name, *args):
+        """``name`` of the engine tensor with plain arguments (numbers, engine tensors) when the op
+        always makes a new plain tensor: one crossing (bridge.ts ``tensorOp``)."""
+        try:
+            js = _tensor_op(self._js, name, *args)
+        except b.JsException as error:
+            raise b.translate(error) from None
+        t = object.__new__(Tensor)
+        t._js = js
+        t._bool = False
+        t._np = None
+        return t
 
     def _op(self, name, *args, **kwargs):
         shared = self._np
@@ -92,6 +134,10 @@ class Tensor:
         if name[-1] == "_" and shared.tied:  # in place: the tied arrays see it, as in PyTorch
             shared.after_write(_engine, self._js)
         return out
+
+    def _unary(self, name):
+        """An op without arguments that makes a new tensor (``neg``, ``abs``)."""
+        return self._op(name) if self._np is not None else self._fast(name)
 
     def _sync(self):
         """Copies in what NumPy wrote into an array tied to this tensor (torch/_numpy.py)."""
@@ -351,27 +397,17 @@ class Tensor:
         return self._cmp("ne", 0)
 
     # ------------------------------------------------------------------ operators
-    def __add__(self, other):
-        return self._op("add", other)
-
-    __radd__ = __add__
-
-    def __sub__(self, other):
-        return self._op("sub", other)
+    __add__ = __radd__ = _operator("add")
+    __sub__ = _operator("sub")
 
     def __rsub__(self, other):
-        return self._op("neg")._op("add", other)
+        return self._unary("neg")._op("add", other)
 
-    def __mul__(self, other):
-        return self._op("mul", other)
-
-    __rmul__ = __mul__
-
-    def __truediv__(self, other):
-        return self._op("div", other)
+    __mul__ = __rmul__ = _operator("mul")
+    __truediv__ = _operator("div")
 
     def __rtruediv__(self, other):
-        return self._op("reciprocal")._op("mul", other)
+        return self._unary("reciprocal")._op("mul", other)
 
     def _integral(self, other):
         """Both operands integers: PyTorch keeps an integer result for //, % and **."""
@@ -398,20 +434,19 @@ class Tensor:
         base = b.call(host.torch.fullLike, self, other, dtype="float32")
         return base._op("pow", self)._as_int_if(self._integral(other))
 
-    def __matmul__(self, other):
-        return self._op("matmul", other)
+    __matmul__ = _operator("matmul")
 
     def __rmatmul__(self, other):
         return b.call(host.torch.matmul, other, self)
 
     def __neg__(self):
-        return self._op("neg")
+        return self._unary("neg")
 
     def __pos__(self):
         return self
 
     def __abs__(self):
-        return self._op("abs")
+        return self._unary("abs")
 
     def __invert__(self):
         if not self._bool:
@@ -444,23 +479,12 @@ class Tensor:
     def __itruediv__(self, other):
         return self._op("div_", other)
 
-    def __eq__(self, other):
-        return self._cmp("eq", other)
-
-    def __ne__(self, other):
-        return self._cmp("ne", other)
-
-    def __lt__(self, other):
-        return self._cmp("lt", other)
-
-    def __le__(self, other):
-        return self._cmp("le", other)
-
-    def __gt__(self, other):
-        return self._cmp("gt", other)
-
-    def __ge__(self, other):
-        return self._cmp("ge", other)
+    __eq__ = _operator("eq", is_bool=True)
+    __ne__ = _operator("ne", is_bool=True)
+    __lt__ = _operator("lt", is_bool=True)
+    __le__ = _operator("le", is_bool=True)
+    __gt__ = _operator("gt", is_bool=True)
+    __ge__ = _operator("ge", is_bool=True)
 
     __hash__ = object.__hash__
 
