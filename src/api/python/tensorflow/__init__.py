@@ -387,4 +387,5 @@ def __getattr__(name):
     fn = _TENSORFLOW.function(_tf, name)
     if fn is None:
         raise AttributeError(f"module 'tensorflow' has no attribute '{name}'")
+    globals()[name] = fn  # later reads are plain module attributes (as torch's, torch/__init__.py)
     return fn

@@ -270,11 +270,11 @@ class Tensor(_TorchTensor):
             raise TypeError("only integer scalar arrays can be converted to a scalar index")
         return builtins.int(self.item())
 
-    def _op(self, name, *args, **kwargs):
+    def _call(self, name, member, args, kwargs):
         # NumPy operands (t + a, a * t) go to this tensor's device, as TensorFlow converts them.
         if any(type(a).__module__ == "numpy" for a in args):
             args = [b.numpy_to_js(a, str(self._js.device), False) if type(a).__module__ == "numpy" else a for a in args]
-        return _TorchTensor._op(self, name, *args, **kwargs)
+        return _TorchTensor._call(self, name, member, args, kwargs)
 
     def __getattr__(self, name):
         member = _TorchTensor.__getattr__(self, name)

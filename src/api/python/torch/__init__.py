@@ -323,7 +323,10 @@ def __getattr__(name):
     fn = b.PYTORCH.function(_t, name)
     if fn is None:
         raise AttributeError(f"module 'torch' has no attribute '{name}'")
-    return _out.takes_out(fn, name)
+    # Kept as a module attribute: later reads skip this hook, the JS member read and the wrapper
+    # (whose signature takes inspect ~0.1 ms), which every ``torch.add(…)`` paid.
+    fn = globals()[name] = _out.takes_out(fn, name)
+    return fn
 
 
 from . import nn, optim, utils  # noqa: E402, F401

@@ -34,10 +34,21 @@ _parameter_type = None  # set by torch.nn.parameter: the Python Parameter class
 _PLAIN = (int, float, str, bool)
 
 
+_CAMEL = {}
+
+
 def camel(name):
-    """PyTorch's snake_case keyword → the TS layer's camelCase (``requires_grad`` → ``requiresGrad``)."""
+    """PyTorch's snake_case keyword → the TS layer's camelCase (``requires_grad`` → ``requiresGrad``);
+    kept per name, as each method call and keyword asks again."""
+    js_name = _CAMEL.get(name)
+    if js_name is None:
+        js_name = _CAMEL[name] = _camel(name)
+    return js_name
+
+
+def _camel(name):
     if name.endswith("_"):
-        return camel(name[:-1]) + "_"
+        return _camel(name[:-1]) + "_"
     head, *rest = name.split("_")
     return head + "".join(part[:1].upper() + part[1:] for part in rest)
 
@@ -117,12 +128,24 @@ def options(kwargs, each=to_js_value):
     )
 
 
+_JS_TYPES = {t: False for t in _PLAIN}
+
+
+def _is_js(kind):
+    """Whether values of this type are JS proxies. isinstance(…, JsProxy) is slow in Pyodide (a
+    metaclass check in Python, a few µs), and Pyodide makes one proxy type per combination of JS
+    features, so the answer is kept per type."""
+    known = _JS_TYPES.get(kind)
+    if known is None:
+        known = _JS_TYPES[kind] = issubclass(kind, JsProxy)
+    return known
+
+
 def from_js(value, fresh=True):
     """A JS result as Python sees it. ``fresh``: a tensor the call made (Python owns it)."""
     if value is None or value is jsnull:
         return None
-    # Plain values first: isinstance(…, JsProxy) is slow in Pyodide (a metaclass check).
-    if type(value) in _PLAIN or not isinstance(value, JsProxy):
+    if not _is_js(type(value)):
         return value
     kind = host.adopt(value, fresh)  # retains a tensor for the wrapper made below
     if kind == "tensor":

@@ -126,11 +126,15 @@ class Tensor:
         return t
 
     def _op(self, name, *args, **kwargs):
+        return self._call(name, getattr(self._js, name), args, kwargs)
+
+    def _call(self, name, member, args, kwargs):
+        """``_op`` with the engine tensor's method ``name`` already read (``member``)."""
         shared = self._np
         if shared is None:
-            return b.call(getattr(self._js, name), *args, **kwargs)
+            return b.call(member, *args, **kwargs)
         shared.before_read(_engine, self._js)
-        out = b.call(getattr(self._js, name), *args, **kwargs)
+        out = b.call(member, *args, **kwargs)
         if name[-1] == "_" and shared.tied:  # in place: the tied arrays see it, as in PyTorch
             shared.after_write(_engine, self._js)
         return out
@@ -605,7 +609,7 @@ class Tensor:
             raise AttributeError(f"'Tensor' object has no attribute '{name}'") from None
         if callable(member):
             # The closure holds self: a temporary's engine tensor must outlive the call.
-            return lambda *args, **kwargs: self._op(js_name, *args, **kwargs)
+            return lambda *args, **kwargs: self._call(js_name, member, args, kwargs)
         return b.from_js(member, fresh=False)
 
 

@@ -25,4 +25,5 @@ def __getattr__(name):
     fn = b.PYTORCH.function(_f, name)
     if fn is None:
         raise AttributeError(f"module 'torch.nn.functional' has no attribute '{name}'")
+    globals()[name] = fn  # later reads are plain module attributes (as torch's, torch/__init__.py)
     return fn
