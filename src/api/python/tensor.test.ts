@@ -119,6 +119,78 @@ s = 1.75
     expect(r.argmax1).toEqual(a.map((row) => row.indexOf(Math.max(...row))));
   });
 
+  it('operators with plain operands call the engine once each and agree with the general path', async () => {
+    // Counts the calls of the one-crossing path (_gpubook.tensorOp, torch/_tensor.py) while the
+    // same operators also run the general way (Tensor._op); values, dtypes and errors must agree.
+    const r = (await python.run(`
+import torch
+import torch._tensor as T
+dev = torch.device(${JSON.stringify(device)})
+a = torch.rand(3, 4, device=dev) - 0.5
+b = torch.rand(3, 4, device=dev) - 0.5
+i = (torch.rand(3, 4, device=dev) * 9).int()
+bt = b.T
+calls = []
+_real = T._tensor_op
+T._tensor_op = lambda *args: calls.append(args[1]) or _real(*args)
+def _err(f):
+    try:
+        f()
+    except Exception as e:
+        return [type(e).__name__, str(e)]
+try:
+    fast = [a + b, i * 3, i / 2, a < b, -a, a @ bt, 2.5 + a, i == 4, abs(a)]
+    fast_calls = list(calls)
+    general = [a._op("add", b), i._op("mul", 3), i._op("div", 2), a._cmp("lt", b), a._op("neg"),
+               a._op("matmul", bt), a._op("add", 2.5), i._cmp("eq", 4), a._op("abs")]
+    general_calls = len(calls) - len(fast_calls)
+    errors = [_err(lambda: a @ a), _err(lambda: a._op("matmul", a))]
+finally:
+    T._tensor_op = _real
+{
+  'a': a.tolist(), 'b': b.tolist(), 'i': i.tolist(),
+  'fast': [t.tolist() for t in fast], 'general': [t.tolist() for t in general],
+  'fast_dtypes': [str(t.dtype) for t in fast], 'general_dtypes': [str(t.dtype) for t in general],
+  'fast_calls': fast_calls, 'general_calls': general_calls,
+  'errors': errors,
+}
+`)) as Record<string, unknown>;
+    expect(r.fast_calls).toEqual(['add', 'mul', 'div', 'lt', 'neg', 'matmul', 'add', 'eq', 'abs']);
+    expect(r.general_calls).toBe(0);
+    expect(r.fast_dtypes).toEqual(r.general_dtypes);
+    expect(r.fast_dtypes).toEqual([
+      'torch.float32',
+      'torch.int64',
+      'torch.float32',
+      'torch.bool',
+      'torch.float32',
+      'torch.float32',
+      'torch.float32',
+      'torch.bool',
+      'torch.float32',
+    ]);
+    expect(r.fast).toEqual(r.general);
+    const a = r.a as M;
+    const b = r.b as M;
+    const i = r.i as M;
+    const [add, mul3, div2, lt, , mm] = r.fast as M[];
+    expectClose(
+      add,
+      map2(a, (v, x, y) => v + b[x][y]),
+    );
+    expect(mul3).toEqual(map2(i, (v) => v * 3));
+    expectClose(
+      div2,
+      map2(i, (v) => v / 2),
+    );
+    expect(lt).toEqual(map2(a, (v, x, y) => v < b[x][y]));
+    const bT = b[0].map((_, j) => b.map((row) => row[j]));
+    expectClose(mm, matmul(a, bT));
+    const [fastError, generalError] = r.errors as [string, string][];
+    expect(fastError[0]).toBe('RuntimeError');
+    expect(fastError).toEqual(generalError);
+  });
+
   it("API.md's tensor functions and members under their PyTorch names", async () => {
     const r = (await python.run(`
 import torch
