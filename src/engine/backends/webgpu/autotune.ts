@@ -23,7 +23,21 @@ export interface TuneFamilies {
   repack: Repack;
   reduce: RowMode;
   softmax: RowMode;
+  /** The default variant of untuned classes, measured once per adapter (default-probe.ts). */
+  'mm-default': MatmulVariant;
+  /** The default repack choice of untuned classes (default-probe.ts). */
+  'repack-default': Repack;
 }
+
+/** Where default-probe.ts's choices persist. */
+export const PROBE_KEYS = {
+  /** The default of classes every family can run. */
+  plain: 'mm-default|plain',
+  /** The default of classes only the register-blocked family can run (epilogues, gathers). */
+  blocked: 'mm-default|blocked',
+  /** How untuned classes read operands whose rows alias. */
+  repack: 'repack-default|aliased',
+} as const;
 
 export type TuneFamily = keyof TuneFamilies;
 
@@ -47,6 +61,8 @@ export function knownChoices(subgroups: boolean): KnownChoices {
     repack: REPACKS,
     reduce: ROW_MODES,
     softmax: ROW_MODES,
+    'mm-default': matmulCandidates(subgroups),
+    'repack-default': REPACKS,
   };
 }
 

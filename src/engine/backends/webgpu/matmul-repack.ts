@@ -7,7 +7,13 @@
  * after the class's variant is chosen, by timing the product both ways on a proxy that keeps the
  * operand's real row stride (never decided by adapter name).
  */
-import { matmulClassKey, MIN_TUNED_MACS, proxyShape, type MatmulClassInput } from './autotune';
+import {
+  matmulClassKey,
+  MIN_TUNED_MACS,
+  PROBE_KEYS,
+  proxyShape,
+  type MatmulClassInput,
+} from './autotune';
 import type { KernelContext } from './context';
 import { dispatchVariant, type MatmulShape, type Operand } from './matmul-dispatch';
 import { matchesReference, proxyData, proxyStrides } from './matmul-tune';
@@ -119,7 +125,8 @@ export function chooseRepack(
     const job = tuneRepack(ctx, input, variant, key, which, a, b);
     if (job) ctx.tuner.track(key, job);
   }
-  return 'keep';
+  // Until the class is measured: the choice probed for this adapter (default-probe.ts), if known.
+  return ctx.tuner.get(PROBE_KEYS.repack) ?? 'keep';
 }
 
 /**

@@ -10,6 +10,7 @@ import { matmulClassKey, MIN_TUNED_MACS, type MatmulClassInput } from './autotun
 import type { KernelContext } from './context';
 import { gpuOf, outputOf, wrapGpu } from './gpu-buffer';
 import { dispatchVariant, hasSubgroups, type Operand } from './matmul-dispatch';
+import { probedVariant } from './default-probe';
 import { chooseRepack, recordProduct } from './matmul-repack';
 import { tuneClass, tuningMacs, type MatmulTrial } from './matmul-tune';
 import { reduce } from './reduce';
@@ -76,7 +77,9 @@ export function chooseMatmulVariant(
     const job = tuneClass(ctx, input, key, trial);
     if (job) ctx.tuner.track(key, job);
   }
-  return fallback;
+  // Until the class is tuned: the default measured for this adapter (default-probe.ts), if known.
+  const blockedOnly = trial !== undefined || (input.summed ?? false) || (input.blockedOnly ?? false);
+  return probedVariant(ctx, blockedOnly, macs) ?? fallback;
 }
 
 export function matmul(
