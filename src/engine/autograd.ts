@@ -85,6 +85,10 @@ export class Node {
 
   freeSaved(): void {
     this.freed = true;
+    // The closure goes too: it may hold the op's output (elementwise ops hand y to gradients that
+    // never read it), and through the output's resources (a root of memory.ts) that output would
+    // stay out of the garbage collector's reach, to be spilled by step sweeps instead.
+    this.backwardFn = null;
     for (const t of this.saved) releaseResources(t.res, 'graph');
   }
 

@@ -403,12 +403,14 @@ export interface Kernels {
  * in host memory; it returns one block per buffer, or null (owning nothing) when it cannot spill
  * now. `restore` consumes a block and returns a device buffer holding its contents, seen by all
  * work enqueued after the call even if the host copy is still on its way. `discard` forgets a
- * block nobody will restore.
+ * block nobody will restore. `parkingBytes` is how much idle memory step sweeps may leave parked
+ * on the device (parking.ts) when no memory limit is set, before the oldest is spilled.
  */
 export interface Spilling {
   spill(buffers: readonly DeviceBuffer[]): HostBlock[] | null;
   restore(block: HostBlock): DeviceBuffer;
   discard(block: HostBlock): void;
+  parkingBytes?(): number;
 }
 
 /** Total GPU time and count of one kernel variant over a profiled stretch. */

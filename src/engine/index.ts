@@ -60,9 +60,11 @@ export {
   maxMemoryAllocated,
   memoryAllocated,
   memoryReserved,
+  memoryParked,
   memorySpilled,
   resetPeakMemoryStats,
   setMemoryLimit,
+  setParkingLimit,
   spillTraffic,
   synchronize,
 } from './devices/stats';

@@ -1,10 +1,11 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { noGrad } from './autograd';
 import type { Device } from './devices/device';
 import {
   memoryAllocated,
   memorySpilled,
   setMemoryLimit,
+  setParkingLimit,
   spillTraffic,
   synchronize,
 } from './devices/stats';
@@ -71,12 +72,19 @@ async function trainMlp(
 describe.each(devices.map((d) => [d.name, d] as const))(
   'memory without dispose on %s',
   (_, device) => {
+    // These sweeps spill at once (no parking), as they did before parking.test.ts's rules: what is
+    // tested here is that moving memory never loses a value and keeps the device flat.
+    beforeEach(() => setParkingLimit(device, 0));
+    afterEach(() => setParkingLimit(device, null));
+
     it('1000 training steps of an MLP keep memoryAllocated flat', async () => {
       const before = memoryAllocated(device);
       const traffic = spillTraffic(device);
       const { at10, atEnd, first, last, heldOk } = await trainMlp(device, 1000);
       expect(at10).toBeGreaterThan(before);
-      expect(atEnd).toBe(at10);
+      // Never above step 10's figure; below it when the garbage collector took dropped outputs
+      // before their sweep (autograd lets go of an op's backward once it ran).
+      expect(atEnd).toBeLessThanOrEqual(at10);
       expect(heldOk).toBe(true);
       // The held tensor went to the host and came back about once every ten steps.
       expect(spillTraffic(device).restored - traffic.restored).toBeGreaterThanOrEqual(
@@ -132,6 +140,11 @@ async function randomHeld(device: Device, shape: number[]): Promise<[Tensor, num
 }
 
 describe.each(devices.map((d) => [d.name, d] as const))('step sweeps on %s', (_, device) => {
+  // Spilling at every sweep (parking cap 0): how spilled memory behaves. parking.test.ts tests
+  // when parked memory is spilled.
+  beforeEach(() => setParkingLimit(device, 0));
+  afterEach(() => setParkingLimit(device, null));
+
   it('spill old unused tensors to the host and bring them back exactly; keep used, kept and rooted ones', async () => {
     const scope: Record<string, unknown> = {};
     setRootProvider(() => [scope]);

@@ -17,12 +17,16 @@
  *     storage records the step it was last used in; at a boundary, storages untouched for the last
  *     two steps (created before the closing step and unused in it), shared by no persistent tensor
  *     (`keep()`: parameters, optimizer state, datasets) and by no tensor reachable from the host's
- *     roots (`setRootProvider`: the notebook's globals) are spilled to host memory: the backend
- *     copies their bytes out (WebGPU: one copy into one staging buffer per sweep, mapped later;
- *     CPU: the memory simply changes accounts, no copy) and frees their device memory at once, in
- *     the same synchronous step, so even a loop that never awaits stays flat. A spilled tensor is
- *     used like any other: its next use brings its bytes back (`Storage.buffer`), under the device's
- *     limit. Candidates whose Tensor object the garbage collector has already taken are released.
+ *     roots (`setRootProvider`: the notebook's globals) are parked (parking.ts): they stay on the
+ *     device, oldest first in line, and are spilled to host memory only when memory is short: when
+ *     an allocation would pass the device's memory limit, or parked bytes pass the device's cap
+ *     (`Device.parkingCap`: the limit, else the backend's figure). A spill copies their bytes out
+ *     (WebGPU: one copy into one staging buffer per sweep, mapped later; CPU: the memory simply
+ *     changes accounts, no copy) and frees their device memory at once, in the same synchronous
+ *     step, so even a loop that never awaits stays under the limit. A parked or spilled tensor is
+ *     used like any other (a spilled one's next use brings its bytes back, `Storage.buffer`, under
+ *     the device's limit). Candidates whose Tensor object the garbage collector has taken, parked
+ *     ones included, are released without any read-back: most of what a loop drops goes this way.
  *  5. A FinalizationRegistry frees whatever becomes unreachable everywhere else, spilled host
  *     copies included: the garbage collector sees their bytes, so host memory is bounded by what
  *     the program really holds.
@@ -30,9 +34,11 @@
  *     spilled bytes are counted apart (`memorySpilled`), and a limit applies to device bytes.
  *
  * Cost: what a training step handed the program and the program dropped (a model's output, a
- * user forward's locals, gradients dropped by zero_grad) is spilled once, two steps later, unless
- * the garbage collector got to it first (bench/RESULTS.md says what that costs and how many bytes
- * move). A value held and used again pays one upload per use after a spill.
+ * user forward's locals, gradients dropped by zero_grad) waits parked until the garbage collector
+ * takes it (autograd lets go of an op's backward closure once it ran, so nothing of ours keeps an
+ * output reachable); it is spilled only if memory runs short first. A value held and used again
+ * pays one upload per use after a spill. `memoryAllocated` leaves parked bytes out, as it leaves
+ * out the pool's: the engine gives both up on demand (`memoryParked` reports them).
  */
 import type { Node } from './autograd';
 import { Storage } from './storage';
@@ -118,13 +124,13 @@ export function releasedMessage(reason: ReleaseReason): string {
 /** Marks a tensor as an op input now; throws if it has been released. */
 export function touch(res: TensorResources): void {
   if (res.released !== null) throw new Error(releasedMessage(res.released));
-  res.storage.lastUsed = generation;
+  res.storage.markUsed(generation);
 }
 
 /** Persistent tensors (parameters, optimizer state, datasets) stay on their device. */
 export function keep(res: TensorResources): void {
   res.persistent = true;
-  res.storage.pinned = true;
+  res.storage.pin();
   live.delete(res);
 }
 
@@ -283,18 +289,19 @@ export function stepBoundary(): void {
   const candidates: [TensorResources, WeakRef<Tensor>][] = [];
   for (const entry of live) {
     const storage = entry[0].storage;
+    // Parked storages come round again: those the garbage collector took are released here.
     if (storage.pinned || storage.spilled || storage.lastUsed >= closing) continue;
     candidates.push(entry);
   }
   if (candidates.length > 0) {
     const rooted = new Set<Storage>();
     if (tensorCheck) for (const t of reachableTensors(tensorCheck)) rooted.add(t.res.storage);
-    const toSpill = new Set<Storage>();
+    const toPark = new Set<Storage>();
     for (const [res, ref] of candidates) {
       if (ref.deref() === undefined) releaseResources(res, 'collected');
-      else if (!rooted.has(res.storage)) toSpill.add(res.storage);
+      else if (!rooted.has(res.storage)) toPark.add(res.storage);
     }
-    Storage.spillAll(toSpill);
+    Storage.parkAll(toPark);
   }
   generation++;
 }
@@ -302,7 +309,7 @@ export function stepBoundary(): void {
 /**
  * Counts for tests and diagnostics. `liveTensors` counts user-visible tensors not yet collected,
  * spilled ones included (the garbage collector decides when those go); `deviceTensors` those
- * whose memory is on their device.
+ * whose memory is held on their device (not spilled, not parked: as memoryAllocated counts).
  */
 export function memoryStats(): {
   liveTensors: number;
@@ -311,6 +318,8 @@ export function memoryStats(): {
   openScopes: number;
 } {
   let deviceTensors = 0;
-  for (const res of live.keys()) if (!res.storage.spilled) deviceTensors++;
+  for (const res of live.keys()) {
+    if (!res.storage.spilled && !res.storage.isParked) deviceTensors++;
+  }
   return { liveTensors: live.size, deviceTensors, generation, openScopes: scopes.length };
 }

@@ -6,11 +6,12 @@
  * back. Cells run through the real kernel session: the REPL rewrite, the notebook's roots and the
  * torch-shaped globals, on the CPU backend and on WebGPU. The values must be exactly those it was
  * made with, and a tensor the walk cannot see must have come back from host memory (so the test
- * really crosses a spill), while one it can see never left its device.
+ * really crosses a spill), while one it can see never left its device. Sweeps spill at once here
+ * (parking off: setParkingLimit 0), so that every hidden tensor does cross a spill.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import * as api from '../api';
-import { setRootProvider, spillTraffic } from '../engine';
+import { setParkingLimit, setRootProvider, spillTraffic } from '../engine';
 import type { Device } from '../engine/devices/device';
 import { testDevices } from '../engine/testing/devices';
 import { setTrainingOutput } from '../engine/training';
@@ -265,8 +266,10 @@ describe.each(devices.map((d) => [d.name, d] as const))('held tensors on %s', (_
   // One session at a time: each registers its notebook's names as the engine's roots.
   let kernel: ReturnType<typeof startSession>;
   beforeAll(() => {
+    setParkingLimit(device, 0);
     kernel = startSession(device);
   });
+  afterAll(() => setParkingLimit(device, null));
 
   it('the prelude runs', async () => {
     const { status, text } = await kernel.run(PRELUDE);

@@ -73,6 +73,7 @@ export class DeferredBackend<T extends Backend = Backend> extends RoutedKernels 
       return spilling.restore(block);
     },
     discard: (block) => this.backend?.capability('spilling')?.discard(block),
+    parkingBytes: () => this.backend?.capability('spilling')?.parkingBytes?.() ?? 0,
   };
 
   constructor(pending: Promise<T>) {

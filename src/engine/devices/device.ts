@@ -94,6 +94,17 @@ export class Device {
     return blocks;
   }
 
+  /**
+   * How many bytes step sweeps may leave parked here (parking.ts): the figure set for it, else
+   * the memory limit (allocations past it spill parked memory first), else the backend's own.
+   * Asked of the backend itself: the fusion recorder would run a pending chain first.
+   */
+  parkingCap(): number {
+    const m = this.memory;
+    const own = this.currentBackend.capability('spilling')?.parkingBytes?.() ?? 0;
+    return m.parkingLimit ?? m.limit ?? own;
+  }
+
   /** Brings a spilled block back as device memory, within the limit (or throws, keeping it). */
   restore(block: HostBlock, bytes: number): DeviceBuffer {
     const spilling = this.capability('spilling');

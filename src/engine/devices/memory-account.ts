@@ -40,11 +40,19 @@ export class MemoryAccount {
   restoredTotal = 0;
   /** Bytes; null means no limit. */
   limit: number | null = null;
+  /** Spills parked memory (storage.ts) to free at least `bytes`; set once something is parked. */
+  reclaim: ((bytes: number) => void) | null = null;
+  /** The most bytes kept parked (parking.ts) before the oldest are spilled; null: derived. */
+  parkingLimit: number | null = null;
 
   constructor(readonly device: string) {}
 
   /** Claims bytes or throws DeviceMemoryError without changing anything. */
   reserve(bytes: number): void {
+    // Parked memory gives way first: it is spilled only now that the budget is actually short.
+    if (this.limit !== null && this.inUse + bytes > this.limit) {
+      this.reclaim?.(this.inUse + bytes - this.limit);
+    }
     if (this.limit !== null && this.inUse + bytes > this.limit) {
       throw new DeviceMemoryError(this.device, bytes, this.inUse, this.limit);
     }

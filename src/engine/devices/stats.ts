@@ -3,14 +3,21 @@ import type { Device } from './device';
 import type { DeviceSpec } from './device-name';
 import { getDevice, listDevices } from './registry';
 import { pooledBytes } from './report';
+import { Storage } from '../storage';
 
 function resolve(spec: DeviceSpec | Device | undefined): Device {
   return getDevice(spec ?? 'cpu');
 }
 
-/** Bytes held by live tensors on the device (pooled free buffers are not counted). */
+/**
+ * Bytes held by live tensors on the device. Pooled free buffers are not counted, nor are parked
+ * ones (memoryParked): like the pool's, the engine gives those up whenever memory is needed, and
+ * what a loop drops and the garbage collector has yet to take waits there. The memory limit
+ * applies to both together (parked memory is spilled first when an allocation would pass it).
+ */
 export function memoryAllocated(device?: DeviceSpec | Device): number {
-  return resolve(device).memory.inUse;
+  const d = resolve(device);
+  return d.memory.inUse - Storage.parkedBytes(d);
 }
 
 /**
@@ -44,6 +51,22 @@ export function resetPeakMemoryStats(device?: DeviceSpec | Device): void {
 /** Sets (bytes) or clears (null) the device's enforced memory limit. */
 export function setMemoryLimit(device: DeviceSpec | Device, bytes: number | null): void {
   resolve(device).memory.limit = bytes;
+}
+
+/**
+ * Bytes of the device's tensors that step sweeps parked (memory.ts, layer 4): still on the device
+ * and counted in memoryAllocated, first to be spilled when memory is short.
+ */
+export function memoryParked(device?: DeviceSpec | Device): number {
+  return Storage.parkedBytes(resolve(device));
+}
+
+/**
+ * Sets (bytes) or clears (null: the memory limit, else the backend's figure) how much step sweeps
+ * may leave parked on the device before spilling the oldest; 0 spills at every sweep.
+ */
+export function setParkingLimit(device: DeviceSpec | Device, bytes: number | null): void {
+  resolve(device).memory.parkingLimit = bytes;
 }
 
 /** Returns pooled, unused memory of every device (or one) to the system. */

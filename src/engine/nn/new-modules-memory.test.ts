@@ -2,7 +2,7 @@
  * Training loops over the newer layers written the way docs/memory.md says TypeScript may write
  * them (no tidy, no dispose): grouped Conv2d → BatchNorm2d → GELU → AdaptiveAvgPool2d → Linear,
  * Embedding → LSTM → Linear with label-smoothed cross entropy, and a TransformerEncoder, each with
- * AdamW and clipGradNorm_. Device memory after step 5 equals memory after step 20, and what the
+ * AdamW and clipGradNorm_. Device memory after step 20 is no more than after step 5, and what the
  * program still holds (parameters, optimizer state, running statistics) is intact afterwards.
  */
 import { describe, expect, it } from 'vitest';
@@ -95,7 +95,7 @@ function runs(device: Device): Run[] {
 }
 
 describe.each(devices)('new layers train with flat memory on $name', (device) => {
-  it('memory after step 5 equals memory after step 20; state intact', async () => {
+  it('memory after step 20 is no more than after step 5; state intact', async () => {
     manualSeed(3);
     const all = runs(device);
     const trained = all.map((run) => {
@@ -121,7 +121,8 @@ describe.each(devices)('new layers train with flat memory on $name', (device) =>
       }
     }
     await synchronize(device);
-    expect(memoryAllocated(device)).toBe(at5);
+    // No more (less when the garbage collector took a dropped output before its sweep).
+    expect(memoryAllocated(device)).toBeLessThanOrEqual(at5);
     for (let m = 0; m < 3; m++) expect(losses[19][m]).toBeLessThan(losses[0][m]);
 
     // Still usable: every model runs in eval mode; optimizer moments and BatchNorm statistics.

@@ -123,6 +123,15 @@ export class CpuBackend extends RoutedKernels implements Backend {
     this.release(hostBlockOf(block).buffer);
   }
 
+  /**
+   * The CPU's parked and spilled memory are the same host memory, and its spill is free: parking
+   * here only keeps the accounts the way a GPU keeps them. It parks as much as the least buffer
+   * any WebGPU device must offer (the spec's default maxBufferSize, 256 MiB), then spills.
+   */
+  parkingBytes(): number {
+    return 256 * 2 ** 20;
+  }
+
   write(buffer: DeviceBuffer, data: TypedArray): void {
     const target = asCpuBuffer(buffer);
     // A queued write must not see later changes the caller makes to its array.

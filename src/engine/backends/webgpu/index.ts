@@ -183,6 +183,15 @@ export class WebGPUBackend extends RoutedKernels implements Backend {
     host.discarded = true;
   }
 
+  /**
+   * WebGPU reports no memory size; the largest buffer a kernel may bind is the one figure that
+   * scales with the device (raised to the adapter's maximum): a device offering that much in one
+   * binding can leave that much idle. A memory limit, when set, takes its place (device.ts).
+   */
+  parkingBytes(): number {
+    return Math.min(this.limits.maxBufferSize, this.limits.maxStorageBufferBindingSize);
+  }
+
   write(buffer: DeviceBuffer, data: TypedArray): void {
     const owned = unwrap(buffer);
     if (data.byteLength > owned.bytes) {

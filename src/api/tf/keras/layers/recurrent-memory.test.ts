@@ -4,10 +4,18 @@
  * With a mask each final state is a `where` whose saved tensors lie on no path from the loss, so
  * backward never frees them; before the fix a masked LSTM kept 64 bytes a step until the garbage
  * collector took the state. The loop calls stepBoundary() as fit does, so what it drops is spilled
- * two steps later; autograd's saved tensors are never spilled, so a leak of them shows as growth.
+ * two steps later (parking off: setParkingLimit 0); autograd's saved tensors are never spilled,
+ * so a leak of them shows as growth.
  */
 import { describe, expect, it } from 'vitest';
-import { cpu, memoryAllocated, ops, stepBoundary, type Tensor } from '../../../../engine';
+import {
+  cpu,
+  memoryAllocated,
+  ops,
+  setParkingLimit,
+  stepBoundary,
+  type Tensor,
+} from '../../../../engine';
 import { Bidirectional, Embedding, GRU, LSTM } from './index';
 import type { Layer } from './layer';
 import { kerasMask } from './masking';
@@ -28,10 +36,15 @@ function growth(run: (x: Tensor) => Tensor, warm = 3): number {
     ops.sum(run(ids)).backward();
     stepBoundary();
   };
-  for (let i = 0; i < warm; i++) step();
-  const before = memoryAllocated(device);
-  for (let i = 0; i < 5; i++) step();
-  return memoryAllocated(device) - before;
+  setParkingLimit(device, 0);
+  try {
+    for (let i = 0; i < warm; i++) step();
+    const before = memoryAllocated(device);
+    for (let i = 0; i < 5; i++) step();
+    return memoryAllocated(device) - before;
+  } finally {
+    setParkingLimit(device, null);
+  }
 }
 
 describe('masked recurrent layers per training step', () => {
