@@ -145,8 +145,9 @@ export interface Pool2dGeometry {
 
 /**
  * When a backend times its kernel variants for a shape class: 'amortized', once the class has run
- * with its default for as long as the timing would take (what a notebook wants); 'first-use', at
- * the class's first op (what a benchmark of the tuned steady state wants).
+ * with its default for as long as the timing would take, then a slice at a time between user ops
+ * within a share of their time and a budget (what a notebook wants: no op stalls); 'first-use',
+ * all at the class's first op (what a benchmark of the tuned steady state wants).
  */
 export type TuningPolicy = 'amortized' | 'first-use';
 

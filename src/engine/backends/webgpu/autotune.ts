@@ -4,8 +4,9 @@
  * store (IndexedDB in the browser) keyed by adapter, so later page loads start tuned; plus the
  * matmul class keys.
  * A class runs its default until the work it has done equals what its tuning run would cost (or,
- * under the 'first-use' policy, from its first op); then, in the same batch, every candidate is
- * timed on a proxy of the class (matmul-tune.ts) or on the op's own input (rowmode-tune.ts).
+ * under the 'first-use' policy, from its first op); then its candidates are timed on a proxy of
+ * the class (matmul-tune.ts) or on a copy of the op's own input (rowmode-tune.ts): by default a
+ * slice at a time between the user's ops (tune-slices.ts), at first use all in the same batch.
  */
 import type { TuningPolicy } from '../../backend';
 import {
@@ -239,14 +240,21 @@ export class TuneCache {
   private readonly inFlight = new Map<string, Promise<void>>();
   /** Classes whose run found no usable choice this session: they keep the default, untried again. */
   private readonly abandoned = new Set<string>();
+  /** Classes whose run waits for slices (tune-slices.ts), with how to cancel it. */
+  private readonly queued = new Map<string, () => void>();
+  /** Classes whose slices ran out of budget: they keep the default, unless tuned at first use. */
+  private readonly spent = new Set<string>();
+  /** Slices being timed: `settled` waits for them too. */
+  private readonly slicing = new Set<Promise<void>>();
   /** Work each class still untuned has run with its default, in its family's units. */
   private readonly done = new Map<string, number>();
   /**
    * When a class starts its tuning run. 'amortized' (the default): once the work it has run with
-   * its default reaches what the run would cost — the ski-rental rule, so a class never costs
-   * more than twice what it would have with its best choice known from the start, and a short
-   * notebook on a slow adapter is not held up timing kernels it will hardly use. 'first-use': at
-   * its first op (benchmarks, which measure the tuned steady state).
+   * its default reaches what the run would cost — the ski-rental rule, so a short notebook on a
+   * slow adapter is not held up timing kernels it will hardly use — and then in slices between
+   * user ops, within a share of the user's time and a budget (tune-slices.ts), so no op stalls.
+   * 'first-use': at its first op, whole (benchmarks and timeit warm-ups, which measure the tuned
+   * steady state).
    */
   policy: TuningPolicy = 'amortized';
 
@@ -271,7 +279,13 @@ export class TuneCache {
 
   /** Whether the class needs a tuning run (not chosen, not being tuned, not abandoned). */
   needsTuning(key: string): boolean {
-    return !this.choices.has(key) && !this.inFlight.has(key) && !this.abandoned.has(key);
+    return (
+      !this.choices.has(key) &&
+      !this.inFlight.has(key) &&
+      !this.queued.has(key) &&
+      !this.abandoned.has(key) &&
+      !(this.spent.has(key) && this.policy !== 'first-use')
+    );
   }
 
   /**
@@ -280,6 +294,8 @@ export class TuneCache {
    * elements).
    */
   due(key: string, work: number, trialWork: number): boolean {
+    // At first use a class waiting for slices is tuned whole now (a timed run stays honest).
+    if (this.policy === 'first-use') this.queued.get(key)?.();
     if (!this.needsTuning(key)) return false;
     if (this.policy === 'first-use') return true;
     const total = (this.done.get(key) ?? 0) + work;
@@ -293,6 +309,32 @@ export class TuneCache {
     this.inFlight.set(key, done);
   }
 
+  /** The class's slices ran out of budget: it keeps its default, but still tunes at first use. */
+  overBudget(key: string): void {
+    this.spent.add(key);
+  }
+
+  /** Records a run waiting for slices; `cancel` drops it (see `due`). */
+  enqueued(key: string, cancel: () => void): void {
+    this.queued.set(key, cancel);
+  }
+
+  /** The run of `key` no longer waits for slices (finished, dropped or cancelled). */
+  dequeued(key: string): void {
+    this.queued.delete(key);
+  }
+
+  /** Records a slice being timed, so `settled` waits for it. */
+  background(job: Promise<void>): void {
+    const done: Promise<void> = job.catch(() => undefined).finally(() => this.slicing.delete(done));
+    this.slicing.add(done);
+  }
+
+  /** Whether the default policy times runs in slices rather than whole (tune-slices.ts). */
+  get sliced(): boolean {
+    return this.policy === 'amortized';
+  }
+
   choose<K extends string>(key: K, value: ChoiceOf<K>): void {
     this.choices.set(key, value);
     this.store.set(key, value);
@@ -303,9 +345,11 @@ export class TuneCache {
     this.abandoned.add(key);
   }
 
-  /** Resolves once every running tuning job has finished. */
+  /** Resolves once every running tuning job has finished (and every slice being timed). */
   async settled(): Promise<void> {
-    while (this.inFlight.size > 0) await Promise.allSettled([...this.inFlight.values()]);
+    while (this.inFlight.size > 0 || this.slicing.size > 0) {
+      await Promise.allSettled([...this.inFlight.values(), ...this.slicing]);
+    }
   }
 
   /** The chosen value per class, as [key, value] text pairs (for reports and tests). */

@@ -11,6 +11,7 @@ import { createTuneCache, memoryStore, type TrialResult, type TuneCache } from '
 import { matmulCandidates, type KernelOverrides, type MatmulVariant } from './variants';
 import type { LayoutSpec, ParamLayout, ParamWriter } from './params';
 import { expandWgsl, type TemplateInputs } from './wgsl-template';
+import { TuneSlices } from './tune-slices';
 
 /** Most workgroups along one grid axis (WebGPU's guaranteed minimum of the limit). */
 const MAX_GROUPS_PER_AXIS = 65535;
@@ -38,6 +39,8 @@ export class KernelContext {
   readonly candidates: readonly MatmulVariant[];
   /** Every tuning run's measurements (all families), for reports (bench/RESULTS.md) and tests. */
   readonly tuneLog: { key: string; results: TrialResult<string>[] }[] = [];
+  /** Times queued tuning runs in slices between user ops (the 'amortized' policy). */
+  readonly slices = new TuneSlices(this);
 
   constructor(
     readonly device: GPUDevice,

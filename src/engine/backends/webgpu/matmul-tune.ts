@@ -153,6 +153,8 @@ function tuneOnTrial(
     outBytes: trial.outBytes,
     record: trial.record,
     correct: (outputs, i) => agrees(outputs[i], outputs[reference]),
+    // Its candidates read the product's own operands, which later ops may overwrite.
+    whole: true,
   });
 }
 

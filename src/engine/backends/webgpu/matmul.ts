@@ -69,6 +69,8 @@ export function chooseMatmulVariant(
   if (thin) return thin;
   const fallback = defaultMatmulVariant(hasSubgroups(ctx));
   if (input.batch * input.m * input.n * input.k < MIN_TUNED_MACS) return fallback;
+  // A product of real size: a queued tuning slice may follow it (tune-slices.ts).
+  if (ctx.autotune) ctx.slices.afterUserOp();
   const key = matmulClassKey(input);
   const chosen = ctx.tuner.get(key);
   if (chosen) return chosen;

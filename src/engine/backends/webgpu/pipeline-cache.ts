@@ -19,6 +19,20 @@ export interface CompiledKernel {
   error: Error | null;
 }
 
+/**
+ * Thrown by `get` inside `withoutBlocking` for a kernel not compiled yet: its compile has started
+ * off the main thread, and `ready` resolves once it is done (or failed: then `get` compiles it
+ * synchronously and reports the error as usual).
+ */
+export class PipelinePending extends Error {
+  constructor(
+    label: string,
+    readonly ready: Promise<void>,
+  ) {
+    super(`${label} is still compiling`);
+  }
+}
+
 /** Bytes of one dispatch's parameter block: 64 u32 words (see kernels/common.wgsl). */
 export const PARAM_SLOT_BYTES = 256;
 
@@ -28,6 +42,11 @@ export class PipelineCache {
   private readonly pipelineLayouts = new Map<BindingSignature, GPUPipelineLayout>();
   private pending: Promise<void>[] = [];
   private failures: Error[] = [];
+  /** Asynchronous compiles started by `withoutBlocking`, by kernel id. */
+  private readonly compiling = new Map<string, Promise<void>>();
+  private nonBlocking = false;
+  /** Kernels whose asynchronous compile failed: compiled synchronously, which reports the error. */
+  private readonly failedAsync = new Set<string>();
 
   constructor(
     private readonly device: GPUDevice,
@@ -46,11 +65,11 @@ export class PipelineCache {
       if (cached.error) throw cached.error;
       return cached;
     }
+    if (this.nonBlocking && !this.failedAsync.has(id)) {
+      throw new PipelinePending(id, this.compileAsync(id, signature, build));
+    }
     const layout = this.bindGroupLayout(signature);
-    // WGSL directives (`enable subgroups;`) must precede every declaration, the prelude's too.
-    const body = build();
-    const directives = body.match(/^enable [a-z0-9_, ]+;$/gm) ?? [];
-    const source = `${directives.join(' ')}${this.prelude}\n${body.replace(/^enable [a-z0-9_, ]+;$/gm, '')}`;
+    const source = this.source(build);
     // Validation errors of pipeline creation are asynchronous in WebGPU: capture them in an error
     // scope once per pipeline and surface them (named) at the next read or synchronize.
     this.device.pushErrorScope('validation');
@@ -77,6 +96,58 @@ export class PipelineCache {
     });
     this.pending.push(check);
     return kernel;
+  }
+
+  /**
+   * Runs `fn` (which records dispatches) without compiling now: a kernel it needs that is not
+   * compiled yet starts compiling asynchronously (createComputePipelineAsync) and `fn` is cut short
+   * by a PipelinePending. What a tuning slice uses, so no user op waits on a compile (in a browser
+   * it runs in the GPU process; Dawn in Node compiles on this thread, but in a task of its own).
+   */
+  withoutBlocking<T>(fn: () => T): T {
+    this.nonBlocking = true;
+    try {
+      return fn();
+    } finally {
+      this.nonBlocking = false;
+    }
+  }
+
+  /** Compiles a kernel asynchronously into the cache (once); resolves when done or failed. */
+  private compileAsync(id: string, signature: BindingSignature, build: () => string) {
+    let job = this.compiling.get(id);
+    if (!job) {
+      const layout = this.bindGroupLayout(signature);
+      // Errors in the module also reject the compile: this scope only keeps them from the
+      // device's uncaptured errors (the synchronous compile at next use reports them).
+      this.device.pushErrorScope('validation');
+      const module = this.device.createShaderModule({ code: this.source(build), label: id });
+      void this.device.popErrorScope();
+      job = this.device
+        .createComputePipelineAsync({
+          label: id,
+          layout: this.pipelineLayout(signature),
+          compute: { module, entryPoint: 'main' },
+        })
+        .then(
+          (pipeline) => {
+            this.kernels.set(id, { label: id, pipeline, layout, signature, error: null });
+          },
+          // A failed compile is compiled again synchronously at its next use, which names it.
+          () => void this.failedAsync.add(id),
+        )
+        .finally(() => this.compiling.delete(id));
+      this.compiling.set(id, job);
+    }
+    return job;
+  }
+
+  /** A kernel's full source: the prelude, after the body's WGSL directives. */
+  private source(build: () => string): string {
+    // WGSL directives (`enable subgroups;`) must precede every declaration, the prelude's too.
+    const body = build();
+    const directives = body.match(/^enable [a-z0-9_, ]+;$/gm) ?? [];
+    return `${directives.join(' ')}${this.prelude}\n${body.replace(/^enable [a-z0-9_, ]+;$/gm, '')}`;
   }
 
   /** Waits for outstanding compile checks; throws the first failure not yet reported. */

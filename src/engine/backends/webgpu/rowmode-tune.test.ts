@@ -177,7 +177,7 @@ describe.skipIf(!adapter)('row-mode tuning on this adapter', () => {
     ws.releaseAll();
   });
 
-  it('under the amortized policy, tunes a class once its ops have read what its run would', async () => {
+  it('under the amortized policy, queues a class once its ops have read what its run would, then tunes it in slices', async () => {
     const gpu = await fresh(memoryStore(), 'amortized');
     const ws = new Workspace(gpu);
     const random = rng(12);
@@ -189,13 +189,27 @@ describe.skipIf(!adapter)('row-mode tuning on this adapter', () => {
     await gpu.tuned();
     expect(gpu.context.tuneLog.filter((run) => run.key === key)).toHaveLength(0);
     expect(gpu.context.tuner.needsTuning(key)).toBe(true);
-    // Ops four to six: the sixth is due and starts the run; each op's result stays right.
+    // Ops four to six: the sixth is due and queues the run; each op's result stays right.
     await checkReduce(gpu, ws, ws.view(randomFloats(64 * 1000, random), [64, 1000]));
     await gpu.tuned();
+    expect(gpu.context.slices.has(key)).toBe(true);
+    // Then a mode's run at a time after later ops (a slice per op at most), on the sixth op's
+    // input (copied), until both modes have their runs.
+    const slices = gpu.context.slices;
+    slices.share = 100;
+    slices.classBudgetMs = Infinity;
+    for (let op = 0; op < 60 && !gpu.context.tuner.get(key); op++) {
+      const before = slices.slices + slices.compiles;
+      await checkReduce(gpu, ws, ws.view(randomFloats(64 * 1000, random), [64, 1000]));
+      await gpu.tuned();
+      // checkReduce is three ops: each may be followed by one slice.
+      expect(slices.slices + slices.compiles - before).toBeLessThanOrEqual(3);
+    }
     const runs = gpu.context.tuneLog.filter((run) => run.key === key);
     expect(runs).toHaveLength(1);
-    for (const r of runs[0].results) expect(r.correct, r.variant).toBe(true);
+    for (const r of runs[0].results) expect(r.correct && r.ns > 0, r.variant).toBe(true);
     expect(gpu.context.tuner.get(key)).toBeDefined();
+    await checkReduce(gpu, ws, ws.view(randomFloats(64 * 1000, random), [64, 1000]));
     ws.releaseAll();
   });
 

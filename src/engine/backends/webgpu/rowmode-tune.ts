@@ -108,6 +108,8 @@ export function chooseRowMode(
   trial: () => RowTrial,
 ): RowMode {
   if (cls.rows * cls.inner < MIN_TUNED_ROW_ELEMENTS) return fallback;
+  // An op of real size: a queued tuning slice may follow it (tune-slices.ts).
+  if (ctx.autotune) ctx.slices.afterUserOp();
   const key = rowModeClassKey(cls);
   const chosen = ctx.tuner.get(key);
   if (chosen) return chosen;
@@ -279,6 +281,10 @@ export function tuneRowMode(
   );
   const record = (mode: RowMode, i: number) => trial.record(mode, copy, trial.first, outs[i]);
   const round = KernelProfiler.supported(device) ? timestampRound : wallClockRound;
+  const release = () => {
+    for (const buffer of [copy, ...outs]) ctx.pool.recycle(buffer);
+    for (const buffer of readbacks) buffer.destroy();
+  };
 
   const measure = async (): Promise<number[]> => {
     const times = modes.map(() => Infinity);
@@ -303,26 +309,47 @@ export function tuneRowMode(
     }
     return got.every((g) => outputsAgree(got[0], g, trial.outType));
   };
+  const choose = async (times: readonly number[]) => {
+    const agree = await check();
+    const results: TrialResult<RowMode>[] = modes.map((variant, i) => ({
+      variant,
+      ns: times[i],
+      correct: agree,
+    }));
+    ctx.tuneLog.push({ key, results });
+    const best = pickFastest(results);
+    if (best) ctx.tuner.choose(key, best);
+    else ctx.tuner.abandon(key);
+  };
+  if (ctx.tuner.sliced) {
+    // Between user ops, a mode's run at a time (tune-slices.ts), on the copy taken now.
+    ctx.slices.enqueue({
+      key,
+      count: modes.length,
+      record: (i) => record(modes[i], i),
+      clock: KernelProfiler.supported(device) ? 'gpu' : 'wall',
+      finish: async (times) => {
+        try {
+          await choose(times);
+        } catch {
+          ctx.tuner.abandon(key);
+        } finally {
+          release();
+        }
+      },
+      drop: release,
+    });
+    return null;
+  }
   return (async () => {
     try {
-      const times = await measure();
-      const agree = await check();
-      const results: TrialResult<RowMode>[] = modes.map((variant, i) => ({
-        variant,
-        ns: times[i],
-        correct: agree,
-      }));
-      ctx.tuneLog.push({ key, results });
-      const best = pickFastest(results);
-      if (best) ctx.tuner.choose(key, best);
-      else ctx.tuner.abandon(key);
+      await choose(await measure());
     } catch (error) {
       // Someone started a profile meanwhile: the next op of the class tries again. Anything else
       // (a lost device, a failed readback) keeps the default rather than retrying every op.
       if (!(error instanceof NotNow)) ctx.tuner.abandon(key);
     } finally {
-      for (const buffer of [copy, ...outs]) ctx.pool.recycle(buffer);
-      for (const buffer of readbacks) buffer.destroy();
+      release();
     }
   })();
 }

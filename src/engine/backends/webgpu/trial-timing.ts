@@ -126,12 +126,19 @@ export interface TuningRun<V extends string> {
   /** Buffers of the run's own (its proxy operands), given back to the pool with the outputs. */
   readonly scratch?: readonly GPUBuffer[];
   readonly clock?: 'gpu' | 'wall';
+  /**
+   * Timed whole, in one batch, even under the sliced policy: the candidates read the op's own
+   * operands, which later ops may overwrite before the slices come.
+   */
+  readonly whole?: boolean;
 }
 
 /**
- * One tuning run: every candidate recorded into a scratch output, timed (timeCandidates), read
- * back and checked, the results logged, and the fastest correct candidate chosen for `key`.
- * Returns null (try again later, nothing recorded) while another profiler is attached.
+ * One tuning run: every candidate recorded into a scratch output, timed, read back and checked,
+ * the results logged, and the fastest correct candidate chosen for `key`. Under the sliced policy
+ * (autotune.ts) the run is queued and timed a slice at a time between user ops (tune-slices.ts),
+ * and null is returned; otherwise every candidate is timed now (timeCandidates) and the returned
+ * job chooses. Also null (try again later, nothing recorded) while another profiler is attached.
  */
 export function tuneCandidates<K extends string>(
   ctx: KernelContext,
@@ -143,16 +150,9 @@ export function tuneCandidates<K extends string>(
   const release = () => {
     for (const buffer of [...(run.scratch ?? []), ...outs]) ctx.pool.recycle(buffer);
   };
-  const timing = timeCandidates(ctx, candidates.length, (i) => run.record(candidates[i], outs[i]), {
-    clock: run.clock,
-  });
-  if (!timing) {
-    release();
-    return null;
-  }
-  return (async () => {
+  const record = (i: number) => run.record(candidates[i], outs[i]);
+  const finish = async (times: readonly number[]) => {
     try {
-      const times = await timing;
       // After the runs: without timestamps they are recorded as the timing goes.
       const outputs = await readOutputs(ctx, outs, run.outBytes);
       const results: TrialResult<ChoiceOf<K>>[] = candidates.map((variant, i) => ({
@@ -166,5 +166,19 @@ export function tuneCandidates<K extends string>(
     } finally {
       release();
     }
-  })();
+  };
+  if (ctx.tuner.sliced && !run.whole) {
+    const count = candidates.length;
+    ctx.slices.enqueue({ key, count, record, clock: run.clock, finish, drop: release });
+    return null;
+  }
+  const timing = timeCandidates(ctx, candidates.length, record, { clock: run.clock });
+  if (!timing) {
+    release();
+    return null;
+  }
+  return timing.then(finish, (error: unknown) => {
+    release();
+    throw error;
+  });
 }
