@@ -141,16 +141,18 @@ export function casesFor(engine: EngineName): CaseRequest[] {
   const cpuSide = engine === 'ours-cpu' || engine === 'tfjs-wasm' || engine === 'tfjs-cpu';
   // TF.js's WebGPU matmul runs ~0.3 GFLOPS here: its 2048³ and chapter-shaped products take about
   // a minute each, so they get one timed run (after one warm-up for 2048³, none for the chapter
-  // shapes, whose minute dwarfs a shader compile) — the targets compare against them.
+  // shapes, whose minute dwarfs a shader compile) — the targets compare against them. So do
+  // jax-js's (0.43 GFLOPS at 1024³ in a narrow run here: 1.5 min for a chapter-shaped product).
   const once = (c: CaseRequest, warmup: number): CaseRequest => ({ ...c, warmup, repeats: 1 });
+  const fewRuns = engine === 'tfjs-webgpu' || engine === 'jaxjs-webgpu';
   const square = SQUARE.filter(([s]) => !(engine === 'tfjs-cpu' && s > 1024)).map(([s]) => {
     const c = matmul(s, s, s, slow || cpuSide);
-    return engine === 'tfjs-webgpu' && s > 1024 ? once(c, 1) : c;
+    return fewRuns && s > 1024 ? once(c, 1) : c;
   });
   // The chapters' shapes: torch [10000,200]x[200,10000]; tf [10000,100]x[100,100000] scaled by 1/10.
   const chapters = (
     engine === 'tfjs-cpu' ? [] : CHAPTERS.map(([m, k, n]) => matmul(m, k, n, cpuSide))
-  ).map((c) => (engine === 'tfjs-webgpu' ? once(c, 0) : c));
+  ).map((c) => (fewRuns ? once(c, 0) : c));
   const training = [
     step('cnn-step', { batch: 128 }, slow || cpuSide, 5),
     step('text-step', { batch: 32 }, slow || cpuSide, 5),
