@@ -104,6 +104,11 @@ function tensorOp(t: Tensor, name: string, ...args: unknown[]): Tensor {
   return out;
 }
 
+/** `tensorOp` with `name` bound: Python's operators hold one each, so no name crosses per call. */
+function tensorOpFor(name: string): (t: Tensor, ...args: unknown[]) => Tensor {
+  return (t, ...args) => tensorOp(t, name, ...args);
+}
+
 export function createBridge(globals: Record<string, unknown>) {
   return {
     torch,
@@ -120,6 +125,7 @@ export function createBridge(globals: Record<string, unknown>) {
     kind,
     adopt,
     tensorOp,
+    tensorOpFor,
     /** Moves a parameter's (or buffer's) memory to `device` in place (nn/parameter.ts). */
     moveInPlace: (t: Tensor, device: string): void => moveInPlace(t, getDevice(device)),
     dataParallel,

@@ -120,7 +120,7 @@ s = 1.75
   });
 
   it('operators with plain operands call the engine once each and agree with the general path', async () => {
-    // Counts the calls of the one-crossing path (_gpubook.tensorOp, torch/_tensor.py) while the
+    // Counts the calls of the one-crossing path (_gpubook.tensorOp/tensorOpFor, torch/_tensor.py) while the
     // same operators also run the general way (Tensor._op); values, dtypes and errors must agree.
     const r = (await python.run(`
 import torch
@@ -131,8 +131,10 @@ b = torch.rand(3, 4, device=dev) - 0.5
 i = (torch.rand(3, 4, device=dev) * 9).int()
 bt = b.T
 calls = []
-_real = T._tensor_op
+_real, _real_ops = T._tensor_op, dict(T._ENGINE_OPS)
 T._tensor_op = lambda *args: calls.append(args[1]) or _real(*args)
+for _name, _fn in _real_ops.items():
+    T._ENGINE_OPS[_name] = lambda *args, _name=_name, _fn=_fn: calls.append(_name) or _fn(*args)
 def _err(f):
     try:
         f()
@@ -147,6 +149,7 @@ try:
     errors = [_err(lambda: a @ a), _err(lambda: a._op("matmul", a))]
 finally:
     T._tensor_op = _real
+    T._ENGINE_OPS.update(_real_ops)
 {
   'a': a.tolist(), 'b': b.tolist(), 'i': i.tolist(),
   'fast': [t.tolist() for t in fast], 'general': [t.tolist() for t in general],

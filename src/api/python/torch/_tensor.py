@@ -17,7 +17,8 @@ host = b.host
 # Bound once: reading a member of a JS object makes a new proxy each time (about 2 µs here).
 _tensor_op = host.tensorOp
 _release = host.release
-_NUMBERS = (int, float)  # exactly these (a bool takes the general way, as a JS boolean)
+_new_object = object.__new__
+_ENGINE_OPS = {}  # name → bridge.ts tensorOpFor(name), for the operators (_operator)
 
 
 def _engine_dtype(value):
@@ -56,20 +57,35 @@ def _shape_args(args):
 def _operator(name, is_bool=False):
     """A binary operator (``+``, ``@``, ``<``, …) of an engine op that always makes a new tensor.
     The common case, a Python int or float or another tensor with no NumPy array tied to either
-    side, goes straight to the engine (``Tensor._fast``: one crossing, no argument conversion);
+    side, goes straight to the engine (bridge.ts ``tensorOpFor(name)``, made once per operator:
+    one crossing, no argument conversion, no name to convert);
     anything else the general way (``Tensor._op``), which converts and syncs every kind of
     argument. Both give the same values and errors."""
 
+    if name not in _ENGINE_OPS:
+        _ENGINE_OPS[name] = host.tensorOpFor(name)
+
     def op(self, other):
         if self._np is None:
-            if type(other) in _NUMBERS:
-                out = self._fast(name, other)
+            kind = type(other)
+            if kind is int or kind is float:
+                arg = other
             elif isinstance(other, Tensor) and other._np is None:
-                out = self._fast(name, other._js)
+                arg = other._js
             else:
-                out = self._op(name, other)
-        else:
-            out = self._op(name, other)
+                arg = op  # not plain: the general way below
+            if arg is not op:
+                # Tensor._fast, written out here: a call less on every operator.
+                try:
+                    js = _ENGINE_OPS[name](self._js, arg)
+                except b.JsException as error:
+                    raise b.translate(error) from None
+                out = _new_object(Tensor)
+                out._js = js
+                out._bool = is_bool
+                out._np = None
+                return out
+        out = self._op(name, other)
         if is_bool:
             out._bool = True
         return out
