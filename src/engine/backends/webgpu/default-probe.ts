@@ -7,13 +7,17 @@
  * classes only that family can run), then the winner is timed reading operands whose rows alias
  * (4 KiB apart) in place and through padded copies, and the faster becomes the repack default.
  * The results persist with the tuner's choices (autotune.ts's store: IndexedDB in the browser), so
- * later page loads skip the probe. Never decided by the adapter's name. Per-class tuning runs
- * (matmul-tune.ts, matmul-repack.ts) still replace these defaults class by class.
+ * later page loads skip the probe. Never decided by the adapter's name. The probe starts in a task
+ * after the triggering product and compiles its candidates off the op's path (PipelineCache's
+ * withoutBlocking), so no op records behind them (Dawn in Node still builds them on this
+ * thread, between tasks). Per-class tuning runs (matmul-tune.ts, matmul-repack.ts) still replace
+ * these defaults class by class.
  */
 import { pickFastest, PROBE_KEYS, type TrialResult } from './autotune';
 import type { KernelContext } from './context';
 import { dispatchVariant, type Operand } from './matmul-dispatch';
 import { recordProduct } from './matmul-repack';
+import { PipelinePending } from './pipeline-cache';
 import { matchesReference, proxyData } from './matmul-tune';
 import { readOutputs, timeCandidates } from './trial-timing';
 import { blockedSpecOf, REPACKS, type MatmulVariant, type Repack } from './variants';
@@ -85,8 +89,15 @@ export function probedVariant(
 function maybeProbe(ctx: KernelContext, macs: number): void {
   if (!ctx.autotune || ctx.tuner.policy !== 'amortized' || macs < PROBE_TRIGGER_MACS) return;
   if (!ctx.tuner.needsTuning(PROBE_KEYS.plain)) return;
-  const job = runProbe(ctx);
-  if (job) ctx.tuner.track(PROBE_KEYS.plain, job);
+  // Started in a later task, so the product that triggers it is recorded (and runs) first and
+  // the candidates' shader modules are built while the device works on it. A kernel that fails
+  // to compile ends the probe: the rule's default stays, untried again.
+  const job = new Promise((resolve) => setTimeout(resolve, 0))
+    .then(async () => {
+      await runProbe(ctx);
+    })
+    .catch(() => ctx.tuner.abandon(PROBE_KEYS.plain));
+  ctx.tuner.track(PROBE_KEYS.plain, job);
 }
 
 /** Proxy product of the variant probe: 512² outputs (64 of the bigger blocks' workgroups). */
@@ -98,8 +109,36 @@ const ALIASED_ROW = 1024;
 const PROBE_RUNS = 2;
 
 /**
- * Times the candidates, then the repack choice, and records both. Returns null (try again later)
- * while another profiler is attached to the queue.
+ * Records each of `count` candidates once with its kernels compiled off the op's path
+ * (createComputePipelineAsync, PipelineCache.withoutBlocking), waiting for the compiles, until
+ * every one records; that last recording is a warm-up run. On SwiftShader a compile takes 1–2.5 s,
+ * which in the op would stall the user's first big product.
+ */
+async function compileOffPath(
+  ctx: KernelContext,
+  count: number,
+  record: (i: number) => void,
+): Promise<void> {
+  const left = new Set(Array.from({ length: count }, (_, i) => i));
+  while (left.size > 0) {
+    const pending: Promise<void>[] = [];
+    for (const i of [...left]) {
+      try {
+        ctx.pipelines.withoutBlocking(() => record(i));
+        left.delete(i);
+      } catch (error) {
+        if (!(error instanceof PipelinePending)) throw error;
+        pending.push(error.ready);
+      }
+    }
+    await Promise.all(pending);
+  }
+}
+
+/**
+ * Compiles the candidates off the op's path, then times them and the repack choice, and records
+ * both. Returns null (try again later) while another profiler is attached to the queue; the job
+ * ends without a choice (tried again at a later product) if one is attached when timing starts.
  */
 export function runProbe(ctx: KernelContext): Promise<void> | null {
   if (ctx.queue.profiler) return null;
@@ -113,19 +152,14 @@ export function runProbe(ctx: KernelContext): Promise<void> | null {
   const { m, n, k } = VARIANT_PROXY;
   const product = proxyProduct(ctx, m, n, k, [0, k, 1], [0, n, 1], 5);
   const outs = candidates.map(() => ctx.pool.acquire(m * n * 4));
-  const timing = timeCandidates(
-    ctx,
-    candidates.length,
-    (i) => dispatchVariant(ctx, candidates[i], product.a, product.b, outs[i], VARIANT_PROXY),
-    { runs: PROBE_RUNS },
-  );
-  if (!timing) {
-    for (const buffer of [...outs, product.a.gpu, product.b.gpu]) ctx.pool.recycle(buffer);
-    return null;
-  }
+  const record = (i: number) =>
+    dispatchVariant(ctx, candidates[i], product.a, product.b, outs[i], VARIANT_PROXY);
   return (async () => {
     let variants: TrialResult[];
     try {
+      await compileOffPath(ctx, candidates.length, record);
+      const timing = timeCandidates(ctx, candidates.length, record, { runs: PROBE_RUNS });
+      if (!timing) return;
       const times = await timing;
       const outputs = await readOutputs(ctx, outs, m * n * 4);
       variants = candidates.map((variant, i) => ({
@@ -167,14 +201,11 @@ async function probeRepack(
   const { m, n, k } = REPACK_PROXY;
   const product = proxyProduct(ctx, m, n, k, [0, ALIASED_ROW, 1], [0, ALIASED_ROW, 1], 7);
   const outs = REPACKS.map(() => ctx.pool.acquire(m * n * 4));
+  const record = (i: number) =>
+    recordProduct(ctx, REPACKS[i], variant, product.a, product.b, outs[i], REPACK_PROXY, false);
   try {
-    const timing = timeCandidates(
-      ctx,
-      REPACKS.length,
-      (i) =>
-        recordProduct(ctx, REPACKS[i], variant, product.a, product.b, outs[i], REPACK_PROXY, false),
-      { runs: PROBE_RUNS },
-    );
+    await compileOffPath(ctx, REPACKS.length, record);
+    const timing = timeCandidates(ctx, REPACKS.length, record, { runs: PROBE_RUNS });
     if (!timing) return [];
     const times = await timing;
     const outputs = await readOutputs(ctx, outs, m * n * 4);
