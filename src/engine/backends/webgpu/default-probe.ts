@@ -190,7 +190,7 @@ export function runProbe(ctx: KernelContext): Promise<void> | null {
 /**
  * The winner on operands whose rows alias, in place and through padded copies, each output checked
  * against float64. Timed on the GPU, so without the copies: on this small proxy they would weigh
- * six times what they do in a 1024³ product (where padded won by 7–20% in Node) and hid the gain
+ * six times what they do in a 1024³ product (where padded won by 6–20% in Node) and hid the gain
  * (the wall clock chose in place, 200–255 against 268–368 ms); the class's own run
  * (matmul-repack.ts) later weighs them by wall clock on its real size.
  */
