@@ -198,6 +198,7 @@ describe.skipIf(!adapter)('row-mode tuning on this adapter', () => {
     const slices = gpu.context.slices;
     slices.share = 100;
     slices.classBudgetMs = Infinity;
+    slices.idleMs = Infinity;
     for (let op = 0; op < 60 && !gpu.context.tuner.get(key); op++) {
       const before = slices.slices + slices.compiles;
       await checkReduce(gpu, ws, ws.view(randomFloats(64 * 1000, random), [64, 1000]));

@@ -27,8 +27,10 @@ async function setup(seed: number) {
   const gpu = (await createNodeGpuBackend())!;
   const candidates = matmulCandidates(gpu.device.features.has('subgroups')).slice(0, 3);
   Object.assign(gpu.context, { candidates });
-  // No budget: these tests count slices, whatever compiles cost on this host.
+  // No budget: these tests count slices, whatever compiles cost on this host; and slices only
+  // after ops (none in idle time), except where a test says otherwise.
   gpu.context.slices.classBudgetMs = Infinity;
+  gpu.context.slices.idleMs = Infinity;
   const random = rng(seed);
   const A = randomFloats(m * k, random, -1, 1);
   const B = randomFloats(k * n, random, -1, 1);
@@ -117,6 +119,28 @@ describe.skipIf(!first)('tuning in slices (the default policy)', () => {
     gpu.setTuningPolicy('amortized');
     expect(gpu.context.tuneLog.map((run) => run.key)).toEqual([key]);
     expect(gpu.context.tuner.get(key)).toBeDefined();
+  });
+
+  it('times slices in idle time, with no user op', async () => {
+    const { gpu, product, candidates } = await setup(24);
+    const slices = gpu.context.slices;
+    // No credit from ops: every slice below runs because the user is idle.
+    slices.share = 0;
+    slices.idleMs = 5;
+    for (let i = 0; i < candidates.length * 3; i++) product();
+    // (The products are recorded synchronously: no idle time between them.)
+    const dispatches = gpu.context.queue.dispatches;
+    expect(slices.has(key)).toBe(true);
+    expect(slices.slices).toBe(0);
+    for (let wait = 0; wait < 600 && !gpu.context.tuner.get(key); wait++) {
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      await gpu.tuned();
+    }
+    expect(gpu.context.tuner.get(key)).toBeDefined();
+    expect(slices.slices).toBeGreaterThanOrEqual(candidates.length);
+    // Only the slices' own dispatches (one per slice) and their checks ran meanwhile.
+    expect(gpu.context.queue.dispatches - dispatches).toBe(slices.slices);
+    for (const r of gpu.context.tuneLog[0].results) expect(r.correct, r.variant).toBe(true);
   });
 
   it('tunes a class waiting for slices whole at first use (timed runs stay honest)', async () => {

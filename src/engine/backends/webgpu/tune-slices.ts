@@ -1,11 +1,11 @@
 /**
  * Tuning in slices (the notebook's 'amortized' policy): a class's tuning run is queued rather than
- * recorded at once, and timed one slice at a time — one candidate, one run, its pipeline compile
- * included — right after a user op of tunable size, and only while the time slices have cost stays
- * under a fraction of the wall time the user's own work has taken since tuning began. So no user
- * op waits behind more than one slice, and a slow adapter pays at most that fraction of the
- * user's time, within a budget per class and per session; past a budget the class keeps its
- * default. Each candidate's best run counts; once every candidate has its runs, the run's own
+ * recorded at once, and timed one slice at a time — one candidate, one run; or, first, its
+ * pipeline's compile, started asynchronously — right after a user op of tunable size, and only
+ * while the time slices have cost stays under a fraction of the wall time the user's own work has
+ * taken; or after a pause with no user op (idle time). So no user op waits behind more than one
+ * slice, and a slow adapter pays at most that fraction of the user's time, within a budget per
+ * class and per session; past a budget the class keeps its default. Each candidate's best run counts; once every candidate has its runs, the run's own
  * `finish` checks the outputs and chooses (trial-timing.ts, rowmode-tune.ts), so the faster
  * variant is swapped in as soon as it is known. One scheduler serves every tuned family.
  */
@@ -53,6 +53,12 @@ export const SESSION_BUDGET_MS = 60_000;
 const MAX_CREDIT_MS = 2_000;
 
 /**
+ * With runs queued and no user op for this long (ms), a slice runs anyway: idle time (between
+ * cells, while the user reads) delays nobody, so it is not paid from the credit.
+ */
+export const IDLE_MS = 300;
+
+/**
  * After a candidate's first run, later runs go only to candidates within this factor of the
  * fastest so far: a loser by 2x is not a winner by noise, and rerunning it would double the cost.
  */
@@ -74,6 +80,9 @@ export class TuneSlices {
   share = SLICE_SHARE;
   classBudgetMs = CLASS_BUDGET_MS;
   sessionBudgetMs = SESSION_BUDGET_MS;
+  /** See IDLE_MS (tests that count slices per op turn it off with Infinity). */
+  idleMs = IDLE_MS;
+  private idleTimer: unknown = null;
   private readonly queue: Queued[] = [];
   /** Slices recorded since the backend started (for tests and reports). */
   slices = 0;
@@ -110,6 +119,37 @@ export class TuneSlices {
     };
     this.queue.push(q);
     this.ctx.tuner.enqueued(run.key, () => this.cancel(q));
+    this.armIdle();
+  }
+
+  /**
+   * Runs a slice once there has been no user op (no dispatch recorded) for `idleMs` after the
+   * GPU finished its work — not while the user waits on a read, whose next op would queue behind
+   * the slice. Re-arms while the user is busy, stops once nothing is queued; the timer does not
+   * keep Node alive.
+   */
+  private armIdle(gpuIdle = false): void {
+    if (this.idleTimer !== null || this.queue.length === 0 || !Number.isFinite(this.idleMs)) return;
+    const mark = this.ctx.queue.dispatches;
+    const timer: unknown = setTimeout(() => {
+      const quiet = this.ctx.queue.dispatches === mark && !this.busy && !this.scheduled;
+      if (!quiet) {
+        this.idleTimer = null;
+        this.armIdle();
+      } else if (!gpuIdle) {
+        // Count the pause again from when the GPU is done (the timer stays set meanwhile).
+        const rearm = () => {
+          this.idleTimer = null;
+          this.armIdle(true);
+        };
+        this.ctx.device.queue.onSubmittedWorkDone().then(rearm, () => (this.idleTimer = null));
+      } else {
+        this.idleTimer = null;
+        this.ctx.tuner.background(this.pump(true));
+      }
+    }, this.idleMs);
+    (timer as { unref?: () => void }).unref?.();
+    this.idleTimer = timer;
   }
 
   /**
@@ -135,8 +175,17 @@ export class TuneSlices {
   }
 
   /** Records the next slice if there is credit for it, and waits for its time. */
-  private async pump(): Promise<void> {
-    if (this.busy || this.credit <= 0) return;
+  private async pump(idle = false): Promise<void> {
+    try {
+      await this.slice(idle);
+    } finally {
+      // Whatever happened (a slice, a compile, no credit, someone's profile attached).
+      this.armIdle();
+    }
+  }
+
+  private async slice(idle: boolean): Promise<void> {
+    if (this.busy || (!idle && this.credit <= 0)) return;
     const next = this.next();
     if (!next) return;
     const [q, i] = next;
@@ -149,7 +198,7 @@ export class TuneSlices {
       );
     } catch (error) {
       if (error instanceof PipelinePending) {
-        await this.compiled(q, error.ready, t0);
+        await this.compiled(q, error.ready, t0, idle);
         return;
       }
       // The candidate cannot be recorded (its kernel failed to compile): it is out of the run.
@@ -173,7 +222,7 @@ export class TuneSlices {
         this.ctx.tuner.abandon(q.run.key);
         return;
       }
-      this.charge(q, recordMs + (Number.isFinite(ns) ? ns / 1e6 : 0));
+      this.charge(q, recordMs + (Number.isFinite(ns) ? ns / 1e6 : 0), idle);
       q.runs[i]++;
       q.best[i] = Math.min(q.best[i], ns);
       if (!q.cancelled) await this.settle(q);
@@ -187,20 +236,21 @@ export class TuneSlices {
    * slice: on a CPU emulation a compile takes 1–2.5 s, more than timing the candidate, and Dawn in
    * Node spends it on this thread.
    */
-  private async compiled(q: Queued, ready: Promise<void>, t0: number): Promise<void> {
+  private async compiled(q: Queued, ready: Promise<void>, t0: number, idle: boolean) {
     this.compiles++;
     this.busy = true;
     try {
       await ready;
-      this.charge(q, performance.now() - t0);
+      this.charge(q, performance.now() - t0, idle);
       if (!q.cancelled) await this.settle(q);
     } finally {
       this.busy = false;
     }
   }
 
-  private charge(q: Queued, ms: number): void {
-    this.credit -= ms;
+  /** Charges a slice to the budgets, and to the credit unless it ran in idle time. */
+  private charge(q: Queued, ms: number, idle: boolean): void {
+    if (!idle) this.credit -= ms;
     this.spent += ms;
     q.spent += ms;
   }
