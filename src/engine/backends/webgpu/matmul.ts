@@ -80,7 +80,8 @@ export function chooseMatmulVariant(
     if (job) ctx.tuner.track(key, job);
   }
   // Until the class is tuned: the default measured for this adapter (default-probe.ts), if known.
-  const blockedOnly = trial !== undefined || (input.summed ?? false) || (input.blockedOnly ?? false);
+  const blockedOnly =
+    trial !== undefined || (input.summed ?? false) || (input.blockedOnly ?? false);
   return probedVariant(ctx, blockedOnly, macs) ?? fallback;
 }
 
