@@ -414,7 +414,9 @@ function cellGoals(byCase, { timed, fmt, rate, peakFor }) {
       if (name.startsWith('matmul')) {
         // After two warm-ups: the cell's third and later runs.
         const later = r.runs?.slice(2) ?? [];
-        const peak = peakFor(r);
+        // The peak timed beside the engine-direct product of the same turn when the cell has
+        // none of its own (a run without the peak-fma case has no run-wide peak either).
+        const peak = peakFor(r.peakSeconds?.length ? r : (e['ours-webgpu'] ?? r));
         const pct = later.length && peak ? (100 * rate(r.flops, later)) / peak : null;
         add(
           `${name} (${label})`,
