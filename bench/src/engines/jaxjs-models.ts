@@ -12,17 +12,8 @@ import { lax, nn, numpy as np, random, tree } from '@jax-js/jax';
 import { LSTM_STEP, TRANSFORMER_STEP } from './sequence';
 import type { Arr, LossFn, Params } from './jaxjs-adam';
 
-/** A small seeded generator (mulberry32), so the nets start the same in every run. */
-export function seeded(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+/** A small seeded generator (the datasets' mulberry32), so the nets start the same in every run. */
+export { mulberry32 as seeded } from '../../../src/engine/data/datasets/seeded-shuffle';
 
 /** Values made on the host and uploaded once (setup, not timed). */
 export function hostArray(shape: number[], fill: (i: number) => number): Arr {
