@@ -7,7 +7,11 @@
 // after merging, MAX_RANK the stride slots per input. Flag VEC4: the vector form of main.
 // Flag CHAIN_FN: no entry point, but `chainAt(i)` (BODY for element i, returning REDUCED of type
 // REDUCED_TYPE: one step's value, or a vector of several steps' values, one per reduction), which
-// reduce.wgsl's CHAIN form calls for each element it reduces.
+// reduce.wgsl's CHAIN form calls for each element it reduces, and `chainStart()` (START), which it
+// calls once per invocation first: it reads the broadcast inputs' values and the strided inputs'
+// offsets and strides into private variables, so the loop over elements does not load them again
+// (shader compilers did not hoist those loads: SwiftShader ran the linear-regression chains 2×
+// slower with them in the loop).
 // Params: FUSED in src/engine/backends/webgpu/param-layouts.ts (scalars as bits in their
 // step's compute type).
 
@@ -33,6 +37,11 @@ fn scalarBits(k: u32) -> u32 {
 }
 
 //#if CHAIN_FN
+// Once per invocation, before its first chainAt (see CHAIN_FN above).
+fn chainStart() {
+/*START*/
+}
+
 fn chainAt(i: u32) -> /*REDUCED_TYPE*/ {
 /*BODY*/
   return /*REDUCED*/;

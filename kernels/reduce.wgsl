@@ -10,7 +10,8 @@
 // pass of an arg-reduction: element indices come from the partial-index input); RED1 (reduced
 // block is one strided run); WORKGROUP.
 // CHAIN: the reduced elements are computed here by a fused element-wise chain (fused.ts fills
-// the CHAIN placeholder with its bindings after OUT_VAL, its steps and `chainAt(i)`, which writes the
+// the CHAIN placeholder with its bindings after OUT_VAL, its steps, `chainStart()`, called once
+// before an invocation's loop, and `chainAt(i)`, which writes the
 // chain's outputs at flat index i and returns the reduced step's value there); rows are then
 // consecutive runs of `inner` elements of the chain's flat order. Several sums of one chain run
 // as one with T a vector (a lane per reduction; OUT_VAL then holds a vector per task).
@@ -144,6 +145,9 @@ fn reducedOffset(j: u32) -> u32 {
 // Reduces elements start, start + step, ... below end of the block at base.
 fn reduceRun(base: u32, start: u32, end: u32, step: u32) -> Acc {
   var acc = Acc(/*IDENTITY*/, EMPTY);
+//#if CHAIN
+  chainStart();
+//#endif
   for (var j = start; j < end; j += step) {
 //#if CHAIN
     acc = fold(acc, chainAt(base + j), j);

@@ -180,6 +180,38 @@ describe.each(devices.map((d) => [d.name, d] as const))('products in chains on %
     expect(fused.kernels).toBe(device.kind === 'cpu' ? 1 : 2);
   });
 
+  it.each(modes.flatMap((mode) => [300, 5001].map((rows) => ({ rows, mode }))))(
+    "a linear layer's squared error summed in its chain ($rows rows, mode $mode)",
+    async ({ rows, mode }) => {
+      const backend = device.realBackend;
+      if (backend instanceof WebGPUBackend) backend.overrides.reduce = mode;
+      const random = rng(rows + 11);
+      const [rx, rw, rb, ry] = [
+        randomRef([rows, 2], random),
+        randomRef([2, 1], random),
+        randomRef([1], random),
+        randomRef([rows, 1], random),
+      ];
+      // sum((x @ w + b - y)²): x's columns are strided inputs, w's two elements and b broadcast
+      // ones, each read once per invocation before the reduction's loop (fused.ts chainStart).
+      const go = (fused: boolean) =>
+        run(device, fused, () => {
+          const x = tensorOf(rx, device);
+          const pred = ops.add(ops.matmul(x, tensorOf(rw, device)), tensorOf(rb, device));
+          return [ops.sum(ops.square(ops.sub(pred, tensorOf(ry, device))))];
+        });
+      const unfused = await go(false);
+      const fused = await go(true);
+      let want = 0;
+      for (let i = 0; i < rows; i++) {
+        const p = at(rx, i, 0) * rw.data[0] + at(rx, i, 1) * rw.data[1] + rb.data[0];
+        want += (p - ry.data[i]) ** 2;
+      }
+      expectClose(fused.values[0], [want], 'fused vs float64', 1e-5);
+      expectClose(fused.values[0], unfused.values[0], 'fused vs unfused', 1e-5);
+    },
+  );
+
   it('a product whose K is too long for steps, and no chain step to contract, runs alone', async () => {
     const random = rng(4);
     const [ra, rb] = [randomRef([9, 8], random), randomRef([8, 3], random)];

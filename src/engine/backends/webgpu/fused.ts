@@ -81,15 +81,19 @@ const MODE_LETTER: Record<InputMode, string> = { vec4: 'v', splat: 'b', strided:
 
 const LANES = ['x', 'y', 'z', 'w'] as const;
 
-/** The WGSL the template's placeholders receive. */
+/**
+ * The WGSL the template's placeholders receive. `chain`: the CHAIN_FN form (bindings after the
+ * reduction's output), whose rank-1 inputs' loop-invariant reads move to `chainStart` (START).
+ */
 function generate(
   program: FusedProgram,
   compute: readonly WgslScalar[],
   modes: readonly InputMode[],
   rank: number,
   vec4: boolean,
-  firstBinding = 1,
+  chain = false,
 ) {
+  const firstBinding = chain ? 2 : 1;
   const outputs = program.outputs.length;
   const outType = (step: number) => wgslType(program.steps[step].dtype);
   const bindings = [
@@ -114,6 +118,8 @@ function generate(
     return `fn step${i}(${params}) -> ${out} {\n  return ${out}(${body});\n}`;
   });
   const body: string[] = [];
+  const privates: string[] = [];
+  const start: string[] = [];
   // The steps for one element; `lane` names the vector component in the VEC4 form.
   const stepLines = (lane: string) =>
     program.steps.forEach((step, i) => {
@@ -129,8 +135,17 @@ function generate(
   program.inputs.forEach((_, k) => {
     const offset = `P(P_offsets + ${k}u)`;
     if (modes[k] === 'vec4') body.push(`  let x${k} = IN${k}[(${offset} >> 2u) + q];`);
-    else if (modes[k] === 'splat') body.push(`  let x${k} = IN${k}[${offset}];`);
-    else if (rank === 1)
+    else if (modes[k] === 'splat' && chain) {
+      // Read once per invocation (chainStart), not once per element the reduction folds.
+      privates.push(`var<private> x${k}: ${wgslType(program.inputs[k])};`);
+      start.push(`  x${k} = IN${k}[${offset}];`);
+    } else if (modes[k] === 'splat') body.push(`  let x${k} = IN${k}[${offset}];`);
+    else if (rank === 1 && chain) {
+      // Its offset and stride once per invocation too (uniform reads, not hoisted either).
+      privates.push(`var<private> o${k}: u32;`, `var<private> s${k}: u32;`);
+      start.push(`  o${k} = ${offset};`, `  s${k} = P(P_strides + ${k * MAX_RANK}u);`);
+      body.push(`  let x${k} = IN${k}[o${k} + i * s${k}];`);
+    } else if (rank === 1)
       body.push(`  let x${k} = IN${k}[${offset} + i * P(P_strides + ${k * MAX_RANK}u)];`);
     else body.push(`  let x${k} = IN${k}[inputOffset(${k}u, i)];`);
   });
@@ -154,7 +169,12 @@ function generate(
       body.push(`  OUT${k}[q] = m${k};`);
     });
   }
-  return { BINDINGS: bindings.join('\n'), STEPS: steps.join('\n\n'), BODY: body.join('\n') };
+  return {
+    BINDINGS: [...bindings, ...privates].join('\n'),
+    STEPS: steps.join('\n\n'),
+    BODY: body.join('\n'),
+    START: start.join('\n'),
+  };
 }
 
 /** What both forms share: the merged layout, compute types, how inputs are read, parameters. */
@@ -297,7 +317,7 @@ export function fusedReduce(
         MAX_RANK,
         REDUCED: lanes === 1 ? steps[0] : `${type}(${steps.join(', ')})`,
         REDUCED_TYPE: type,
-        ...generate(program, compute, modes, rank, false, 2),
+        ...generate(program, compute, modes, rank, false, true),
       },
     });
     const start = lanes === 1 ? identity(op, 'f32') : `${type}(0.0)`;
