@@ -147,6 +147,9 @@ fn reduceRun(base: u32, start: u32, end: u32, step: u32) -> Acc {
   var acc = Acc(/*IDENTITY*/, EMPTY);
 //#if CHAIN
   chainStart();
+//#elif RED1 && !READ_IDX
+  // Read once, not per element: the compiler did not hoist it (a plain 4M sum: 116 -> 74 ms).
+  let stride = P(P_reducedStrides);
 //#endif
   for (var j = start; j < end; j += step) {
 //#if CHAIN
@@ -154,6 +157,8 @@ fn reduceRun(base: u32, start: u32, end: u32, step: u32) -> Acc {
 //#elif READ_IDX
     let at = base + reducedOffset(j);
     acc = fold(acc, X[at], u32(X_IDX[at]));
+//#elif RED1
+    acc = fold(acc, X[base + j * stride], j);
 //#else
     acc = fold(acc, X[base + reducedOffset(j)], j);
 //#endif
