@@ -84,6 +84,11 @@ export interface UpdateRule {
   readonly name: string;
   readonly defaults: Hyper;
   validate?(hyper: Hyper): void;
+  /**
+   * Called for every parameter of a step before any `update` of that step: state the updates
+   * need (the fused Adam's zero moments) is made here, so no fill runs between two updates.
+   */
+  prepare?(ctx: UpdateContext): void;
   update(ctx: UpdateContext): Tensor;
 }
 
@@ -195,6 +200,7 @@ export class Optimizer {
   applyUpdates(pairs: Iterable<readonly [Tensor | null, Tensor]>): void {
     const groupOf = new Map<Tensor, ParamGroup>();
     for (const group of this.paramGroups) for (const p of group.params) groupOf.set(p, group);
+    const updates: [Tensor, Tensor, ParamGroup][] = [];
     for (const [grad, param] of pairs) {
       if (grad === null || grad === undefined) continue;
       let group = groupOf.get(param);
@@ -204,9 +210,28 @@ export class Optimizer {
         group = this.paramGroups[this.paramGroups.length - 1];
         groupOf.set(param, group);
       }
-      this.updateOne(param, grad, group);
+      updates.push([param, grad, group]);
     }
+    const prepare = this.rule.prepare?.bind(this.rule);
+    if (prepare) {
+      noGrad(() => {
+        for (const [param, grad, group] of updates) {
+          if (!shapesEqual(grad.shape, param.shape)) continue; // updateOne reports it
+          prepare({ param, grad, state: this.stateOf(param), hyper: groupHyper(group) });
+        }
+      });
+    }
+    for (const [param, grad, group] of updates) this.updateOne(param, grad, group);
     stepBoundary();
+  }
+
+  private stateOf(param: Tensor): ParamState {
+    let state = this.state.get(param);
+    if (!state) {
+      state = new ParamState();
+      this.state.set(param, state);
+    }
+    return state;
   }
 
   private updateOne(param: Tensor, grad: Tensor, group: ParamGroup): void {
@@ -216,11 +241,7 @@ export class Optimizer {
           `parameter of shape ${formatShape(param.shape)}`,
       );
     }
-    let state = this.state.get(param);
-    if (!state) {
-      state = new ParamState();
-      this.state.set(param, state);
-    }
+    const state = this.stateOf(param);
     // A model moved to another device after the optimizer saw it: its state follows it.
     for (const [name, t] of state.tensors) {
       if (t.deviceObject !== param.deviceObject) state.set(name, toDevice(t, param.deviceObject));

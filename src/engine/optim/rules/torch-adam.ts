@@ -40,6 +40,19 @@ function moments(state: ParamState, g: Tensor, b1: number, b2: number): [Tensor,
 }
 
 /**
+ * The fused step's zero moments, made for every parameter before any parameter's update: made
+ * between two parameters' updates, their fill would split the steps the fusing layer groups into
+ * one multi-tensor Adam kernel, so the first step would run (and compile) other kernels than the
+ * later ones.
+ */
+function prepareAdam({ param, grad, state, hyper }: UpdateContext): void {
+  if (flag(hyper, 'amsgrad')) return;
+  if (!canFuseAdam(param, grad, state.get('expAvg'), state.get('expAvgSq'))) return;
+  if (!state.get('expAvg')) state.set('expAvg', fullLike(param, 0));
+  if (!state.get('expAvgSq')) state.set('expAvgSq', fullLike(param, 0));
+}
+
+/**
  * One Adam step from `base` (the parameter, or for AdamW the parameter already decayed), with
  * `l2` added to the gradient (Adam's weight_decay; 0 for AdamW). Fused into one kernel where it can.
  */
@@ -97,6 +110,7 @@ export const torchAdam: UpdateRule = {
     maximize: false,
   },
   validate: validateAdam,
+  prepare: prepareAdam,
   update(ctx: UpdateContext): Tensor {
     return adamUpdate(ctx, ctx.param, num(ctx.hyper, 'weightDecay'));
   },
@@ -114,6 +128,7 @@ export const torchAdamW: UpdateRule = {
     maximize: false,
   },
   validate: validateAdam,
+  prepare: prepareAdam,
   update(ctx: UpdateContext): Tensor {
     const decay = num(ctx.hyper, 'lr') * num(ctx.hyper, 'weightDecay');
     return adamUpdate(ctx, decay === 0 ? ctx.param : mul(ctx.param, 1 - decay), 0);
