@@ -7,10 +7,10 @@
  * classes only that family can run), then the winner is timed reading operands whose rows alias
  * (4 KiB apart) in place and through padded copies, and the faster becomes the repack default.
  * The results persist with the tuner's choices (autotune.ts's store: IndexedDB in the browser), so
- * later page loads skip the probe. Never decided by the adapter's name. The probe starts in a task
- * after the triggering product and compiles its candidates off the op's path (PipelineCache's
- * withoutBlocking), so no op records behind them (Dawn in Node still builds them on this
- * thread, between tasks). Per-class tuning runs (matmul-tune.ts, matmul-repack.ts) still replace
+ * later page loads skip the probe. Never decided by the adapter's name. The probe starts once the
+ * user's work pauses after the triggering product (idle time) and compiles its candidates off the
+ * op's path (PipelineCache's withoutBlocking), so no op records behind them (Dawn in Node still
+ * builds them on this thread, between tasks). Per-class tuning runs (matmul-tune.ts, matmul-repack.ts) still replace
  * these defaults class by class.
  */
 import { pickFastest, PROBE_KEYS, type TrialResult } from './autotune';
@@ -20,6 +20,7 @@ import { recordProduct } from './matmul-repack';
 import { PipelinePending } from './pipeline-cache';
 import { matchesReference, proxyData } from './matmul-tune';
 import { readOutputs, timeCandidates } from './trial-timing';
+import { IDLE_MS } from './tune-slices';
 import { blockedSpecOf, REPACKS, type MatmulVariant, type Repack } from './variants';
 
 /**
@@ -89,15 +90,27 @@ export function probedVariant(
 function maybeProbe(ctx: KernelContext, macs: number): void {
   if (!ctx.autotune || ctx.tuner.policy !== 'amortized' || macs < PROBE_TRIGGER_MACS) return;
   if (!ctx.tuner.needsTuning(PROBE_KEYS.plain)) return;
-  // Started in a later task, so the product that triggers it is recorded (and runs) first and
-  // the candidates' shader modules are built while the device works on it. A kernel that fails
-  // to compile ends the probe: the rule's default stays, untried again.
-  const job = new Promise((resolve) => setTimeout(resolve, 0))
+  // Started once the user's work pauses (idle time, as tuning slices use it), not beside it: on
+  // a CPU emulation its compiles take the cores a loop's products run on (a 25-product loop's
+  // first product paid ~0.6 s for it). A kernel that fails to compile ends the probe: the rule's
+  // default stays, untried again.
+  const job = quiet(ctx, IDLE_MS)
     .then(async () => {
       await runProbe(ctx);
     })
     .catch(() => ctx.tuner.abandon(PROBE_KEYS.plain));
   ctx.tuner.track(PROBE_KEYS.plain, job);
+}
+
+/** Resolves once no op has been recorded for `ms` after the device finished its work. */
+async function quiet(ctx: KernelContext, ms: number): Promise<void> {
+  for (;;) {
+    const mark = ctx.queue.dispatches;
+    await new Promise((resolve) => setTimeout(resolve, ms));
+    if (ctx.queue.dispatches !== mark) continue;
+    await ctx.device.queue.onSubmittedWorkDone();
+    if (ctx.queue.dispatches === mark) return;
+  }
 }
 
 /** Proxy product of the variant probe: 512² outputs (64 of the bigger blocks' workgroups). */
