@@ -249,27 +249,31 @@ export async function oursCases(kind: 'webgpu' | 'cpu'): Promise<Record<string, 
       return {
         run: async () => {
           // Sampled after every step once the first steps' one-time allocations (tuning proxies,
-          // optimizer state) are done: flat means the last 900 steps never exceed step 100's high.
-          // Parked bytes (dropped tensors waiting for the garbage collector, spilled only when
-          // memory runs short) are device memory too, so they count.
-          const held = () => memoryAllocated(device) + memoryParked(device);
-          const samples: number[] = [];
-          let parkedHigh = 0;
+          // optimizer state) are done: flat means the last 900 steps' held memory never exceeds
+          // its high over steps 100-199. Parked bytes (dropped tensors waiting for the garbage
+          // collector, spilled only when memory runs short) are reported beside it, over the same
+          // first hundred steps and the last hundred: they come and go with the collector's
+          // moments, so a single high is no verdict, but a leak would show as a climb.
+          const held: number[] = [];
+          const parked: number[] = [];
           for (let i = 1; i <= steps; i++) {
             await step();
-            parkedHigh = Math.max(parkedHigh, memoryParked(device));
-            if (i >= 100) samples.push(held());
+            if (i >= 100) {
+              held.push(memoryAllocated(device));
+              parked.push(memoryParked(device));
+            }
           }
           await synchronize(device);
-          const first = samples.slice(0, 100);
-          const later = samples.slice(100);
           const mb = (bytes: number) => `${(bytes / 2 ** 20).toFixed(2)} MiB`;
-          const highFirst = Math.max(...first);
-          const highLater = Math.max(...later);
+          const range = (xs: number[]) => `${mb(Math.min(...xs))}-${mb(Math.max(...xs))}`;
+          const highFirst = Math.max(...held.slice(0, 100));
+          const highLater = Math.max(...held.slice(100));
           note =
-            `memoryAllocated + memoryParked over steps 100-199: ${mb(Math.min(...first))}-${mb(highFirst)}; ` +
-            `steps 200-${steps}: ${mb(Math.min(...later))}-${mb(highLater)}; ` +
-            `after step ${steps}: ${mb(held())}, of it parked at most ${mb(parkedHigh)} ` +
+            `memoryAllocated over steps 100-199: ${range(held.slice(0, 100))}; ` +
+            `steps 200-${steps}: ${range(held.slice(100))}; ` +
+            `after step ${steps}: ${mb(memoryAllocated(device))}; ` +
+            `parked over steps 100-199: ${range(parked.slice(0, 100))}, ` +
+            `over the last 100: ${range(parked.slice(-100))} ` +
             `(${highLater <= highFirst ? 'flat' : `grew ${mb(highLater - highFirst)}`})`;
         },
         note: () => note,
