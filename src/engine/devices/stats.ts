@@ -55,7 +55,7 @@ export function setMemoryLimit(device: DeviceSpec | Device, bytes: number | null
 
 /**
  * Bytes of the device's tensors that step sweeps parked (memory.ts, layer 4): still on the device
- * and counted in memoryAllocated, first to be spilled when memory is short.
+ * but left out of memoryAllocated, first to be spilled when memory is short.
  */
 export function memoryParked(device?: DeviceSpec | Device): number {
   return Storage.parkedBytes(resolve(device));
